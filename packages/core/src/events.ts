@@ -1,0 +1,70 @@
+import type { TaskResult } from './persistence/types.js';
+import type { ToolAccess } from './tools/define-tool.js';
+
+/** Fields every task event carries: enough to render `[explore] Find auth code ... 5 tools, 3.2s`. */
+export interface TaskEventBase {
+  taskId: string;
+  agent: string;
+  sessionKey: string;
+  description: string;
+  /** Time of the event, ms since epoch. */
+  at: number;
+  /** Tool calls made so far. */
+  toolCalls: number;
+  /** Model turns so far. */
+  turns: number;
+  /** Time since the task started (0 while queued). */
+  elapsedMs: number;
+  /** Input + output tokens so far. */
+  tokens: number;
+  /** Nesting depth (1 = started by a main agent). */
+  depth: number;
+  parentTaskId?: string;
+}
+
+/** An approval the host must decide: `runtime.approve(id)` or `runtime.deny(id, reason)`. */
+export interface ApprovalRequest {
+  /** Approval id (unique per runtime). */
+  id: string;
+  taskId: string;
+  agent: string;
+  sessionKey: string;
+  description: string;
+  tool: string;
+  access: ToolAccess;
+  toolUseId: string;
+  input: unknown;
+  /** The task runs in the background (its approval still waits for the host). */
+  background: boolean;
+  requestedAt: number;
+}
+
+/** Every event the runtime emits, by name. */
+export interface RuntimeEvents {
+  'task.queued': TaskEventBase & { position: number };
+  'task.started': TaskEventBase;
+  'task.progress': TaskEventBase &
+    ({ kind: 'text'; text: string } | { kind: 'thinking'; text: string } | { kind: 'turn' });
+  'tool.started': TaskEventBase & { toolUseId: string; tool: string; input: unknown };
+  'tool.finished': TaskEventBase & {
+    toolUseId: string;
+    tool: string;
+    isError: boolean;
+    durationMs: number;
+  };
+  'approval.requested': ApprovalRequest;
+  'approval.resolved': ApprovalRequest & {
+    decision: 'approve' | 'deny';
+    reason?: string;
+    /** Who decided: the host, the policy, or a remembered "always allow". */
+    by: 'host' | 'policy' | 'always';
+  };
+  'task.completed': TaskEventBase & { result: TaskResult };
+  'task.failed': TaskEventBase & { result: TaskResult };
+  'task.cancelled': TaskEventBase & { result: TaskResult };
+  'task.announced': TaskEventBase & { result: TaskResult; message: string };
+  'store.error': { error: Error };
+}
+
+/** Name of a runtime event. */
+export type RuntimeEventName = keyof RuntimeEvents;

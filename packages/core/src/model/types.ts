@@ -1,0 +1,102 @@
+/** Plain text. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** The model's visible reasoning. `signature` must be sent back unchanged to the Anthropic API. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+/** A request by the model to call a tool. */
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The answer to a `tool_use`, sent back in the next user message. */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | TextBlock[];
+  is_error?: boolean;
+}
+
+/** Anthropic-shaped content blocks. */
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
+
+/** One conversation message, Anthropic-shaped. */
+export interface Message {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+/** A JSON Schema object (draft 2020-12 or 07). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+/** Why the model stopped. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal';
+
+/** Tokens used by one call or summed over a task. Cache fields are counted only by adapters that know them. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What troupe asks of a model: one turn. */
+export interface ModelRequest {
+  /** A concrete model id, already resolved from aliases by the runtime. */
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  /** Which task is asking; adapters may use it for logging (never for behaviour). */
+  taskId?: string;
+  agent?: string;
+}
+
+/** A model's answer to one turn. */
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason?: StopReason;
+  usage: Usage;
+  /** The model id the provider actually used (may differ from the requested alias). */
+  model?: string;
+}
+
+/** A streamed fragment, for live progress. */
+export type ModelDelta =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id: string; name: string };
+
+/** Optional per-call hooks. */
+export interface GenerateOptions {
+  /** Called with each streamed fragment as it arrives; adapters that do not stream never call it. */
+  onDelta?: (delta: ModelDelta) => void;
+}
+
+/**
+ * The one interface between troupe and an LLM. `generate` must honour `signal` (reject promptly
+ * when it aborts) and should throw a `ModelError` with a stable code on failure.
+ */
+export interface ModelAdapter {
+  /** A short label for logs and results, e.g. `anthropic` or `scripted`. */
+  readonly name?: string;
+  generate(request: ModelRequest, signal: AbortSignal, options?: GenerateOptions): Promise<ModelResponse>;
+}

@@ -1,0 +1,152 @@
+import type { SerializedError } from '../errors.js';
+import type { SubagentEvent } from '../machines/subagent-events.js';
+import type { JsonSchema, Message, Usage } from '../model/types.js';
+
+/** Version of every persisted document. An unknown version is refused with PERSISTENCE_VERSION. */
+export const SCHEMA_VERSION = 1 as const;
+
+/** Where a task is in its life. */
+export type TaskStatus = 'queued' | 'running' | 'awaitingApproval' | 'completed' | 'failed' | 'cancelled';
+
+/** Why a task ended. */
+export type TerminateReason = 'GOAL' | 'TIMEOUT' | 'MAX_TURNS' | 'TOKEN_LIMIT' | 'ABORTED' | 'ERROR';
+
+/** Limits of one task, after defaults and the parent's caps are applied. */
+export interface TaskLimits {
+  maxTurns: number;
+  /** Input + output tokens. */
+  tokenBudget: number;
+  timeoutMs: number;
+}
+
+/**
+ * Everything needed to start, or start again, one task. Persisted when the task is queued, so a
+ * restore does not depend on the agent definitions still being the same.
+ */
+export interface TaskSpec {
+  taskId: string;
+  agent: string;
+  description: string;
+  prompt: string;
+  sessionKey: string;
+  parentTaskId?: string;
+  /** 1 for a task started by a main agent, 2 for a task started by a sub-agent, ... */
+  depth: number;
+  background: boolean;
+  /** Announce the result back into the originating session (the `spawn` tool). */
+  announce: boolean;
+  /** The resolved model id. */
+  model: string;
+  system: string;
+  /** Names of the tools in the agent's registry when the task was submitted. */
+  tools: string[];
+  limits: TaskLimits;
+  /** Absolute time (ms) the task may never run past, e.g. its parent's deadline. */
+  deadlineCap?: number;
+  /** Structured task input, already validated against the agent's input schema. */
+  input?: unknown;
+  outputSchema?: JsonSchema;
+  /** The conversation the task starts from (forked parent context, then the prompt). */
+  messages: Message[];
+  createdAt: number;
+}
+
+/** What a task produced. `handle.result` resolves to this; it never rejects for task failures. */
+export interface TaskResult {
+  taskId: string;
+  agent: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  terminateReason: TerminateReason;
+  /** The final answer (text), or the value parsed against the agent's output schema. */
+  output: unknown;
+  turns: number;
+  toolCalls: number;
+  durationMs: number;
+  /** The model id the provider actually used (the last one reported). */
+  model: string;
+  usage: Usage & { total: number };
+  error?: SerializedError;
+}
+
+/** One line of the status log: the task's life, append-only. */
+export interface TaskStatusRecord {
+  v: typeof SCHEMA_VERSION;
+  taskId: string;
+  event:
+    | 'task.queued'
+    | 'task.started'
+    | 'task.awaitingApproval'
+    | 'task.resumed'
+    | 'task.completed'
+    | 'task.failed'
+    | 'task.cancelled';
+  status: TaskStatus;
+  at: number;
+  /** Present on `task.queued`. */
+  spec?: TaskSpec;
+  /** Present on the final record. */
+  result?: TaskResult;
+}
+
+/** One consumed effect: exactly the event that was fed to the task's machine. */
+export interface JournalEntry {
+  v: typeof SCHEMA_VERSION;
+  /** 0-based position in the task's journal. */
+  seq: number;
+  event: SubagentEvent;
+}
+
+/** The machine's persisted snapshot and how much of the journal it already includes. */
+export interface TaskSnapshotDocument {
+  v: typeof SCHEMA_VERSION;
+  taskId: string;
+  /** Journal entries [0, journalLength) are reflected in `snapshot`. */
+  journalLength: number;
+  savedAt: number;
+  /** XState's persisted snapshot of the subagent machine. */
+  snapshot: unknown;
+}
+
+/** The stored result of a finished task. */
+export interface TaskResultDocument {
+  v: typeof SCHEMA_VERSION;
+  result: TaskResult;
+}
+
+/** A task as the store knows it: its spec, its last status, its result if it ended. */
+export interface StoredTask {
+  spec: TaskSpec;
+  status: TaskStatus;
+  updatedAt: number;
+  result?: TaskResult;
+}
+
+/** A problem found while loading (a torn line, a corrupt document). Loading goes on. */
+export interface StoreWarning {
+  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION';
+  message: string;
+  path?: string;
+  line?: number;
+}
+
+/**
+ * Where tasks are persisted. Writes are synchronous calls that may be buffered; `flush()`
+ * resolves when everything written so far is durable and rejects with a `PersistenceError` if it
+ * could not be. `saveSnapshot` takes a function so a store can coalesce snapshots and serialise
+ * only the latest one; the function always returns the same document.
+ */
+export interface TaskStore {
+  appendStatus(record: TaskStatusRecord): void;
+  appendJournal(taskId: string, entry: JournalEntry): void;
+  saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void;
+  saveResult(document: TaskResultDocument): void;
+  flush(): Promise<void>;
+  loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }>;
+  loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }>;
+  /** Undefined when absent; throws `PersistenceError` when present but unreadable. */
+  loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined>;
+  loadResult(taskId: string): Promise<TaskResult | undefined>;
+  /** Removes finished tasks that ended before `olderThan` (ms since epoch). Returns how many. */
+  prune(options: { olderThan: number }): Promise<number>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,8 @@
+export {
+  type Script,
+  type ScriptedModel,
+  type ScriptedReply,
+  scriptedModel,
+  textReply,
+  toolReply,
+} from './scripted-model.js';

@@ -1,0 +1,108 @@
+import { ModelError } from '../errors.js';
+import type {
+  ContentBlock,
+  ModelAdapter,
+  ModelRequest,
+  ModelResponse,
+  StopReason,
+  Usage,
+} from '../model/types.js';
+
+/** What a script returns for one call: a response, with `stopReason` and `model` optional. */
+export interface ScriptedReply {
+  content: ContentBlock[];
+  usage?: Usage;
+  stopReason?: StopReason;
+  model?: string;
+}
+
+/** A script: a function of the request (may be async and should honour the signal). */
+export type Script = (
+  request: ModelRequest,
+  context: { signal: AbortSignal; call: number },
+) => ScriptedReply | Promise<ScriptedReply>;
+
+/** A scripted model and what it was asked. */
+export interface ScriptedModel extends ModelAdapter {
+  /** Every request received, in order. */
+  readonly requests: ModelRequest[];
+}
+
+/**
+ * A `ModelAdapter` that answers each request with a function of it, or with the next reply of a
+ * list. No network. A reply without `stopReason` gets `tool_use` when it has tool calls and
+ * `end_turn` otherwise; without `model` it reports the requested id. A list that runs out throws a
+ * `ModelError` naming the call. An aborted signal rejects with an `AbortError`.
+ */
+export function scriptedModel(script: Script | readonly ScriptedReply[]): ScriptedModel {
+  const requests: ModelRequest[] = [];
+  const answer: Script = Array.isArray(script)
+    ? (_request, { call }) => {
+        const reply = (script as readonly ScriptedReply[])[call];
+        if (!reply)
+          throw new ModelError(
+            'MODEL_ERROR',
+            `scriptedModel: no reply scripted for call ${call + 1} (the script has ${script.length}).`,
+          );
+        return reply;
+      }
+    : (script as Script);
+  return {
+    name: 'scripted',
+    requests,
+    async generate(request, signal): Promise<ModelResponse> {
+      if (signal.aborted) throw abortError();
+      const call = requests.length;
+      requests.push(request);
+      const reply = await raceAbort(Promise.resolve(answer(request, { signal, call })), signal);
+      const hasToolUse = reply.content.some((block) => block.type === 'tool_use');
+      return {
+        content: reply.content,
+        stopReason: reply.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
+        usage: reply.usage ?? { input: 0, output: 0 },
+        model: reply.model ?? request.model,
+      };
+    },
+  };
+}
+
+function abortError(): Error {
+  const error = new Error('The model call was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A text reply. */
+export function textReply(text: string, usage: Usage = { input: 10, output: 5 }): ScriptedReply {
+  return { content: [{ type: 'text', text }], usage };
+}
+
+/** A reply calling one tool. `id` defaults to a deterministic one. */
+export function toolReply(
+  name: string,
+  input: unknown,
+  options: { id?: string; text?: string; usage?: Usage } = {},
+): ScriptedReply {
+  const content: ContentBlock[] = [];
+  if (options.text) content.push({ type: 'text', text: options.text });
+  content.push({ type: 'tool_use', id: options.id ?? `toolu_${name}_${counter++}`, name, input });
+  return { content, usage: options.usage ?? { input: 10, output: 5 } };
+}
+let counter = 0;

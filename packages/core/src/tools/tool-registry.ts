@@ -1,0 +1,82 @@
+import { ToolError } from '../errors.js';
+import type { ToolSpec } from '../model/types.js';
+import type { Tool } from './define-tool.js';
+
+/** An agent's own, isolated set of tools. Only tools in it can ever run for that agent. */
+export interface ToolRegistry {
+  readonly names: readonly string[];
+  get(name: string): Tool | undefined;
+  has(name: string): boolean;
+  /** The specs sent to the model, in a stable order (cacheable). */
+  readonly specs: readonly ToolSpec[];
+}
+
+/** Allow-list (`undefined` or containing `*` = all) then deny-list. Patterns may end in `*`. */
+export interface ToolSelection {
+  allow?: readonly string[] | undefined;
+  deny?: readonly string[] | undefined;
+}
+
+function matches(pattern: string, name: string): boolean {
+  if (pattern === '*') return true;
+  const lower = pattern.toLowerCase();
+  if (lower.endsWith('*')) return name.toLowerCase().startsWith(lower.slice(0, -1));
+  return lower === name.toLowerCase();
+}
+
+/**
+ * Builds an agent's registry from the base set: keep what the allow-list names (all when it is
+ * absent or `*`), then drop what the deny-list names. Names match case-insensitively, so Claude
+ * Code's `Read, Grep` select troupe's `read`, `grep`. Names that match nothing are returned in
+ * `unmatched` so callers can warn.
+ */
+export function createToolRegistry(
+  base: readonly Tool[],
+  selection: ToolSelection = {},
+): ToolRegistry & { unmatched: string[] } {
+  const allow = selection.allow;
+  const deny = selection.deny ?? [];
+  const selected = new Map<string, Tool>();
+  const unmatched: string[] = [];
+  if (!allow || allow.includes('*')) {
+    for (const tool of base) selected.set(tool.name, tool);
+  } else {
+    for (const pattern of allow) {
+      let found = false;
+      for (const tool of base) {
+        if (matches(pattern, tool.name)) {
+          selected.set(tool.name, tool);
+          found = true;
+        }
+      }
+      if (!found) unmatched.push(pattern);
+    }
+  }
+  for (const pattern of deny) {
+    for (const name of [...selected.keys()]) if (matches(pattern, name)) selected.delete(name);
+  }
+  const tools = [...selected.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const specs = tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputJsonSchema,
+  }));
+  return {
+    names: tools.map((tool) => tool.name),
+    get: (name) => byName.get(name),
+    has: (name) => byName.has(name),
+    specs,
+    unmatched,
+  };
+}
+
+/** Throws if two tools share a name (a host bug that would make isolation ambiguous). */
+export function assertUniqueToolNames(tools: readonly Tool[]): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name))
+      throw new ToolError('TOOL_DEFINITION_INVALID', tool.name, `Two tools are named "${tool.name}".`);
+    seen.add(tool.name);
+  }
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run from source: the `source` export condition points each workspace package at src/.
+export default defineConfig({
+  resolve: { conditions: ['source', 'module', 'node', 'development|production'] },
+  ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    typecheck: { enabled: true, include: ['packages/*/src/**/*.test-d.ts'] },
+  },
+});
