@@ -1,0 +1,21 @@
+// Public entry of the fake Anthropic server (`@troupe/test/fake-anthropic`).
+export { ERROR_STATUS, errorBody } from './api-errors.js';
+export { type ApiContentBlock, type ApiMessage, buildMessage } from './message.js';
+export { type CacheUsage, estimateTokens, PromptCache } from './prompt-cache.js';
+export { type FakeScriptFile, parseScriptFile } from './script-file.js';
+export { startFakeAnthropic } from './server.js';
+export { errorEvent, formatEvent, messageEvents, type StreamEvent } from './sse.js';
+export type {
+  FakeAnthropicOptions,
+  FakeAnthropicServer,
+  FakeContentBlock,
+  FakeFault,
+  FakeHandler,
+  FakeReply,
+  FakeStep,
+  FakeStopReason,
+  FakeUsage,
+  RecordedRequest,
+  RequestOutcome,
+} from './types.js';
+export { validateMessagesRequest } from './validate.js';
