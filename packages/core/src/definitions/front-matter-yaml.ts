@@ -1,0 +1,193 @@
+import matter from 'gray-matter';
+import { DefinitionError } from '../errors.js';
+import { type DefinitionWarning, errorWhere, locationPrefix, makeWarning } from './warnings.js';
+
+/** Fields read from front matter, with the file line each key is on. */
+export interface FrontMatterData {
+  data: Record<string, unknown>;
+  /** Key → 1-based file line. */
+  lines: Map<string, number>;
+  warnings: DefinitionWarning[];
+}
+
+interface YamlEngine {
+  parse(text: string): unknown;
+}
+
+// gray-matter's YAML engine (js-yaml's safe loader). We split the fences ourselves (to survive BOM,
+// CRLF, indentation and long fences) and call the engine directly: matter() itself calls
+// Buffer.from on every input, which does not exist in browsers, and honours `---js` (eval).
+const yaml = (matter as unknown as { engines: { yaml: YamlEngine } }).engines.yaml;
+
+// A top-level key in the lenient reader. Real keys start lowercase (name, description, displayName,
+// auto_activate, ...); requiring that keeps `Examples: ...` or `Context: ...` lines inside an
+// unquoted description from being mistaken for keys.
+const KEY_LINE = /^([a-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)(.*)$/;
+
+/**
+ * Parses a front-matter block as YAML through gray-matter's engine. When strict YAML fails — as it
+ * does for ~3% of real agent files (unquoted `: ` in a description, a value starting with `*`, a
+ * continuation line at column 0) — falls back to a line-based reader: each `key:` at column 0
+ * starts a field, following lines continue it, and a field whose own text still is not YAML is read
+ * as plain text. Each such repair is a `yaml-repaired` warning naming the line and field.
+ * Throws {@link DefinitionError} when the block is valid YAML but not a mapping of fields.
+ */
+export function parseFrontMatterYaml(
+  text: string,
+  where: { file: string | undefined; firstLine: number },
+): FrontMatterData {
+  const { file, firstLine } = where;
+  let parsed: unknown;
+  try {
+    parsed = yaml.parse(text);
+  } catch (error) {
+    return parseLeniently(text, where, error);
+  }
+  if (parsed === null || parsed === undefined) return { data: {}, lines: new Map(), warnings: [] };
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new DefinitionError(
+      `${locationPrefix({ file, line: firstLine })}the front matter must be 'key: value' fields; it is ${Array.isArray(parsed) ? 'a list' : `a single ${typeof parsed}`}.`,
+      errorWhere({ file, line: firstLine }),
+    );
+  }
+  return { data: parsed as Record<string, unknown>, lines: keyLines(text, firstLine), warnings: [] };
+}
+
+function keyLines(text: string, firstLine: number): Map<string, number> {
+  const lines = new Map<string, number>();
+  text.split('\n').forEach((line, index) => {
+    const match = /^["']?([^\s"':#][^"':]*?)["']?[ \t]*:(?=[ \t]|$)/.exec(line);
+    if (match && !lines.has(match[1]!)) lines.set(match[1]!, firstLine + index);
+  });
+  return lines;
+}
+
+interface Entry {
+  key: string;
+  line: number;
+  rest: string;
+  continuation: string[];
+}
+
+function parseLeniently(
+  text: string,
+  where: { file: string | undefined; firstLine: number },
+  strictError: unknown,
+): FrontMatterData {
+  const { file, firstLine } = where;
+  const reason = yamlReason(strictError);
+  const warnings: DefinitionWarning[] = [];
+  const entries: Entry[] = [];
+  text.split('\n').forEach((line, index) => {
+    const match = KEY_LINE.exec(line);
+    if (match) {
+      entries.push({ key: match[1]!, line: firstLine + index, rest: match[2]!, continuation: [] });
+    } else if (entries.length > 0) {
+      entries[entries.length - 1]!.continuation.push(line);
+    } else if (line.trim() !== '' && !line.trimStart().startsWith('#')) {
+      warnings.push(
+        makeWarning(
+          'yaml-repaired',
+          `ignored a line that belongs to no field: ${JSON.stringify(line.trim())}.`,
+          {
+            file,
+            line: firstLine + index,
+          },
+        ),
+      );
+    }
+  });
+  const data: Record<string, unknown> = {};
+  const lines = new Map<string, number>();
+  for (const entry of entries) {
+    const located = { file, line: entry.line, field: entry.key };
+    if (Object.hasOwn(data, entry.key)) {
+      warnings.push(
+        makeWarning(
+          'duplicate-field',
+          `'${entry.key}' is given again (first on line ${lines.get(entry.key)}); the later value wins.`,
+          located,
+        ),
+      );
+    }
+    lines.set(entry.key, entry.line);
+    const chunk = [`${entry.key}:${entry.rest}`, ...entry.continuation].join('\n');
+    try {
+      const value = yaml.parse(chunk) as Record<string, unknown> | null;
+      if (value && typeof value === 'object' && Object.hasOwn(value, entry.key)) {
+        data[entry.key] = value[entry.key];
+        continue;
+      }
+    } catch {
+      // Not YAML on its own either: read it as text below.
+    }
+    data[entry.key] = plainText(entry.rest, entry.continuation);
+    warnings.push(
+      makeWarning(
+        'yaml-repaired',
+        `'${entry.key}' is not valid YAML (${reason}); read it as plain text. Quote the value to fix this.`,
+        located,
+      ),
+    );
+  }
+  if (warnings.length === 0) {
+    warnings.push(
+      makeWarning(
+        'yaml-repaired',
+        `the front matter is not valid YAML (${reason}); read it field by field.`,
+        {
+          file,
+          line: firstLine,
+        },
+      ),
+    );
+  }
+  return { data, lines, warnings };
+}
+
+/** The value of a field read as text: YAML's folding for plain scalars, quotes stripped. */
+function plainText(rest: string, continuation: string[]): string {
+  const head = rest.trim();
+  if (/^[|>][-+0-9]*$/.test(head)) {
+    const body = continuation.filter((line, index, all) => line.trim() !== '' || index < all.length - 1);
+    const indent = Math.min(
+      ...body.filter((line) => line.trim()).map((line) => /^\s*/.exec(line)![0].length),
+    );
+    const dedented = body.map((line) => line.slice(Number.isFinite(indent) ? indent : 0));
+    return (head.startsWith('|') ? dedented.join('\n') : fold(dedented)).trim();
+  }
+  const text = fold([head, ...continuation]);
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
+    try {
+      return JSON.parse(text) as string;
+    } catch {
+      return text.slice(1, -1);
+    }
+  }
+  if (text.length >= 2 && text.startsWith("'") && text.endsWith("'"))
+    return text.slice(1, -1).replace(/''/g, "'");
+  return text;
+}
+
+/** YAML plain-scalar folding: a single line break is a space, each blank line a newline. */
+function fold(lines: string[]): string {
+  let out = '';
+  let blanks = 0;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') {
+      if (out !== '') blanks++;
+      continue;
+    }
+    if (out !== '') out += blanks > 0 ? '\n'.repeat(blanks) : ' ';
+    out += line;
+    blanks = 0;
+  }
+  return out;
+}
+
+function yamlReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = (error as { reason?: unknown }).reason;
+  return typeof reason === 'string' ? reason : (message.split('\n')[0] ?? message);
+}

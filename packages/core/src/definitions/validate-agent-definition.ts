@@ -1,0 +1,73 @@
+import * as v from 'valibot';
+import { DefinitionError } from '../errors.js';
+import { AGENT_NAME_MAX_LENGTH, AGENT_NAME_PATTERN } from './agent-name.js';
+import { compileJsonSchema } from './compile-json-schema.js';
+import { isPlainObject } from './field-schemas.js';
+import type { AgentDefinition } from './types.js';
+import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
+
+const toolNames = v.array(v.pipe(v.string(), v.trim(), v.nonEmpty()), 'a list of tool names');
+const positive = (what: string) => v.pipe(v.number(what), v.integer(what), v.minValue(1, what));
+const jsonSchema = v.custom<Record<string, unknown>>(isPlainObject, 'a JSON Schema object');
+
+/** The valibot schema of an {@link AgentDefinition} (what `createRuntime({ agents })` accepts). */
+export const AgentDefinitionSchema = v.object({
+  name: v.pipe(
+    v.string('a name'),
+    v.maxLength(AGENT_NAME_MAX_LENGTH, `at most ${AGENT_NAME_MAX_LENGTH} characters`),
+    v.regex(AGENT_NAME_PATTERN, "lowercase letters, digits and hyphens, e.g. 'code-reviewer'"),
+  ),
+  description: v.pipe(
+    v.string('a text'),
+    v.trim(),
+    v.nonEmpty('a non-empty text saying when to use the agent'),
+  ),
+  systemPrompt: v.string('the system prompt text'),
+  tools: v.optional(toolNames),
+  disallowedTools: v.optional(toolNames),
+  model: v.optional(v.pipe(v.string('a model alias or id'), v.trim(), v.nonEmpty('a model alias or id'))),
+  maxTurns: v.optional(positive('a whole number of turns of at least 1')),
+  timeoutMs: v.optional(positive('a whole number of milliseconds of at least 1')),
+  tokenBudget: v.optional(positive('a whole number of tokens of at least 1')),
+  inputSchema: v.optional(jsonSchema),
+  outputSchema: v.optional(jsonSchema),
+  forkContext: v.optional(v.boolean('true or false')),
+  background: v.optional(v.boolean('true or false')),
+  color: v.optional(v.string('a colour name or #rrggbb')),
+  path: v.optional(v.string('a file path')),
+  source: v.optional(
+    v.picklist(['code', 'project', 'user', 'builtin'], "'code', 'project', 'user' or 'builtin'"),
+  ),
+  extra: v.optional(v.custom<Record<string, unknown>>(isPlainObject, 'an object')),
+});
+
+/**
+ * Checks a definition given in code (or built by a parser) and returns it typed. Throws
+ * {@link DefinitionError} naming the agent (and `where`), every bad field and what it expects, and
+ * when `inputSchema` / `outputSchema` is not a valid JSON Schema.
+ */
+export function validateAgentDefinition(value: unknown, where: SourceLocation = {}): AgentDefinition {
+  const result = v.safeParse(AgentDefinitionSchema, value);
+  const label =
+    value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string'
+      ? `agent '${(value as { name: string }).name}'`
+      : 'agent definition';
+  const file = where.file ?? (value as { path?: string } | null)?.path;
+  if (!result.success) {
+    const problems = result.issues.map((issue) => {
+      const field = v.getDotPath(issue) ?? '(root)';
+      const got = issue.input === undefined ? 'nothing' : JSON.stringify(issue.input)?.slice(0, 60);
+      return { field, text: `'${field}' must be ${issue.message}, got ${got}` };
+    });
+    const at = { ...where, file, field: problems[0]!.field };
+    throw new DefinitionError(
+      `${file === undefined ? '' : locationPrefix(at)}${label}: ${problems.map((p) => p.text).join('; ')}.`,
+      errorWhere(at),
+    );
+  }
+  const definition = result.output as AgentDefinition;
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    if (definition[field] !== undefined) compileJsonSchema(definition[field], { ...where, file, field });
+  }
+  return value as AgentDefinition;
+}
