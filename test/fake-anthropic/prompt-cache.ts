@@ -12,6 +12,8 @@ export interface CacheUsage {
   cacheWrite: number;
 }
 
+const LOOKBACK = 20;
+
 interface Segment {
   text: string;
   breakpoint: boolean;
@@ -57,31 +59,42 @@ export class PromptCache {
     this.#minTokens = minTokens;
   }
 
-  /** Splits the request's input tokens into cached reads, cache writes and uncached input. */
+  /**
+   * Splits the request's input tokens into cached reads, cache writes and uncached input. Like the
+   * API, a lookup tries each breakpoint and up to 20 block boundaries before it; the prefix up to
+   * the last breakpoint is written when it was not read.
+   */
   account(body: Record<string, any>): CacheUsage {
     const segments = segmentsOf(body);
     const hash: Hash = createHash('sha256').update(String(body.model));
     let chars = 0;
-    const breakpoints: { key: string; tokens: number }[] = [];
+    const boundaries: { key: string; tokens: number; breakpoint: boolean }[] = [];
     for (const segment of segments) {
       hash.update(segment.text);
       chars += segment.text.length;
-      if (segment.breakpoint)
-        breakpoints.push({ key: hash.copy().digest('hex'), tokens: Math.ceil(chars / 4) });
+      boundaries.push({
+        key: hash.copy().digest('hex'),
+        tokens: Math.ceil(chars / 4),
+        breakpoint: segment.breakpoint,
+      });
     }
     const total = Math.max(1, Math.ceil(chars / 4));
-    const cacheable = breakpoints.filter((point) => point.tokens >= this.#minTokens && point.tokens > 0);
+    const cacheable = (point: { tokens: number }) => point.tokens > 0 && point.tokens >= this.#minTokens;
     let cacheRead = 0;
-    for (let i = cacheable.length - 1; i >= 0; i--) {
-      const point = cacheable[i]!;
-      if (this.#entries.has(point.key)) {
-        cacheRead = point.tokens;
-        break;
+    boundaries.forEach((point, index) => {
+      if (!point.breakpoint) return;
+      for (let back = index; back >= Math.max(0, index - LOOKBACK); back--) {
+        const candidate = boundaries[back]!;
+        if (cacheable(candidate) && this.#entries.has(candidate.key)) {
+          cacheRead = Math.max(cacheRead, candidate.tokens);
+          break;
+        }
       }
-    }
-    const last = cacheable.at(-1);
-    const cacheWrite = last ? last.tokens - cacheRead : 0;
-    for (const point of cacheable) this.#entries.add(point.key);
+    });
+    const written = boundaries.filter((point) => point.breakpoint && cacheable(point));
+    const last = written.at(-1);
+    const cacheWrite = last ? Math.max(0, last.tokens - cacheRead) : 0;
+    for (const point of written) this.#entries.add(point.key);
     return { input: Math.max(1, total - cacheRead - cacheWrite), cacheRead, cacheWrite };
   }
 }

@@ -1,0 +1,56 @@
+import type {
+  ContentBlock as ApiContentBlock,
+  Message as ApiMessage,
+  StopReason as ApiStopReason,
+  Usage as ApiUsage,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ModelResponse, StopReason, Usage } from '@troupe/core';
+
+/**
+ * A response block in troupe's shape, or undefined for blocks troupe does not model (redacted
+ * thinking, server tools and their results). Text citations are dropped; thinking keeps its signature.
+ */
+export function fromContentBlock(block: ApiContentBlock): ContentBlock | undefined {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    default:
+      return undefined;
+  }
+}
+
+/** The stop reason in troupe's vocabulary; running out of context window counts as `max_tokens`. */
+export function fromStopReason(reason: ApiStopReason | null): StopReason | undefined {
+  if (reason === null) return undefined;
+  return reason === 'model_context_window_exceeded' ? 'max_tokens' : reason;
+}
+
+/**
+ * Token usage: `input` is the uncached input (the API's `input_tokens`), `cacheRead` and
+ * `cacheWrite` the prompt-cache reads and writes (0 when the API reports none).
+ */
+export function fromUsage(usage: ApiUsage): Usage {
+  return {
+    input: usage.input_tokens,
+    output: usage.output_tokens,
+    cacheRead: usage.cache_read_input_tokens ?? 0,
+    cacheWrite: usage.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/** A complete API message as a troupe `ModelResponse`, with the model id the API reports. */
+export function fromMessage(message: ApiMessage): ModelResponse {
+  const content: ContentBlock[] = [];
+  for (const block of message.content) {
+    const converted = fromContentBlock(block);
+    if (converted) content.push(converted);
+  }
+  const response: ModelResponse = { content, usage: fromUsage(message.usage), model: message.model };
+  const stopReason = fromStopReason(message.stop_reason);
+  if (stopReason) response.stopReason = stopReason;
+  return response;
+}
