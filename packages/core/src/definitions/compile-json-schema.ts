@@ -110,6 +110,10 @@ export function formatErrors(errors: readonly OutputUnit[], schema: unknown, ins
     if (CONTAINERS.has(error.keyword)) continue;
     if (alternatives.some((prefix) => error.keywordLocation.startsWith(prefix))) continue;
     if (error.keyword === 'false') continue;
+    // additionalProperties is a real problem only when it is `false`; otherwise it is a container
+    // whose child error says what is wrong.
+    if (error.keyword === 'additionalProperties' && keywordValue(schema, error.keywordLocation) !== false)
+      continue;
     const line = describeError(error, schema, instance);
     if (!seen.has(line)) {
       seen.add(line);
@@ -121,13 +125,14 @@ export function formatErrors(errors: readonly OutputUnit[], schema: unknown, ins
 
 function describeError(error: OutputUnit, schema: unknown, instance: unknown): string {
   const path = readablePath(error.instanceLocation);
-  const keywordValue = resolvePointer(schema, error.keywordLocation);
-  const expected: unknown = keywordValue.found ? keywordValue.value : undefined;
+  const expected = keywordValue(schema, error.keywordLocation);
   const actual = resolvePointer(instance, error.instanceLocation).value;
   const quoted = /"([^"]*)"/.exec(error.error)?.[1];
   switch (error.keyword) {
     case 'type': {
-      const types = Array.isArray(expected) ? expected : [expected ?? quoted];
+      const types = Array.isArray(expected)
+        ? expected
+        : [expected ?? /Expected "([^"]+)"/.exec(error.error)?.[1]];
       return `${path}: expected ${types.map((t) => withArticle(String(t))).join(' or ')}, got ${describe(actual)}`;
     }
     case 'required':
@@ -168,6 +173,23 @@ function describeError(error: OutputUnit, schema: unknown, instance: unknown): s
     default:
       return `${path}: ${error.error.replace(/\.$/, '')} (${pointerSegments(error.keywordLocation).pop() ?? error.keyword})`;
   }
+}
+
+// The schema value at an error's keywordLocation, following local `$ref`s on the way
+// (cfworker reports `#/items/$ref/type` for a type inside a referenced schema).
+function keywordValue(schema: unknown, location: string): unknown {
+  let current: unknown = schema;
+  for (const segment of pointerSegments(location)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    const record = current as Record<string, unknown>;
+    if (segment === '$ref' && typeof record.$ref === 'string' && record.$ref.startsWith('#')) {
+      current = resolvePointer(schema, record.$ref).value;
+      continue;
+    }
+    if (!Object.hasOwn(record, segment)) return undefined;
+    current = record[segment];
+  }
+  return current;
 }
 
 function withArticle(type: string): string {

@@ -4,15 +4,19 @@ import type { Schema } from '@cfworker/json-schema';
 // make by hand (a misspelt type, `required: true`, a negative `minLength`, a non-schema where a
 // schema belongs). @cfworker/json-schema does not ship the official meta-schemas, and those would
 // need $dynamicRef / vocabularies; this one validates with the same engine, no eval.
-const schemaOrBoolean: Schema = { anyOf: [{ $ref: '#' }, { type: 'boolean' }] };
+// The root accepts objects and booleans (boolean schemas are valid in subschema positions;
+// compileJsonSchema itself requires an object at the top), so `$ref: '#'` covers both without an
+// anyOf, whose errors would be vaguer.
+const schemaOrBoolean: Schema = { $ref: '#' };
 const schemaMap: Schema = { type: 'object', additionalProperties: schemaOrBoolean };
 const schemaList: Schema = { type: 'array', minItems: 1, items: schemaOrBoolean };
 const count: Schema = { type: 'integer', minimum: 0 };
-const typeName: Schema = { enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] };
+const TYPE_NAME = '^(array|boolean|integer|null|number|object|string)$';
+const typeName: Schema = { type: 'string', pattern: TYPE_NAME };
 
 /** The meta-schema every `inputSchema` / `outputSchema` must satisfy. */
 export const JSON_SCHEMA_META_SCHEMA: Schema = {
-  type: 'object',
+  type: ['object', 'boolean'],
   properties: {
     $id: { type: 'string' },
     $schema: { type: 'string' },
@@ -21,7 +25,8 @@ export const JSON_SCHEMA_META_SCHEMA: Schema = {
     $comment: { type: 'string' },
     $defs: schemaMap,
     definitions: schemaMap,
-    type: { anyOf: [typeName, { type: 'array', items: typeName, minItems: 1, uniqueItems: true }] },
+    // A type name, or a list of them: `pattern` only applies to strings, `items` only to arrays.
+    type: { type: ['string', 'array'], pattern: TYPE_NAME, items: typeName, minItems: 1, uniqueItems: true },
     enum: { type: 'array' },
     required: { type: 'array', items: { type: 'string' }, uniqueItems: true },
     properties: schemaMap,
@@ -30,7 +35,7 @@ export const JSON_SCHEMA_META_SCHEMA: Schema = {
     additionalProperties: schemaOrBoolean,
     unevaluatedProperties: schemaOrBoolean,
     propertyNames: schemaOrBoolean,
-    items: { anyOf: [{ $ref: '#' }, { type: 'boolean' }, { type: 'array', items: schemaOrBoolean }] },
+    items: { anyOf: [schemaOrBoolean, { type: 'array', items: schemaOrBoolean }] },
     prefixItems: schemaList,
     additionalItems: schemaOrBoolean,
     unevaluatedItems: schemaOrBoolean,

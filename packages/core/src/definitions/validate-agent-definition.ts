@@ -56,6 +56,8 @@ export function validateAgentDefinition(value: unknown, where: SourceLocation = 
   if (!result.success) {
     const problems = result.issues.map((issue) => {
       const field = v.getDotPath(issue) ?? '(root)';
+      if (issue.type === 'object' && issue.input === undefined)
+        return { field, text: `'${field}' is required` };
       const got = issue.input === undefined ? 'nothing' : JSON.stringify(issue.input)?.slice(0, 60);
       return { field, text: `'${field}' must be ${issue.message}, got ${got}` };
     });

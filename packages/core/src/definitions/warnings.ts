@@ -46,10 +46,10 @@ export interface SourceLocation {
   field?: string | undefined;
 }
 
-/** `file:line: ` (or the parts that are known) as a message prefix. */
+/** `file:line: ` (or the parts that are known: `file: `, `line 3: `, nothing) as a message prefix. */
 export function locationPrefix(where: SourceLocation): string {
-  const file = where.file ?? '<agent definition>';
-  return where.line === undefined ? `${file}: ` : `${file}:${where.line}: `;
+  if (where.file === undefined) return where.line === undefined ? '' : `line ${where.line}: `;
+  return where.line === undefined ? `${where.file}: ` : `${where.file}:${where.line}: `;
 }
 
 /** Builds a warning whose message starts with its location. */
