@@ -25,7 +25,7 @@ export function checkAuth(headers: IncomingHttpHeaders, apiKey: string | undefin
   if (apiKey === undefined) return undefined;
   const header = headers['x-api-key'];
   const bearer = /^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
-  const given = (Array.isArray(header) ? header[0] : header) ?? bearer;
-  if (given === undefined) return 'x-api-key header is required';
+  const given = (Array.isArray(header) ? header[0] : header) || bearer;
+  if (!given) return 'x-api-key header is required';
   return given === apiKey ? undefined : 'invalid x-api-key';
 }

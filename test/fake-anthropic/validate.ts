@@ -160,8 +160,16 @@ function checkToolPairing(messages: Record<string, any>[], issues: Issues): void
             .map((block) => String(block.id))
         : [],
     );
+    const answered = new Set<string>();
     blocksOf(message).forEach((block, i) => {
-      if (isObject(block) && block.type === 'tool_result' && !offered.has(String(block.tool_use_id)))
+      if (!isObject(block) || block.type !== 'tool_result') return;
+      const id = String(block.tool_use_id);
+      if (answered.has(id))
+        issues.push(
+          `messages.${index}.content.${i}: each \`tool_use\` must have a single result; found multiple \`tool_result\` blocks with id: ${id}`,
+        );
+      answered.add(id);
+      if (!offered.has(id))
         issues.push(
           `messages.${index}.content.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
         );

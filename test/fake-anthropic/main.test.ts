@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+const KEY = 'sk-cli-key';
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface Running {
+  child: ChildProcess;
+  lines: AsyncIterator<string>;
+  next(): Promise<any>;
+  stderr(): string;
+}
+
+function run(args: string[]): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: 'pipe' });
+  children.push(child);
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  return {
+    child,
+    lines,
+    next: async () => JSON.parse(String((await lines.next()).value)),
+    stderr: () => errors,
+  };
+}
+
+function scriptFile(script: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'fake-anthropic-')), 'script.json');
+  writeFileSync(file, JSON.stringify(script));
+  return file;
+}
+
+function post(url: string, body: unknown) {
+  return fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'anthropic-version': '2023-06-01',
+      authorization: `Bearer ${KEY}`,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const valid = { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+
+describe('fake-anthropic as a process', () => {
+  it('serves a script file, reports each exchange as a JSON line, and exits 0 on SIGTERM', async () => {
+    const script = scriptFile({
+      steps: [{ fault: 'overloaded' }],
+      fallback: { content: [{ type: 'text', text: 'fallback answer' }] },
+    });
+    const fake = run(['--script', script, '--api-key', KEY, '--strict']);
+    const listening = await fake.next();
+    expect(listening).toMatchObject({
+      event: 'listening',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect((await post(listening.url, valid)).status).toBe(529);
+    expect(await fake.next()).toMatchObject({
+      event: 'request',
+      index: 0,
+      action: 'overloaded',
+      status: 529,
+    });
+    expect(((await (await post(listening.url, valid)).json()) as any).content).toEqual([
+      { type: 'text', text: 'fallback answer', citations: null },
+    ]);
+    expect(await fake.next()).toMatchObject({
+      event: 'request',
+      index: 1,
+      action: 'reply',
+      outcome: 'completed',
+    });
+    fake.child.kill('SIGTERM');
+    const [code] = await once(fake.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('with --strict, exits 1 and lists invalid requests', async () => {
+    const fake = run(['--strict', '--script', scriptFile({ steps: [] })]);
+    const { url } = await fake.next();
+    expect((await post(url, { ...valid, max_tokens: undefined })).status).toBe(400);
+    expect(await fake.next()).toMatchObject({
+      action: 'invalid',
+      validationErrors: ['max_tokens: Field required'],
+    });
+    fake.child.kill('SIGTERM');
+    const [code] = await once(fake.child, 'exit');
+    expect(code).toBe(1);
+    expect(fake.stderr()).toContain('request 0: max_tokens: Field required');
+  });
+
+  it('exits 2 naming the bad field of a script file', async () => {
+    const fake = run(['--script', scriptFile({ steps: [{ content: [{ type: 'text', text: 3 }] }] })]);
+    const [code] = await once(fake.child, 'exit');
+    expect(code).toBe(2);
+    expect(fake.stderr()).toMatch(/script\.json\.steps\[0\]\.content\[0\]\.text: expected a string/);
+  });
+});
