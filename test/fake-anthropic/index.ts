@@ -3,6 +3,14 @@ export { ERROR_STATUS, errorBody } from './api-errors.js';
 export { type ApiContentBlock, type ApiMessage, buildMessage } from './message.js';
 export { type CacheUsage, estimateTokens, PromptCache } from './prompt-cache.js';
 export { type FakeScriptFile, parseScriptFile } from './script-file.js';
+export {
+  lastUserText,
+  systemOf,
+  textStep,
+  toolNamesOf,
+  toolResultsOf,
+  toolStep,
+} from './script-helpers.js';
 export { startFakeAnthropic } from './server.js';
 export { errorEvent, formatEvent, messageEvents, type StreamEvent } from './sse.js';
 export type {
@@ -19,3 +27,4 @@ export type {
   RequestOutcome,
 } from './types.js';
 export { validateMessagesRequest } from './validate.js';
+export { FAKE_API_KEY, type FakeAnthropicModel, startFakeAnthropicModel } from './with-model.js';
