@@ -1,0 +1,27 @@
+import type { Tool } from '@troupe/core';
+import { createBashTool } from './bash-tool.js';
+import { createEditTool } from './edit-tool.js';
+import { createGlobTool } from './glob-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import { createLsTool } from './ls-tool.js';
+import { type NodeToolsOptions, resolveNodeToolsOptions } from './node-tools-options.js';
+import { createReadTool } from './read-tool.js';
+import { createWriteTool } from './write-tool.js';
+
+/**
+ * The Node tools a coding agent needs, all confined to `options.root`: `read`, `glob`, `grep`,
+ * `ls` (access `read`), `write`, `edit` (access `write`) and `bash` (access `execute`). Throws
+ * when the root is not an existing directory.
+ */
+export function createNodeTools(options: NodeToolsOptions): Tool[] {
+  const context = resolveNodeToolsOptions(options);
+  return [
+    createReadTool(context),
+    createGlobTool(context),
+    createGrepTool(context),
+    createLsTool(context),
+    createWriteTool(context),
+    createEditTool(context),
+    createBashTool(context),
+  ];
+}

@@ -1,0 +1,151 @@
+import { join, relative, sep } from 'node:path';
+import { escapePath, glob } from 'tinyglobby';
+import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery } from './grep-types.js';
+import { comparePaths } from './path-order.js';
+import { scanTextBlocks } from './text-scanner.js';
+
+/** Files searched at the same time. */
+const CONCURRENCY = 16;
+
+/**
+ * Compiles a search pattern as a JavaScript regular expression (Unicode mode when the pattern
+ * allows it). Throws a `SyntaxError` for an invalid pattern.
+ */
+export function compilePattern(pattern: string, ignoreCase: boolean, extraFlags = ''): RegExp {
+  const flags = (ignoreCase ? 'i' : '') + extraFlags;
+  try {
+    return new RegExp(pattern, `${flags}u`);
+  } catch {
+    return new RegExp(pattern, flags);
+  }
+}
+
+/** The files a search visits, as paths relative to the root, in path order. */
+async function listFiles(query: GrepQuery): Promise<string[]> {
+  const toRoot = (path: string) => path.split(sep).join('/');
+  if (query.targetIsFile) return [toRoot(relative(query.root, query.target))];
+  const prefix = query.targetRelative === '.' ? '' : `${escapePath(query.targetRelative)}/`;
+  const ignore = query.ignoreDirectories.map((name) => `${prefix}**/${escapePath(name)}/**`);
+  let patterns = [`${prefix}**/*`];
+  let underTarget = false;
+  const filter = query.glob;
+  if (filter?.startsWith('!')) {
+    const excluded = filter.slice(1);
+    if (excluded.includes('/')) ignore.push(excluded, `${excluded}/**`);
+    else ignore.push(`${prefix}**/${excluded}`, `${prefix}**/${excluded}/**`);
+  } else if (filter?.includes('/')) {
+    // A glob with a slash is anchored at the workspace root, as ripgrep run from the root anchors it.
+    patterns = [filter];
+    underTarget = prefix !== '';
+  } else if (filter) {
+    patterns = [`${prefix}**/${filter}`];
+  }
+  let files = await glob(patterns, {
+    cwd: query.root,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    ignore,
+    signal: query.signal,
+  });
+  if (underTarget) files = files.filter((file) => file.startsWith(`${query.targetRelative}/`));
+  return files.sort(comparePaths);
+}
+
+/** Keeps in `before` the last `count` lines up to `lastLine`, taking them from the end of `text`. */
+function rememberTail(before: GrepLine[], text: string, lastLine: number, count: number): void {
+  const tail: GrepLine[] = [];
+  let end = text.length;
+  let line = lastLine;
+  for (;;) {
+    const start = end === 0 ? -1 : text.lastIndexOf('\n', end - 1);
+    tail.unshift({ line, text: text.slice(start + 1, end), match: false });
+    if (start === -1 || tail.length === count) break;
+    end = start;
+    line--;
+  }
+  before.push(...tail);
+  if (before.length > count) before.splice(0, before.length - count);
+}
+
+function keepLine(result: GrepFileResult, line: GrepLine, query: GrepQuery): void {
+  if (result.lines.length < query.maxLinesPerFile) result.lines.push(line);
+}
+
+/** Searches one file line by line; undefined when it has no match or is binary. */
+async function searchFile(query: GrepQuery, path: string, line: RegExp, block: RegExp | undefined) {
+  const result: GrepFileResult = { path, count: 0, lines: [] };
+  const keep = query.mode === 'content';
+  const before: GrepLine[] = [];
+  let afterLeft = 0;
+  let lastKept = 0;
+  const scan = await scanTextBlocks(
+    join(query.root, path),
+    (text, firstLine, lineCount) => {
+      // Most blocks hold no match at all: test the whole block once before splitting it.
+      if (block && afterLeft === 0 && !block.test(text)) {
+        if (keep && query.before > 0) rememberTail(before, text, firstLine + lineCount - 1, query.before);
+        return true;
+      }
+      const parts = text.split('\n');
+      for (let index = 0; index < parts.length; index++) {
+        const number = firstLine + index;
+        const value = parts[index]!;
+        const matched = line.test(value);
+        if (matched) result.count++;
+        if (!keep) continue;
+        if (matched) {
+          for (const context of before) if (context.line > lastKept) keepLine(result, context, query);
+          before.length = 0;
+          keepLine(result, { line: number, text: value, match: true }, query);
+          lastKept = number;
+          afterLeft = query.after;
+        } else if (afterLeft > 0) {
+          afterLeft--;
+          keepLine(result, { line: number, text: value, match: false }, query);
+          lastKept = number;
+        } else if (query.before > 0) {
+          before.push({ line: number, text: value, match: false });
+          if (before.length > query.before) before.shift();
+        }
+      }
+      return true;
+    },
+    query.signal,
+  );
+  return scan.binary || result.count === 0 ? undefined : result;
+}
+
+/**
+ * The JavaScript search engine, used when ripgrep is missing or refuses a pattern: walks the
+ * target with tinyglobby (dot files included, symbolic links and ignored directories skipped),
+ * streams each file, skips files holding a NUL byte, and reports files in path order.
+ */
+export const scanEngine: GrepEngine = async (query, sink) => {
+  const line = compilePattern(query.pattern, query.ignoreCase);
+  // The block pre-test is only sound without look-around (which could see across line ends).
+  const block = /\(\?<?[=!]/.test(query.pattern)
+    ? undefined
+    : compilePattern(query.pattern, query.ignoreCase, 'm');
+  const files = await listFiles(query);
+  let next = 0;
+  const pending = new Map<number, Promise<GrepFileResult | undefined>>();
+  const start = (index: number) => {
+    const path = files[index];
+    if (path !== undefined)
+      pending.set(
+        index,
+        searchFile(query, path, line, block).catch(() => undefined),
+      );
+  };
+  for (; next < Math.min(CONCURRENCY, files.length); next++) start(next);
+  for (let index = 0; index < files.length; index++) {
+    const result = await pending.get(index);
+    pending.delete(index);
+    start(next++);
+    if (result && !sink(result)) break;
+  }
+  // Let searches already started finish quietly; their results are not wanted.
+  await Promise.allSettled(pending.values());
+  query.signal.throwIfAborted();
+};

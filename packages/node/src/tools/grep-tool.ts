@@ -1,0 +1,139 @@
+import { stat } from 'node:fs/promises';
+import { defineTool, type Tool } from '@troupe/core';
+import * as v from 'valibot';
+import { GrepOutput } from './grep-output.js';
+import { isRipgrepAvailable, RipgrepPatternError, ripgrepEngine } from './grep-ripgrep.js';
+import { compilePattern, scanEngine } from './grep-scan.js';
+import type { GrepQuery } from './grep-types.js';
+import {
+  type NodeToolsContext,
+  type NodeToolsOptions,
+  resolveNodeToolsOptions,
+} from './node-tools-options.js';
+import { toolFailure } from './tool-failure.js';
+
+const lines = (what: string) =>
+  v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100), v.description(what)));
+
+const grepInput = v.object({
+  pattern: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description('Regular expression to search file contents for, e.g. "function\\s+load" or "TODO|FIXME".'),
+  ),
+  path: v.optional(
+    v.pipe(v.string(), v.description('File or directory to search (default: the workspace root).')),
+  ),
+  glob: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Only search files matching this glob, e.g. "*.ts" or "*.{js,jsx}" (without "/" it matches file names at any ' +
+          'depth; with "/" it is relative to the workspace root). Prefix with "!" to exclude instead.',
+      ),
+    ),
+  ),
+  output_mode: v.optional(
+    v.pipe(
+      v.picklist(['content', 'files_with_matches', 'count']),
+      v.description(
+        '"files_with_matches" (default) lists matching files; "content" shows matching lines; "count" gives matching lines per file.',
+      ),
+    ),
+  ),
+  '-i': v.optional(v.pipe(v.boolean(), v.description('Case-insensitive search.'))),
+  '-n': v.optional(v.pipe(v.boolean(), v.description('Show line numbers in content mode (default true).'))),
+  '-A': lines('Lines of context to show after each match (content mode).'),
+  '-B': lines('Lines of context to show before each match (content mode).'),
+  '-C': lines('Lines of context to show before and after each match (content mode).'),
+  head_limit: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Show only the first N results (lines, files or counts, by output mode).'),
+    ),
+  ),
+});
+
+/** Input of the `grep` tool. */
+export type GrepInput = v.InferOutput<typeof grepInput>;
+
+/**
+ * The `grep` tool (access `read`): searches file contents with a regular expression, through
+ * ripgrep when it is installed and a JavaScript search otherwise (same files, same results:
+ * dot files included, `.git` and `node_modules` skipped, binary files and symbolic links skipped,
+ * no ignore files). Results are in path order.
+ */
+export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): Tool<GrepInput> {
+  const context = resolveNodeToolsOptions(options);
+  const { workspace } = context;
+  return defineTool({
+    name: 'grep',
+    access: 'read',
+    description:
+      'Searches file contents in the workspace with a regular expression (ripgrep syntax; JavaScript syntax ' +
+      'such as look-around also works). Filter files with glob ("*.ts"). output_mode "files_with_matches" ' +
+      '(default) lists files, "content" shows matching lines as path:line:text with optional context ' +
+      '(-A/-B/-C), "count" counts matching lines per file. Binary files, .git and node_modules are skipped; ' +
+      '.gitignore is not applied. Use this instead of running grep or rg through bash.',
+    input: grepInput,
+    async execute(input, { signal }) {
+      const path = input.path ?? '.';
+      const target = await workspace.resolveExisting(path, 'grep');
+      const targetIsFile = !(await stat(target)).isDirectory();
+      const mode = input.output_mode ?? 'files_with_matches';
+      const ignoreCase = input['-i'] ?? false;
+      const around = input['-C'] ?? 0;
+      let jsError: Error | undefined;
+      try {
+        compilePattern(input.pattern, ignoreCase);
+      } catch (error) {
+        jsError = error as Error;
+      }
+      const query: GrepQuery = {
+        root: workspace.realRoot,
+        target,
+        targetRelative: workspace.display(target),
+        targetIsFile,
+        pattern: input.pattern,
+        ignoreCase,
+        ...(input.glob ? { glob: input.glob } : {}),
+        mode,
+        before: input['-B'] ?? around,
+        after: input['-A'] ?? around,
+        ignoreDirectories: context.ignoreDirectories,
+        maxLinesPerFile: Math.min(input.head_limit ?? Number.POSITIVE_INFINITY, context.maxOutputChars) + 1,
+        signal,
+      };
+      const makeOutput = () =>
+        new GrepOutput({
+          mode,
+          withContext: query.before > 0 || query.after > 0,
+          lineNumbers: input['-n'] ?? true,
+          headLimit: input.head_limit,
+          maxChars: context.maxOutputChars,
+          maxLineChars: context.maxLineChars,
+        });
+      const invalid = (message: string) =>
+        toolFailure('grep', `Invalid regular expression ${JSON.stringify(input.pattern)}: ${message}`, {
+          pattern: input.pattern,
+        });
+      const ripgrep = context.ripgrep !== false && (await isRipgrepAvailable(context.ripgrep));
+      if (ripgrep && context.ripgrep !== false) {
+        const output = makeOutput();
+        try {
+          await ripgrepEngine(context.ripgrep)(query, output.add);
+          return output.text();
+        } catch (error) {
+          if (!(error instanceof RipgrepPatternError)) throw error;
+          if (jsError) throw invalid(error.message);
+        }
+      }
+      if (jsError) throw invalid(jsError.message);
+      const output = makeOutput();
+      await scanEngine(query, output.add);
+      return output.text();
+    },
+  });
+}

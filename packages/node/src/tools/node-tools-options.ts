@@ -1,0 +1,83 @@
+import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+
+/** Options of {@link createNodeTools} and of each `create*Tool` factory. */
+export interface NodeToolsOptions {
+  /** The workspace root every tool is confined to (an existing directory). */
+  root: string;
+  /** Cap on the text one tool call returns, in characters (default 30,000); the rest is cut with a note. */
+  maxOutputChars?: number;
+  /** Default timeout of a `bash` command, in ms (default 120,000). */
+  bashTimeoutMs?: number;
+  /** Largest timeout a model may ask `bash` for, in ms (default 600,000). */
+  bashMaxTimeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL when a command's process group is killed, in ms (default 2,000). */
+  bashKillGraceMs?: number;
+  /** Environment of `bash` commands (default: this process's environment). */
+  bashEnv?: NodeJS.ProcessEnv;
+  /** Shell used by `bash` (default `bash`). */
+  shell?: string;
+  /**
+   * The ripgrep executable `grep` uses: a command name or path (default `rg`, looked up once), or
+   * `false` to always use the built-in JavaScript search.
+   */
+  ripgrep?: string | false;
+  /** Directory names `grep` and `glob` never descend into (default `.git`, `node_modules`). */
+  ignoreDirectories?: readonly string[];
+  /** Most files `glob` lists (default 100). */
+  globMaxResults?: number;
+  /** Order of `glob` results: newest first (`mtime`, default) or by path (`name`). */
+  globSort?: 'mtime' | 'name';
+  /** Lines `read` returns when no limit is given (default 2,000). */
+  readDefaultLimit?: number;
+  /** Longest line `read` and `grep` show before cutting it, in characters (default 2,000). */
+  maxLineChars?: number;
+}
+
+/** Options after defaults, shared by the tools of one {@link createNodeTools} call. */
+export interface NodeToolsContext {
+  workspace: Workspace;
+  maxOutputChars: number;
+  bashTimeoutMs: number;
+  bashMaxTimeoutMs: number;
+  bashKillGraceMs: number;
+  bashEnv: NodeJS.ProcessEnv;
+  shell: string;
+  ripgrep: string | false;
+  ignoreDirectories: readonly string[];
+  globMaxResults: number;
+  globSort: 'mtime' | 'name';
+  readDefaultLimit: number;
+  maxLineChars: number;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`Node tools option ${name} must be a positive number; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * Applies defaults to {@link NodeToolsOptions}. Throws when the root is not a directory or a
+ * numeric option is not positive.
+ */
+export function resolveNodeToolsOptions(options: NodeToolsOptions | NodeToolsContext): NodeToolsContext {
+  if ('workspace' in options) return options;
+  return {
+    workspace: createWorkspace(options.root),
+    maxOutputChars: positive('maxOutputChars', options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS),
+    bashTimeoutMs: positive('bashTimeoutMs', options.bashTimeoutMs, 120_000),
+    bashMaxTimeoutMs: positive('bashMaxTimeoutMs', options.bashMaxTimeoutMs, 600_000),
+    bashKillGraceMs: positive('bashKillGraceMs', options.bashKillGraceMs, 2_000),
+    bashEnv: options.bashEnv ?? process.env,
+    shell: options.shell ?? 'bash',
+    ripgrep: options.ripgrep ?? 'rg',
+    ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],
+    globMaxResults: positive('globMaxResults', options.globMaxResults, 100),
+    globSort: options.globSort ?? 'mtime',
+    readDefaultLimit: positive('readDefaultLimit', options.readDefaultLimit, 2_000),
+    maxLineChars: positive('maxLineChars', options.maxLineChars, 2_000),
+  };
+}

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { OutputCollector } from './output-collector.js';
+
+/** What {@link runInProcessGroup} needs. */
+export interface ProcessGroupCommand {
+  shell: string;
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL when the group is killed, in ms. */
+  killGraceMs: number;
+  maxOutputChars: number;
+  signal: AbortSignal;
+}
+
+/** How a command ended. */
+export interface ProcessGroupResult {
+  /** stdout and stderr interleaved as they arrived, truncated in the middle past the cap. */
+  output: string;
+  exitCode: number | null;
+  /** The signal that ended the shell, if one did. */
+  exitSignal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/** Process groups still running, killed if this process exits first so that none is orphaned. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: no process left in the group.
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  });
+}
+
+/**
+ * Runs `shell -c command` as the leader of a new process group (detached), capturing stdout and
+ * stderr together. On timeout or abort the whole group gets SIGTERM, then SIGKILL after the grace
+ * time; when the shell exits, whatever it left running in its group is killed the same way. The
+ * promise settles once every pipe is closed, i.e. once no process holding the output is left.
+ * Rejects only when the shell cannot be started.
+ */
+export function runInProcessGroup(options: ProcessGroupCommand): Promise<ProcessGroupResult> {
+  return new Promise((resolve, reject) => {
+    const collector = new OutputCollector(options.maxOutputChars);
+    const child = spawn(options.shell, ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let aborted = false;
+    let terminating = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    const pid = child.pid;
+
+    const terminate = () => {
+      if (terminating || pid === undefined) return;
+      terminating = true;
+      killGroup(pid, 'SIGTERM');
+      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs);
+    };
+    const onAbort = () => {
+      aborted = true;
+      terminate();
+    };
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      terminate();
+    }, options.timeoutMs);
+
+    if (pid !== undefined) {
+      liveGroups.add(pid);
+      installExitHook();
+    }
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => collector.push(text));
+    child.stderr.on('data', (text: string) => collector.push(text));
+
+    child.on('error', (error) => {
+      clearTimeout(timeout);
+      options.signal.removeEventListener('abort', onAbort);
+      if (pid !== undefined) liveGroups.delete(pid);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      // Background jobs the shell left behind would otherwise outlive the command.
+      if (pid !== undefined && killGroup(pid, 0)) terminate();
+    });
+    child.on('close', () => {
+      clearTimeout(timeout);
+      options.signal.removeEventListener('abort', onAbort);
+      if (pid !== undefined) {
+        if (killTimer && !killGroup(pid, 0)) clearTimeout(killTimer);
+        else killTimer?.unref();
+        liveGroups.delete(pid);
+      }
+      resolve({ output: collector.text(), exitCode, exitSignal, timedOut, aborted });
+    });
+  });
+}

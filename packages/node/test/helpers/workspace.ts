@@ -1,0 +1,62 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ToolContext } from '@troupe/core';
+
+/** A temporary directory holding `workspace/` (the tools' root) and `outside/` (beyond it). */
+export interface TestWorkspace {
+  base: string;
+  root: string;
+  outside: string;
+  /** Writes files under the root (paths relative to it); parent directories are created. */
+  write(files: Record<string, string | Uint8Array>): Promise<void>;
+  /** Creates a symbolic link at `path` (relative to the root) pointing to `target` (as given). */
+  link(path: string, target: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export async function createTestWorkspace(
+  files: Record<string, string | Uint8Array> = {},
+): Promise<TestWorkspace> {
+  const base = await mkdtemp(join(tmpdir(), 'troupe-node-'));
+  const root = join(base, 'workspace');
+  const outside = join(base, 'outside');
+  await mkdir(root);
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
+  const workspace: TestWorkspace = {
+    base,
+    root,
+    outside,
+    async write(entries) {
+      for (const [path, content] of Object.entries(entries)) {
+        const full = join(root, path);
+        await mkdir(dirname(full), { recursive: true });
+        await writeFile(full, content);
+      }
+    },
+    async link(path, target) {
+      const full = join(root, path);
+      await mkdir(dirname(full), { recursive: true });
+      await symlink(target, full);
+    },
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+  await workspace.write(files);
+  return workspace;
+}
+
+/** A tool context for direct `execute` calls. */
+export function toolContext(signal: AbortSignal = new AbortController().signal): ToolContext {
+  return { signal, taskId: 'task-test', agent: 'tester', toolUseId: 'toolu_test' };
+}
+
+/** The error a tool call fails with, or undefined when it succeeds. */
+export async function failureOf(call: () => unknown): Promise<Error | undefined> {
+  try {
+    await call();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
