@@ -16,6 +16,23 @@ export {
 } from './errors.js';
 export type { ApprovalRequest, RuntimeEventName, RuntimeEvents, TaskEventBase } from './events.js';
 export type { OutputCheck, SubagentEvent, ToolCallPlan } from './machines/subagent-events.js';
+export type { TaskOutcome, TurnStep } from './machines/subagent-machine.js';
+export {
+  type GraceReason,
+  type SubagentContext,
+  type SubagentInput,
+  type SubagentMachine,
+  type SubagentOutput,
+  statusOf,
+  subagentMachine,
+} from './machines/subagent-machine.js';
+export {
+  createSupervisorMachine,
+  type QueuedTask,
+  type SupervisorContext,
+  type SupervisorEvent,
+  type SupervisorHooks,
+} from './machines/supervisor-machine.js';
 export { addUsage, blocksOf, textOf, toolUsesOf } from './model/content.js';
 export type {
   ContentBlock,
@@ -50,6 +67,28 @@ export {
   type TaskStore,
   type TerminateReason,
 } from './persistence/types.js';
+export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
+export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
+export {
+  announcement,
+  createRuntime,
+  Runtime,
+  type RuntimeLimits,
+  type RuntimeOptions,
+  type TaskHandle,
+} from './runtime/create-runtime.js';
+export { FORK_SEPARATOR, forkContext } from './runtime/fork-context.js';
+export { formatDuration, formatTokens, taskDescription, taskToolAnswer } from './runtime/main-tools.js';
+export { describePrompt } from './runtime/prepare-task.js';
+export {
+  DEFAULT_MAIN_PROMPT,
+  Session,
+  type SessionMessage,
+  type SessionOptions,
+  type SessionReply,
+} from './runtime/session.js';
+export type { SpawnOptions } from './runtime/spawn-options.js';
+export type { TaskInfo, TaskListFilter } from './runtime/task-table.js';
 export {
   defineTool,
   type Tool,

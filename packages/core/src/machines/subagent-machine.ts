@@ -1,0 +1,530 @@
+import { and, assign, not, setup } from 'xstate';
+import type { SerializedError } from '../errors.js';
+import { addUsage, textOf, toolUsesOf } from '../model/content.js';
+import type { ContentBlock, Message, ToolResultBlock, Usage } from '../model/types.js';
+import type { TaskLimits, TerminateReason } from '../persistence/types.js';
+import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
+
+/** What a subagent actor starts from. */
+export interface SubagentInput {
+  taskId: string;
+  agent: string;
+  /** Requested model id (already resolved from aliases). */
+  model: string;
+  messages: Message[];
+  limits: TaskLimits;
+  /** Length of the grace turn given after MAX_TURNS or TIMEOUT, in ms. */
+  graceMs: number;
+  /** Whether a final answer is checked against an output schema. */
+  hasOutputSchema: boolean;
+}
+
+/** Why the task is in its grace turn. */
+export type GraceReason = 'MAX_TURNS' | 'TIMEOUT';
+
+/** Tool calls of the last assistant message and how far they got. Replaced as a whole. */
+export interface TurnStep {
+  /** How each call of the last assistant message is handled. */
+  plan: ToolCallPlan[];
+  /** Results so far for `plan`, in order. */
+  results: ToolResultBlock[];
+  approved: string[];
+  /** Write/execute calls that started and have not finished (never re-run after a crash). */
+  inFlight: string[];
+}
+
+/** How the task ended. */
+export interface TaskOutcome {
+  terminateReason: TerminateReason;
+  output: unknown;
+  error?: SerializedError;
+  endedAt: number;
+}
+
+/**
+ * The subagent's context: plain JSON data, persisted as is. Kept to a few top-level fields, grouped
+ * by how often they change, because XState copies the top level on every assign.
+ */
+export interface SubagentContext {
+  /** Fixed for the task's life. */
+  task: Omit<SubagentInput, 'messages'>;
+  messages: Message[];
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  /** The model id the provider reported last. */
+  modelUsed: string | undefined;
+  startedAt: number;
+  /** Absolute ms; extended by time spent awaiting approval. */
+  deadline: number;
+  /** Time of the last event. */
+  now: number;
+  approvalSince: number;
+  step: TurnStep;
+  graceReason: GraceReason | undefined;
+  end: TaskOutcome | undefined;
+}
+
+const NO_STEP: TurnStep = { plan: [], results: [], approved: [], inFlight: [] };
+
+/** What a finished subagent actor outputs. */
+export interface SubagentOutput {
+  status: 'completed' | 'failed' | 'cancelled';
+  terminateReason: TerminateReason;
+  output: unknown;
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  model: string;
+  startedAt: number;
+  endedAt: number;
+  error?: SerializedError;
+}
+
+const GRACE_NOTE: Record<GraceReason, string> = {
+  MAX_TURNS:
+    'You have reached your turn limit. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
+  TIMEOUT:
+    'You have run out of time. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
+};
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === 'assistant') {
+      const text = textOf(message.content);
+      if (text) return text;
+    }
+  }
+  return '';
+}
+
+/** The next call of the plan that has no result yet. */
+function nextCall(context: SubagentContext): ToolCallPlan | undefined {
+  return context.step.plan[context.step.results.length];
+}
+
+function tokens(usage: Usage): number {
+  return usage.input + usage.output;
+}
+
+/**
+ * Closes the conversation for a grace turn: every tool call left unanswered gets an error result,
+ * and the grace note is added to the last user message (roles must alternate).
+ */
+function messagesForGrace(context: SubagentContext, reason: GraceReason): Message[] {
+  const messages = context.messages.slice();
+  const last = messages[messages.length - 1];
+  const note: ContentBlock = { type: 'text', text: GRACE_NOTE[reason] };
+  if (last?.role === 'assistant') {
+    const answered = new Set(context.step.results.map((result) => result.tool_use_id));
+    const results: ContentBlock[] = [...context.step.results];
+    for (const use of toolUsesOf(typeof last.content === 'string' ? [] : last.content)) {
+      if (!answered.has(use.id))
+        results.push({
+          type: 'tool_result',
+          tool_use_id: use.id,
+          content: 'Not run: the task stopped before this tool call.',
+          is_error: true,
+        });
+    }
+    messages.push({ role: 'user', content: [...results, note] });
+  } else if (last) {
+    const content: ContentBlock[] =
+      typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+    messages[messages.length - 1] = { role: 'user', content: [...content, note] };
+  } else {
+    messages.push({ role: 'user', content: [note] });
+  }
+  return messages;
+}
+
+/** The final status a terminate reason implies. */
+export function statusOf(reason: TerminateReason | undefined): SubagentOutput['status'] {
+  return reason === 'GOAL' ? 'completed' : reason === 'ABORTED' ? 'cancelled' : 'failed';
+}
+
+type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
+
+/**
+ * One sub-agent task as a state machine. It is pure: it never calls a model, runs a tool or reads a
+ * clock. The task driver performs those effects and feeds their outcomes back as events (each with
+ * its time), so a task's journal of events replays to exactly the same state.
+ *
+ * pending ─START→ running(thinking ⇄ acting ⇄ awaitingApproval, grace) → completed | failed | cancelled
+ * Turn-boundary guards (token budget, turns, deadline) run when the last tool call of a turn is answered.
+ */
+export const subagentMachine = setup({
+  types: {
+    context: {} as SubagentContext,
+    events: {} as SubagentEvent,
+    input: {} as SubagentInput,
+    output: {} as SubagentOutput,
+  },
+  guards: {
+    isCurrentTurn: ({ context, event }) => (event as Event<'MODEL_RESPONDED'>).turn === context.turns + 1,
+    hasToolCalls: ({ event }) => (event as Event<'MODEL_RESPONDED'>).plan.length > 0,
+    outputRejectedWithTurnsLeft: ({ context, event }) => {
+      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      return check !== undefined && !check.ok && context.turns + 1 < context.task.limits.maxTurns;
+    },
+    outputRejected: ({ event }) => {
+      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      return check !== undefined && !check.ok;
+    },
+    allCallsAnswered: ({ context }) => context.step.results.length >= context.step.plan.length,
+    nextCallRejected: ({ context }) => nextCall(context)?.disposition === 'rejected',
+    nextCallNeedsApproval: ({ context }) => {
+      const call = nextCall(context);
+      return call?.disposition === 'approval' && !context.step.approved.includes(call.toolUseId);
+    },
+    isNextCall: ({ context, event }) =>
+      nextCall(context)?.toolUseId === (event as Event<'TOOL_FINISHED'>).toolUseId,
+    isPendingApproval: ({ context, event }) =>
+      nextCall(context)?.toolUseId === (event as Event<'APPROVE'>).toolUseId,
+    overTokenBudget: ({ context }) => tokens(context.usage) > context.task.limits.tokenBudget,
+    outOfTurns: ({ context }) => context.turns >= context.task.limits.maxTurns,
+    pastDeadline: ({ context }) => context.now >= context.deadline,
+    deadlineReached: ({ context, event }) => (event as Event<'TIMEOUT'>).at >= context.deadline,
+  },
+  actions: {
+    start: assign(({ event }) => {
+      const { at, deadline } = event as Event<'START'>;
+      return { startedAt: at, now: at, deadline };
+    }),
+    recordResponse: assign(({ context, event }) => {
+      const { at, response, plan } = event as Event<'MODEL_RESPONDED'>;
+      return {
+        now: at,
+        turns: context.turns + 1,
+        usage: addUsage(context.usage, response.usage),
+        modelUsed: response.model ?? context.modelUsed,
+        messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+        step: plan.length ? { plan, results: [], approved: [], inFlight: [] } : NO_STEP,
+        toolCalls: context.toolCalls + plan.length,
+      };
+    }),
+    askToFixOutput: assign(({ context, event }) => {
+      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      const message = check && !check.ok ? check.message : '';
+      return {
+        messages: [
+          ...context.messages,
+          {
+            role: 'user' as const,
+            content: `Your final answer does not match the required output format: ${message}\nReply again with only the corrected answer.`,
+          },
+        ],
+      };
+    }),
+    finishWithGoal: assign(({ context, event }) => {
+      const { at, outputCheck } = event as Event<'MODEL_RESPONDED'>;
+      const text = lastAssistantText(context.messages);
+      return {
+        end: {
+          endedAt: at,
+          terminateReason: 'GOAL' as const,
+          output: outputCheck?.ok ? outputCheck.value : text,
+        },
+      };
+    }),
+    finishWithBadOutput: assign(({ context, event }) => {
+      const { at, outputCheck } = event as Event<'MODEL_RESPONDED'>;
+      return {
+        end: {
+          endedAt: at,
+          terminateReason: 'ERROR' as const,
+          output: lastAssistantText(context.messages),
+          error: {
+            name: 'ValidationError',
+            code: 'OUTPUT_SCHEMA_FAILED',
+            message: `The final answer did not match the output schema: ${outputCheck && !outputCheck.ok ? outputCheck.message : ''}`,
+          },
+        },
+      };
+    }),
+    finishWithModelError: assign(({ context, event }) => {
+      const { at, error } = event as Event<'MODEL_FAILED'>;
+      return {
+        now: at,
+        end: {
+          endedAt: at,
+          terminateReason: context.graceReason ?? ('ERROR' as const),
+          output: lastAssistantText(context.messages),
+          error,
+        },
+      };
+    }),
+    answerRejectedCall: assign(({ context }) => {
+      const call = nextCall(context);
+      if (call?.disposition !== 'rejected') return {};
+      return { step: { ...context.step, results: [...context.step.results, call.result] } };
+    }),
+    enterApproval: assign(({ context }) => ({ approvalSince: context.now })),
+    approve: assign(({ context, event }) => {
+      const { at, toolUseId } = event as Event<'APPROVE'>;
+      return {
+        now: at,
+        deadline: context.deadline + Math.max(0, at - context.approvalSince),
+        step: { ...context.step, approved: [...context.step.approved, toolUseId] },
+      };
+    }),
+    deny: assign(({ context, event }) => {
+      const { at, toolUseId, reason } = event as Event<'DENY'>;
+      const call = nextCall(context);
+      const name = call?.name ?? 'tool';
+      return {
+        now: at,
+        deadline: context.deadline + Math.max(0, at - context.approvalSince),
+        step: {
+          ...context.step,
+          results: [
+            ...context.step.results,
+            {
+              type: 'tool_result' as const,
+              tool_use_id: toolUseId,
+              content: `The user denied permission to run ${name}${reason ? `: ${reason}` : '.'} Do not retry the same call; continue without it or explain what you need.`,
+              is_error: true,
+            },
+          ],
+        },
+      };
+    }),
+    toolStarted: assign(({ context, event }) => {
+      const { at, toolUseId } = event as Event<'TOOL_STARTED'>;
+      return { now: at, step: { ...context.step, inFlight: [...context.step.inFlight, toolUseId] } };
+    }),
+    toolFinished: assign(({ context, event }) => {
+      const { at, toolUseId, result } = event as Event<'TOOL_FINISHED'>;
+      const { step } = context;
+      return {
+        now: at,
+        step: {
+          plan: step.plan,
+          results: [...step.results, result],
+          approved: step.approved,
+          inFlight: step.inFlight.length ? step.inFlight.filter((id) => id !== toolUseId) : step.inFlight,
+        },
+      };
+    }),
+    sendResults: assign(({ context }) => ({
+      messages: [...context.messages, { role: 'user' as const, content: context.step.results }],
+      step: NO_STEP,
+    })),
+    failWithTokenLimit: assign(({ context }) => ({
+      end: {
+        endedAt: context.now,
+        terminateReason: 'TOKEN_LIMIT' as const,
+        output: lastAssistantText(context.messages),
+        error: {
+          name: 'LimitError',
+          code: 'LIMIT_EXCEEDED',
+          message: `Token budget exceeded: used ${tokens(context.usage)} of ${context.task.limits.tokenBudget} tokens (input+output).`,
+        },
+      },
+    })),
+    enterGraceForTurns: assign(({ context }) => ({
+      graceReason: 'MAX_TURNS' as const,
+      messages: messagesForGrace(context, 'MAX_TURNS'),
+      deadline: Math.min(context.deadline, context.now + context.task.graceMs),
+      step: NO_STEP,
+    })),
+    enterGraceForTime: assign(({ context, event }) => {
+      const at = (event as { at?: number }).at ?? context.now;
+      return {
+        now: at,
+        graceReason: 'TIMEOUT' as const,
+        messages: messagesForGrace(context, 'TIMEOUT'),
+        deadline: at + context.task.graceMs,
+        step: NO_STEP,
+      };
+    }),
+    finishGrace: assign(({ context, event }) => {
+      const { at, response } = event as Event<'MODEL_RESPONDED'>;
+      const text = textOf(response.content);
+      const reason = context.graceReason ?? 'MAX_TURNS';
+      return {
+        now: at,
+        turns: context.turns + 1,
+        usage: addUsage(context.usage, response.usage),
+        modelUsed: response.model ?? context.modelUsed,
+        messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+        end: {
+          endedAt: at,
+          terminateReason: reason,
+          output: text || lastAssistantText(context.messages),
+          error: {
+            name: 'LimitError',
+            code: 'LIMIT_EXCEEDED',
+            message:
+              reason === 'MAX_TURNS'
+                ? `Turn limit reached (${context.task.limits.maxTurns} turns); the output is the agent's best answer after a final turn without tools.`
+                : `Time limit reached (${context.task.limits.timeoutMs} ms); the output is the agent's best answer after a final turn without tools.`,
+          },
+        },
+      };
+    }),
+    failGraceTimeout: assign(({ context, event }) => {
+      const { at } = event as Event<'TIMEOUT'>;
+      return {
+        now: at,
+        end: {
+          endedAt: at,
+          terminateReason: context.graceReason ?? ('TIMEOUT' as const),
+          output: lastAssistantText(context.messages),
+          error: {
+            name: 'LimitError',
+            code: 'LIMIT_EXCEEDED',
+            message: 'Time limit reached, and the final turn without tools did not answer in time.',
+          },
+        },
+      };
+    }),
+    cancel: assign(({ context, event }) => {
+      const { at, reason } = event as Event<'CANCEL'>;
+      return {
+        now: at,
+        end: {
+          endedAt: at,
+          terminateReason: 'ABORTED' as const,
+          output: lastAssistantText(context.messages),
+          error: { name: 'TroupeError', code: 'ABORTED', message: reason ?? 'The task was cancelled.' },
+        },
+      };
+    }),
+  },
+}).createMachine({
+  id: 'subagent',
+  context: ({ input }) => {
+    const { messages, ...task } = input;
+    return {
+      task,
+      messages,
+      turns: 0,
+      toolCalls: 0,
+      usage: { input: 0, output: 0 },
+      modelUsed: undefined,
+      startedAt: 0,
+      deadline: 0,
+      now: 0,
+      approvalSince: 0,
+      step: NO_STEP,
+      graceReason: undefined,
+      end: undefined,
+    };
+  },
+  initial: 'pending',
+  output: ({ context }) => {
+    const end = context.end;
+    const output: SubagentOutput = {
+      status: statusOf(end?.terminateReason),
+      terminateReason: end?.terminateReason ?? 'ERROR',
+      output: end?.output,
+      turns: context.turns,
+      toolCalls: context.toolCalls,
+      usage: context.usage,
+      model: context.modelUsed ?? context.task.model,
+      startedAt: context.startedAt,
+      endedAt: end?.endedAt ?? context.now,
+    };
+    if (end?.error) output.error = end.error;
+    return output;
+  },
+  states: {
+    pending: {
+      on: {
+        START: { target: 'running', actions: 'start' },
+        CANCEL: { target: 'cancelled', actions: 'cancel' },
+      },
+    },
+    running: {
+      initial: 'thinking',
+      on: {
+        CANCEL: { target: 'cancelled', actions: 'cancel' },
+      },
+      states: {
+        thinking: {
+          on: {
+            MODEL_RESPONDED: [
+              { guard: not('isCurrentTurn') },
+              { guard: 'hasToolCalls', target: 'acting', actions: 'recordResponse' },
+              {
+                guard: 'outputRejectedWithTurnsLeft',
+                target: 'thinking',
+                reenter: true,
+                actions: ['recordResponse', 'askToFixOutput'],
+              },
+              {
+                guard: 'outputRejected',
+                target: '#subagent.failed',
+                actions: ['recordResponse', 'finishWithBadOutput'],
+              },
+              { target: '#subagent.completed', actions: ['recordResponse', 'finishWithGoal'] },
+            ],
+            MODEL_FAILED: {
+              guard: 'isCurrentTurn',
+              target: '#subagent.failed',
+              actions: 'finishWithModelError',
+            },
+            TIMEOUT: { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
+          },
+        },
+        acting: {
+          always: [
+            {
+              guard: and(['allCallsAnswered', 'overTokenBudget']),
+              target: '#subagent.failed',
+              actions: ['sendResults', 'failWithTokenLimit'],
+            },
+            {
+              guard: and(['allCallsAnswered', 'outOfTurns']),
+              target: 'grace',
+              actions: 'enterGraceForTurns',
+            },
+            {
+              guard: and(['allCallsAnswered', 'pastDeadline']),
+              target: 'grace',
+              actions: 'enterGraceForTime',
+            },
+            { guard: 'allCallsAnswered', target: 'thinking', actions: 'sendResults' },
+            { guard: 'nextCallRejected', actions: 'answerRejectedCall' },
+            { guard: 'nextCallNeedsApproval', target: 'awaitingApproval' },
+          ],
+          on: {
+            TOOL_STARTED: { actions: 'toolStarted' },
+            TOOL_FINISHED: { guard: 'isNextCall', actions: 'toolFinished' },
+            TIMEOUT: { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
+          },
+        },
+        awaitingApproval: {
+          entry: 'enterApproval',
+          on: {
+            APPROVE: { guard: 'isPendingApproval', target: 'acting', actions: 'approve' },
+            DENY: { guard: 'isPendingApproval', target: 'acting', actions: 'deny' },
+          },
+        },
+        grace: {
+          on: {
+            MODEL_RESPONDED: {
+              guard: 'isCurrentTurn',
+              target: '#subagent.failed',
+              actions: 'finishGrace',
+            },
+            MODEL_FAILED: {
+              guard: 'isCurrentTurn',
+              target: '#subagent.failed',
+              actions: 'finishWithModelError',
+            },
+            TIMEOUT: { guard: 'deadlineReached', target: '#subagent.failed', actions: 'failGraceTimeout' },
+          },
+        },
+      },
+    },
+    completed: { type: 'final' },
+    failed: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+});
+
+/** The subagent machine's logic type. */
+export type SubagentMachine = typeof subagentMachine;

@@ -1,0 +1,152 @@
+import { compileJsonSchema, type JsonSchemaValidator } from '../definitions/compile-json-schema.js';
+import { type ModelConfig, resolveModel } from '../definitions/resolve-model.js';
+import type { AgentDefinition } from '../definitions/types.js';
+import { DefinitionError, ValidationError } from '../errors.js';
+import type { OutputCheck } from '../machines/subagent-events.js';
+import type { TaskSpec } from '../persistence/types.js';
+import type { Tool } from '../tools/define-tool.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
+
+export type { ModelConfig };
+
+/** Anything that can look agents up by name: an array of definitions or an agent registry. */
+export type AgentCatalogSource =
+  | readonly AgentDefinition[]
+  | { get(name: string): AgentDefinition | undefined; list(): AgentDefinition[] };
+
+/** Names of the task tools a main agent (or a nesting sub-agent) gets. */
+export const TASK_TOOL_NAMES = ['task', 'task_status', 'task_list', 'cancel_task', 'spawn'] as const;
+
+/**
+ * The runtime's view of agent definitions: lookup (case-insensitive), model resolution, tool
+ * registries, and compiled input/output schemas.
+ */
+export class AgentCatalog {
+  readonly models: ModelConfig;
+  private readonly source: { get(name: string): AgentDefinition | undefined; list(): AgentDefinition[] };
+  private readonly registries = new Map<string, ToolRegistry>();
+  private readonly validators = new Map<object, JsonSchemaValidator>();
+
+  constructor(source: AgentCatalogSource, models: Partial<ModelConfig>) {
+    this.models = { default: 'claude-sonnet-4-5', ...models };
+    if (Array.isArray(source)) {
+      const byName = new Map<string, AgentDefinition>();
+      for (const definition of source as readonly AgentDefinition[]) {
+        if (!definition || typeof definition.name !== 'string' || !definition.name.trim())
+          throw new DefinitionError('An agent definition passed in code has no name.', { field: 'name' });
+        byName.set(definition.name.toLowerCase(), definition);
+      }
+      this.source = { get: (name) => byName.get(name.toLowerCase()), list: () => [...byName.values()] };
+    } else this.source = source as AgentCatalog['source'];
+  }
+
+  get(name: string): AgentDefinition | undefined {
+    return this.source.get(name);
+  }
+
+  list(): AgentDefinition[] {
+    return this.source.list();
+  }
+
+  /** The definition, or a DEFINITION_NOT_FOUND error listing the available names. */
+  require(name: string): AgentDefinition {
+    const definition = this.get(name);
+    if (definition) return definition;
+    const names = this.list().map((agent) => agent.name);
+    throw new DefinitionError(
+      `Unknown agent "${name}". Available agents: ${names.length ? names.join(', ') : 'none (pass agents to createRuntime)'}.`,
+      { code: 'DEFINITION_NOT_FOUND', field: 'agent' },
+    );
+  }
+
+  resolveModel(
+    definition: AgentDefinition,
+    callSite: string | undefined,
+    parent: string | undefined,
+  ): string {
+    return resolveModel({ callSite, definition, parent, models: this.models });
+  }
+
+  /** Names of the tools a definition selects from the base set (plus task tools when nesting). */
+  toolNamesFor(
+    definition: AgentDefinition,
+    base: readonly Tool[],
+    taskTools: readonly Tool[],
+    canNest: boolean,
+  ): string[] {
+    const pool = canNest ? [...base, ...taskTools] : base;
+    const registry = createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools });
+    return [...registry.names];
+  }
+
+  /** A registry with exactly the spec's tools (cached: most tasks of an agent share one). */
+  registryForSpec(
+    spec: TaskSpec,
+    base: readonly Tool[],
+    taskTools: readonly Tool[],
+    maxDepth: number,
+  ): ToolRegistry {
+    const key = spec.tools.join('\u0000');
+    let registry = this.registries.get(key);
+    if (!registry) {
+      const pool = spec.depth < maxDepth ? [...base, ...taskTools] : base;
+      registry = createToolRegistry(pool, { allow: spec.tools.length ? spec.tools : ['\u0000none'] });
+      this.registries.set(key, registry);
+    }
+    return registry;
+  }
+
+  /** Checks task input against the agent's input schema; throws a ValidationError if it fails. */
+  checkInput(definition: AgentDefinition, input: unknown): void {
+    if (!definition.inputSchema) return;
+    const check = this.validator(definition.inputSchema, definition, 'inputSchema')(input);
+    if (!check.ok)
+      throw new ValidationError(
+        `Input for agent "${definition.name}" does not match its input schema: ${check.errors.join('; ')}.`,
+        check.errors,
+        { code: 'INPUT_SCHEMA_FAILED' },
+      );
+  }
+
+  /** Checks a final answer against the spec's output schema. */
+  checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined {
+    if (!spec.outputSchema) return undefined;
+    const validate = this.validator(spec.outputSchema, { name: spec.agent }, 'outputSchema');
+    const value = extractJson(text);
+    if (value === undefined)
+      return {
+        ok: false,
+        message: 'the answer must be a JSON value (optionally in a ```json block); no JSON was found.',
+      };
+    const check = validate(value);
+    return check.ok ? { ok: true, value } : { ok: false, message: check.errors.join('; ') };
+  }
+
+  private validator(
+    schema: object,
+    definition: { name: string; path?: string },
+    field: string,
+  ): JsonSchemaValidator {
+    let validator = this.validators.get(schema);
+    if (!validator) {
+      validator = compileJsonSchema(schema, { field, ...(definition.path ? { file: definition.path } : {}) });
+      this.validators.set(schema, validator);
+    }
+    return validator;
+  }
+}
+
+function extractJson(text: string): unknown {
+  const candidates = [text.trim()];
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
+  if (fenced?.[1]) candidates.push(fenced[1].trim());
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start >= 0 && end > start) candidates.push(text.slice(start, end + 1));
+  for (const candidate of candidates) {
+    try {
+      return JSON.parse(candidate);
+    } catch {}
+  }
+  return undefined;
+}

@@ -1,0 +1,132 @@
+import { TroupeError } from '../errors.js';
+import type { ApprovalRequest } from '../events.js';
+import type { TaskSpec } from '../persistence/types.js';
+import type { RuntimeEmitter } from './emitter.js';
+import type { ApprovalDisposition, TaskDriver } from './task-driver.js';
+
+/** A decision from an approval policy function. */
+export type ApprovalDecision = 'approve' | 'deny' | { decision: 'approve' | 'deny'; reason?: string };
+
+/**
+ * How write and execute tools are approved: `ask` (the host decides through `approval.requested`;
+ * the default), `auto` (approve all), `deny` (deny all), or a function of the request. Read tools
+ * never need approval.
+ */
+export type ApprovalPolicy =
+  | 'ask'
+  | 'auto'
+  | 'deny'
+  | ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>);
+
+interface Pending {
+  request: ApprovalRequest;
+  driver: TaskDriver;
+}
+
+/** Routes approval requests from tasks to the policy or the host, and decisions back. */
+export class ApprovalCoordinator {
+  private readonly pending = new Map<string, Pending>();
+  /** sessionKey → tools the user chose to always allow in that session. */
+  private readonly always = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly policy: ApprovalPolicy,
+    private readonly emitter: RuntimeEmitter,
+  ) {}
+
+  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition {
+    if (this.policy === 'auto') return 'run';
+    if (this.policy === 'deny') return { deny: 'the approval policy denies write and execute tools.' };
+    if (this.always.get(spec.sessionKey)?.has(tool)) return 'run';
+    return 'approval';
+  }
+
+  request(driver: TaskDriver, request: ApprovalRequest): void {
+    if (this.always.get(request.sessionKey)?.has(request.tool)) {
+      this.decide(driver, request, 'approve', undefined, 'always');
+      return;
+    }
+    const policy = this.policy;
+    if (typeof policy === 'function') {
+      Promise.resolve()
+        .then(() => policy(request))
+        .then(
+          (decision) => {
+            const value = typeof decision === 'string' ? { decision } : decision;
+            this.decide(
+              driver,
+              request,
+              value.decision === 'approve' ? 'approve' : 'deny',
+              value.reason,
+              'policy',
+            );
+          },
+          (error: unknown) =>
+            this.decide(
+              driver,
+              request,
+              'deny',
+              `the approval policy failed: ${(error as Error)?.message ?? error}`,
+              'policy',
+            ),
+        );
+      return;
+    }
+    if (policy === 'auto' || policy === 'deny') {
+      this.decide(driver, request, policy === 'auto' ? 'approve' : 'deny', undefined, 'policy');
+      return;
+    }
+    this.pending.set(request.id, { request, driver });
+    this.emitter.emit('approval.requested', request);
+  }
+
+  /** The host's decision. Throws APPROVAL_NOT_FOUND for an id that is not waiting. */
+  resolve(
+    id: string,
+    decision: 'approve' | 'deny',
+    options: { reason?: string; always?: boolean } = {},
+  ): void {
+    const pending = this.pending.get(id);
+    if (!pending) {
+      throw new TroupeError(
+        'APPROVAL_NOT_FOUND',
+        `No approval is waiting with id "${id}". It may have been decided already, or its task ended.`,
+        { details: { approvalId: id } },
+      );
+    }
+    this.pending.delete(id);
+    if (decision === 'approve' && options.always) {
+      const key = pending.request.sessionKey;
+      let tools = this.always.get(key);
+      if (!tools) this.always.set(key, (tools = new Set()));
+      tools.add(pending.request.tool);
+    }
+    this.decide(pending.driver, pending.request, decision, options.reason, 'host');
+  }
+
+  withdraw(id: string): void {
+    this.pending.delete(id);
+  }
+
+  /** Approvals waiting for the host, oldest first. */
+  list(): ApprovalRequest[] {
+    return [...this.pending.values()].map((pending) => pending.request);
+  }
+
+  /** Tools always allowed in a session. */
+  alwaysAllowed(sessionKey: string): string[] {
+    return [...(this.always.get(sessionKey) ?? [])];
+  }
+
+  private decide(
+    driver: TaskDriver,
+    request: ApprovalRequest,
+    decision: 'approve' | 'deny',
+    reason: string | undefined,
+    by: 'host' | 'policy' | 'always',
+  ): void {
+    driver.resolveApproval(request.toolUseId, decision, reason);
+    if (this.emitter.listening('approval.resolved'))
+      this.emitter.emit('approval.resolved', { ...request, decision, by, ...(reason ? { reason } : {}) });
+  }
+}

@@ -1,0 +1,529 @@
+import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import { type Clock, systemClock } from '../clock.js';
+import type { AgentDefinition } from '../definitions/types.js';
+import { TroupeError } from '../errors.js';
+import type { RuntimeEventName, RuntimeEvents } from '../events.js';
+import type { SubagentEvent } from '../machines/subagent-events.js';
+import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
+import { createSupervisorMachine, type QueuedTask } from '../machines/supervisor-machine.js';
+import type { Message, ModelAdapter } from '../model/types.js';
+import { createMemoryStore } from '../persistence/memory-store.js';
+import type { StoreWarning, TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
+import { SCHEMA_VERSION } from '../persistence/types.js';
+import type { Tool } from '../tools/define-tool.js';
+import { assertUniqueToolNames } from '../tools/tool-registry.js';
+import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
+import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
+import { RuntimeEmitter } from './emitter.js';
+import { createMainTools } from './main-tools.js';
+import { prepareTask } from './prepare-task.js';
+import type { SessionOptions } from './session.js';
+import { Session } from './session.js';
+import type { SpawnOptions } from './spawn-options.js';
+import { type DriverHost, TaskDriver } from './task-driver.js';
+import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
+
+/** Runtime-wide limits. Per-agent fields in a definition override the task defaults. */
+export interface RuntimeLimits {
+  /** Sub-agents running at once; the rest queue (FIFO). Default 5. */
+  maxConcurrent: number;
+  /** Turns per task. Default 10. */
+  maxTurns: number;
+  /** Input + output tokens per task. Default 100,000. */
+  tokenBudget: number;
+  /** Wall-clock ms per task (time awaiting approval excluded). Default 300,000. */
+  timeoutMs: number;
+  /** Nesting depth: 1 means sub-agents cannot start sub-agents. Default 1. */
+  maxDepth: number;
+  /** Turns per user message for a session's main agent. Default 40. */
+  mainMaxTurns: number;
+}
+
+/** Options of {@link createRuntime}. */
+export interface RuntimeOptions {
+  model: ModelAdapter;
+  /** Agent definitions (highest precedence), or a registry that already holds them. */
+  agents?: AgentCatalogSource;
+  /** The base tool set every agent's registry is cut from. */
+  tools?: readonly Tool[];
+  limits?: Partial<RuntimeLimits>;
+  /** How write and execute tools are approved. Default `ask`. */
+  approval?: ApprovalPolicy;
+  /** Where tasks are persisted. Default: an in-memory store. */
+  store?: TaskStore;
+  /** Model ids for `inherit` and the aliases `small`, `plan`, `haiku`, `sonnet`, `opus`. */
+  models?: ModelConfig;
+  /** Max tokens per model response. Default 8,192. */
+  maxTokens?: number;
+  /** Length of the grace turn after MAX_TURNS or TIMEOUT. Default min(30 s, timeout / 5). */
+  graceMs?: number;
+  clock?: Clock;
+  /** Task id generator (ids must be unique per store). */
+  createId?: () => string;
+  /** An XState inspection observer (e.g. from @statelyai/inspect) attached to every actor. */
+  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+}
+
+/** What `runtime.spawn` returns. */
+export interface TaskHandle {
+  readonly id: string;
+  /** Resolves when the task ends. Never rejects for task failures: read `status`. */
+  readonly result: Promise<TaskResult>;
+}
+
+const DEFAULT_LIMITS: RuntimeLimits = {
+  maxConcurrent: 5,
+  maxTurns: 10,
+  tokenBudget: 100_000,
+  timeoutMs: 300_000,
+  maxDepth: 1,
+  mainMaxTurns: 40,
+};
+
+let idCounter = 0;
+function defaultId(): string {
+  idCounter = (idCounter + 1) % 1_679_616;
+  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${Math.floor(
+    Math.random() * 1296,
+  )
+    .toString(36)
+    .padStart(2, '0')}`;
+}
+
+/**
+ * The troupe runtime: the facade a host programs against. See the README and DESIGN.md "The
+ * contract". Bad input (unknown agent, empty prompt, invalid options, input failing an agent's
+ * input schema) throws synchronously; task failures are data on the result.
+ */
+export class Runtime {
+  readonly limits: RuntimeLimits;
+  readonly agents: AgentCatalog;
+  readonly store: TaskStore;
+  readonly clock: Clock;
+  private readonly options: RuntimeOptions;
+  private readonly emitter = new RuntimeEmitter();
+  private readonly approvals: ApprovalCoordinator;
+  private readonly table = new TaskTable();
+  private readonly supervisor;
+  private readonly host: DriverHost;
+  private readonly baseTools: readonly Tool[];
+  private readonly mainToolList: Tool[];
+  private readonly createId: () => string;
+  private stopped = false;
+
+  constructor(options: RuntimeOptions) {
+    if (!options || typeof options.model?.generate !== 'function') {
+      throw new TroupeError(
+        'MODEL_NOT_CONFIGURED',
+        'createRuntime needs a model: pass { model } with a ModelAdapter (e.g. scriptedModel from @troupe/core/testing, or createAnthropicModel from @troupe/anthropic).',
+      );
+    }
+    this.options = options;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    for (const [key, value] of Object.entries(this.limits)) {
+      if (!Number.isInteger(value) || value < 1)
+        throw new TroupeError(
+          'VALIDATION_FAILED',
+          `limits.${key} must be a positive integer, got ${JSON.stringify(value)}.`,
+        );
+    }
+    this.clock = options.clock ?? systemClock;
+    this.store = options.store ?? createMemoryStore();
+    this.createId = options.createId ?? defaultId;
+    this.baseTools = options.tools ?? [];
+    assertUniqueToolNames(this.baseTools);
+    this.agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
+    this.approvals = new ApprovalCoordinator(options.approval ?? 'ask', this.emitter);
+    this.mainToolList = createMainTools(this);
+    this.host = {
+      clock: this.clock,
+      model: options.model,
+      store: this.store,
+      emitter: this.emitter,
+      maxTokens: options.maxTokens ?? 8192,
+      dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
+      requestApproval: (driver, request) => {
+        this.table.setStatus(driver.spec.taskId, 'awaitingApproval');
+        this.record(driver.spec.taskId, 'task.awaitingApproval', 'awaitingApproval');
+        this.approvals.request(driver, request);
+      },
+      withdrawApproval: (id) => this.approvals.withdraw(id),
+      checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
+      finished: (driver, result) => this.finished(driver, result),
+    };
+    const machine = createSupervisorMachine({
+      started: (taskId, ref) => this.started(taskId, ref),
+      dropped: (taskId, reason) => this.dropped(taskId, reason),
+      cancelRunning: (taskId, reason) => this.table.get(taskId)?.driver?.cancel(reason),
+    });
+    this.supervisor = createActor(machine, {
+      input: { maxConcurrent: this.limits.maxConcurrent },
+      ...(options.inspect ? { inspect: options.inspect } : {}),
+    });
+    this.supervisor.start();
+  }
+
+  /** Starts a sub-agent task (queued if `maxConcurrent` are running). Throws on bad input. */
+  spawn(options: SpawnOptions): TaskHandle {
+    return this.spawnInternal(options);
+  }
+
+  /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`). */
+  spawnInternal(options: SpawnOptions & { history?: Message[] }): TaskHandle {
+    this.assertRunning();
+    const { spec, registry } = prepareTask(this, options, this.createId());
+    return this.submit(spec, registry);
+  }
+
+  /** A task's current information, or undefined. */
+  get(id: string): TaskInfo | undefined {
+    return this.table.info(id, this.clock.now());
+  }
+
+  /** Tasks, newest first, filtered. */
+  list(filter: TaskListFilter = {}): TaskInfo[] {
+    return this.table.list(filter, this.clock.now());
+  }
+
+  /** Cancels a queued or running task. Returns false if it is unknown or already ended. */
+  cancel(id: string, reason?: string): boolean {
+    const entry = this.table.get(id);
+    if (!entry || entry.result) return false;
+    this.supervisor.send(reason ? { type: 'CANCEL', taskId: id, reason } : { type: 'CANCEL', taskId: id });
+    return true;
+  }
+
+  /** Cancels every queued and running task of a session. Returns how many. */
+  cancelSession(sessionKey: string, reason?: string): number {
+    const count = this.table.activeInSession(sessionKey);
+    this.supervisor.send(
+      reason ? { type: 'CANCEL_SESSION', sessionKey, reason } : { type: 'CANCEL_SESSION', sessionKey },
+    );
+    return count;
+  }
+
+  /** Approves a pending tool call. `always` remembers the tool for the task's session. */
+  approve(approvalId: string, options: { always?: boolean } = {}): void {
+    this.approvals.resolve(approvalId, 'approve', options);
+  }
+
+  /** Denies a pending tool call; the model gets the reason as an error tool result. */
+  deny(approvalId: string, reason?: string): void {
+    this.approvals.resolve(approvalId, 'deny', reason ? { reason } : {});
+  }
+
+  /** Approvals waiting for the host. */
+  pendingApprovals() {
+    return this.approvals.list();
+  }
+
+  /** Subscribes to an event; returns an unsubscribe function. */
+  on<TName extends RuntimeEventName>(
+    name: TName,
+    listener: (event: RuntimeEvents[TName]) => void,
+  ): () => void {
+    return this.emitter.on(name, listener);
+  }
+
+  /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
+  mainTools(): Tool[] {
+    return [...this.mainToolList];
+  }
+
+  /** A main-agent session: a conversation whose agent can delegate. */
+  createSession(options: SessionOptions = {}): Session {
+    this.assertRunning();
+    return new Session(this, this.sessionHost(), options);
+  }
+
+  /**
+   * Brings back unfinished tasks from the store: queued tasks are queued again; running ones come
+   * back from their snapshot (or their journal if the snapshot is missing or corrupt) with their
+   * deadline re-armed, and carry on. Tasks this runtime already knows are skipped.
+   */
+  async restore(): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
+    this.assertRunning();
+    const { tasks, warnings } = await this.store.loadTasks();
+    const restored: string[] = [];
+    const pending = tasks
+      .filter((task) => !task.result && !['completed', 'failed', 'cancelled'].includes(task.status))
+      .sort((a, b) => a.spec.createdAt - b.spec.createdAt);
+    for (const task of pending) {
+      const spec = task.spec;
+      if (this.table.get(spec.taskId)) continue;
+      const registry = this.agents.registryForSpec(
+        spec,
+        this.baseTools,
+        this.mainToolList,
+        this.limits.maxDepth,
+      );
+      let logic: AnyActorLogic | undefined;
+      let replay: SubagentEvent[] = [];
+      let journalLength = 0;
+      if (task.status !== 'queued') {
+        const journal = await this.store.loadJournal(spec.taskId);
+        warnings.push(...journal.warnings);
+        const events = journal.entries.map((entry) => entry.event);
+        journalLength = events.length;
+        let snapshot: Awaited<ReturnType<TaskStore['loadSnapshot']>>;
+        try {
+          snapshot = await this.store.loadSnapshot(spec.taskId);
+        } catch (error) {
+          warnings.push({
+            code: 'PERSISTENCE_CORRUPT',
+            message: `Task ${spec.taskId}: snapshot unreadable (${(error as Error).message}); rebuilt from its journal.`,
+          });
+        }
+        if (snapshot && snapshot.v === SCHEMA_VERSION && snapshot.journalLength <= events.length) {
+          logic = restoredLogic(snapshot.snapshot);
+          replay = events.slice(snapshot.journalLength);
+        } else replay = events;
+      }
+      this.submit(spec, registry, { logic, replay, journalLength, resumed: true });
+      restored.push(spec.taskId);
+    }
+    return { restored, warnings };
+  }
+
+  /**
+   * Stops the runtime. By default every queued and running task is cancelled (results resolve as
+   * `cancelled`); with `{ keepTasks: true }` they are left in the store, unfinished, for a later
+   * `restore()`. Always flushes the store.
+   */
+  async shutdown(options: { keepTasks?: boolean } = {}): Promise<void> {
+    if (this.stopped) return;
+    if (!options.keepTasks) {
+      for (const info of this.table.list({ active: true }, this.clock.now()))
+        this.cancel(info.id, 'The runtime shut down.');
+    }
+    this.stopped = true;
+    this.table.detachAll();
+    this.supervisor.stop();
+    await this.store.flush();
+    await this.store.close?.();
+    this.emitter.removeAll();
+  }
+
+  /** @internal Used by main tools and sessions. */
+  driverOf(taskId: string): TaskDriver | undefined {
+    return this.table.get(taskId)?.driver ?? this.sessionDrivers.get(taskId);
+  }
+
+  /** @internal */
+  readonly sessionDrivers = new Map<string, TaskDriver>();
+
+  /** @internal */
+  baseToolList(): readonly Tool[] {
+    return this.baseTools;
+  }
+
+  /** @internal */
+  emit<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void {
+    this.emitter.emit(name, event);
+  }
+
+  /** @internal */
+  graceMsFor(timeoutMs: number): number {
+    return this.options.graceMs ?? Math.max(1, Math.min(30_000, Math.floor(timeoutMs / 5)));
+  }
+
+  /** @internal */
+  inputFor(spec: TaskSpec): SubagentInput {
+    return {
+      taskId: spec.taskId,
+      agent: spec.agent,
+      model: spec.model,
+      messages: spec.messages,
+      limits: spec.limits,
+      graceMs: this.graceMsFor(spec.limits.timeoutMs),
+      hasOutputSchema: spec.outputSchema !== undefined,
+    };
+  }
+
+  private sessionHost(): DriverHost {
+    return { ...this.host, store: nullStore };
+  }
+
+  private assertRunning(): void {
+    if (this.stopped)
+      throw new TroupeError('RUNTIME_STOPPED', 'The runtime has been shut down; create a new one.');
+  }
+
+  private submit(
+    spec: TaskSpec,
+    registry: ReturnType<AgentCatalog['registryForSpec']>,
+    restore?: {
+      logic: AnyActorLogic | undefined;
+      replay: SubagentEvent[];
+      journalLength: number;
+      resumed: true;
+    },
+  ): TaskHandle {
+    const entry = this.table.add(spec, registry, restore);
+    if (!restore)
+      this.store.appendStatus({
+        v: SCHEMA_VERSION,
+        taskId: spec.taskId,
+        event: 'task.queued',
+        status: 'queued',
+        at: spec.createdAt,
+        spec,
+      });
+    const task: QueuedTask = { taskId: spec.taskId, sessionKey: spec.sessionKey, input: this.inputFor(spec) };
+    if (restore?.logic) task.logic = restore.logic;
+    if (this.emitter.listening('task.queued')) {
+      const { running, queue, maxConcurrent } = this.supervisor.getSnapshot().context;
+      const position = Object.keys(running).length < maxConcurrent ? 0 : queue.size + 1;
+      this.emitter.emit('task.queued', { ...this.table.eventBase(spec, this.clock.now()), position });
+    }
+    this.supervisor.send({ type: 'SUBMIT', task });
+    return { id: spec.taskId, result: entry.promise };
+  }
+
+  private started(taskId: string, ref: Parameters<TaskDriver['attach']>[0]): void {
+    const entry = this.table.get(taskId);
+    if (!entry) return;
+    const driver = new TaskDriver(this.host, entry.spec, entry.registry, entry.restore?.journalLength ?? 0);
+    entry.driver = driver;
+    this.table.setStatus(taskId, 'running');
+    this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');
+    driver.attach(ref, entry.restore?.replay ?? []);
+    const snapshot = driver.snapshot;
+    if (snapshot?.value === 'pending') {
+      const at = this.clock.now();
+      const cap = entry.spec.deadlineCap;
+      const deadline = Math.min(at + entry.spec.limits.timeoutMs, cap ?? Number.MAX_SAFE_INTEGER);
+      driver.send({ type: 'START', at, deadline });
+    }
+    entry.restore = undefined;
+    if (this.emitter.listening('task.started') && !driver.ended)
+      this.emitter.emit('task.started', driver.base());
+  }
+
+  private dropped(taskId: string, reason: string | undefined): void {
+    const entry = this.table.get(taskId);
+    if (!entry || entry.result) return;
+    const at = this.clock.now();
+    const result: TaskResult = {
+      taskId,
+      agent: entry.spec.agent,
+      status: 'cancelled',
+      terminateReason: 'ABORTED',
+      output: '',
+      turns: 0,
+      toolCalls: 0,
+      durationMs: 0,
+      model: entry.spec.model,
+      usage: { input: 0, output: 0, total: 0 },
+      error: {
+        name: 'TroupeError',
+        code: 'ABORTED',
+        message: reason ?? 'The task was cancelled before it started.',
+      },
+    };
+    this.settle(entry.spec, result, at);
+  }
+
+  private finished(driver: TaskDriver, result: TaskResult): void {
+    this.settle(driver.spec, result, this.clock.now());
+  }
+
+  private settle(spec: TaskSpec, result: TaskResult, at: number): void {
+    const entry = this.table.get(spec.taskId);
+    if (!entry || entry.result) return;
+    const status: TaskStatus = result.status;
+    this.store.saveResult({ v: SCHEMA_VERSION, result });
+    this.store.appendStatus({
+      v: SCHEMA_VERSION,
+      taskId: spec.taskId,
+      event: `task.${result.status}`,
+      status,
+      at,
+      result,
+    });
+    const base = entry.driver ? entry.driver.base() : this.table.eventBase(spec, at);
+    this.table.settle(spec.taskId, result, at);
+    const name = `task.${result.status}` as const;
+    if (this.emitter.listening(name)) this.emitter.emit(name, { ...base, result });
+    if (spec.announce) {
+      this.emitter.emit('task.announced', { ...base, result, message: announcement(spec, result) });
+    }
+  }
+
+  private record(
+    taskId: string,
+    event: 'task.started' | 'task.resumed' | 'task.awaitingApproval',
+    status: TaskStatus,
+  ): void {
+    this.store.appendStatus({ v: SCHEMA_VERSION, taskId, event, status, at: this.clock.now() });
+  }
+}
+
+/** The message delivered to the originating session when an announced task ends. */
+export function announcement(spec: TaskSpec, result: TaskResult): string {
+  const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
+  const outcome =
+    result.status === 'completed'
+      ? 'finished'
+      : result.status === 'cancelled'
+        ? 'was cancelled'
+        : `stopped before finishing (${describeReason(result)})`;
+  return [
+    `[Background work update] The background work "${spec.description}" ${outcome}.`,
+    output ? `What it produced:\n${output}` : 'It produced no answer.',
+    'Tell the user what this means for them in a few plain sentences. Do not mention task ids, agents, tools or other internal details.',
+  ].join('\n\n');
+}
+
+function describeReason(result: TaskResult): string {
+  switch (result.terminateReason) {
+    case 'MAX_TURNS':
+      return 'it ran out of steps';
+    case 'TIMEOUT':
+      return 'it ran out of time';
+    case 'TOKEN_LIMIT':
+      return 'it used up its budget';
+    default:
+      return result.error?.message ?? 'an error';
+  }
+}
+
+const nullStore: TaskStore = {
+  appendStatus() {},
+  appendJournal() {},
+  saveSnapshot() {},
+  saveResult() {},
+  async flush() {},
+  async loadTasks() {
+    return { tasks: [], warnings: [] };
+  },
+  async loadJournal() {
+    return { entries: [], warnings: [] };
+  },
+  async loadSnapshot() {
+    return undefined;
+  },
+  async loadResult() {
+    return undefined;
+  },
+  async prune() {
+    return 0;
+  },
+};
+
+/** Subagent logic whose initial state is a persisted snapshot (XState's spawn takes no snapshot). */
+function restoredLogic(persisted: unknown): AnyActorLogic {
+  const logic = Object.create(subagentMachine) as typeof subagentMachine;
+  logic.getInitialSnapshot = (actorScope) =>
+    subagentMachine.restoreSnapshot(persisted as never, actorScope as never) as ReturnType<
+      typeof subagentMachine.getInitialSnapshot
+    >;
+  return logic as unknown as AnyActorLogic;
+}
+
+/** Creates a runtime. See {@link Runtime}. */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  return new Runtime(options);
+}
+
+export type { AgentDefinition };

@@ -1,0 +1,274 @@
+import * as v from 'valibot';
+import { TroupeError } from '../errors.js';
+import type { TaskResult } from '../persistence/types.js';
+import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
+import type { Runtime } from './create-runtime.js';
+import type { TaskInfo } from './task-table.js';
+
+/** Formats a token count: 950, 12.3k, 1.2M. */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+  return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+/** Formats a duration: 850ms, 3.2s, 2m 5s. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+function outputText(result: TaskResult): string {
+  if (typeof result.output === 'string') return result.output;
+  return JSON.stringify(result.output, null, 2) ?? '';
+}
+
+/** The text a foreground `task` call returns: the answer, then a footer. */
+export function taskToolAnswer(result: TaskResult): string {
+  const lines: string[] = [];
+  const output = outputText(result);
+  if (result.status === 'completed') lines.push(output || '(The sub-agent finished without an answer.)');
+  else {
+    const why = result.error?.message ?? result.terminateReason;
+    lines.push(`The sub-agent did not finish (${result.status}, ${result.terminateReason}): ${why}`);
+    if (output) lines.push(`Its best answer so far:\n${output}`);
+  }
+  lines.push(
+    `---\ntask_id: ${result.taskId} · agent: ${result.agent} · ${result.toolCalls} tool calls · ${formatDuration(result.durationMs)} · ${formatTokens(result.usage.total)} tokens · ${result.status}`,
+  );
+  return lines.join('\n\n');
+}
+
+function describeInfo(info: TaskInfo): string {
+  const parts = [
+    `task_id: ${info.id}`,
+    `agent: ${info.agent}`,
+    `status: ${info.status}`,
+    `description: ${info.description}`,
+    `tool calls: ${info.toolCalls}`,
+    `elapsed: ${formatDuration(info.elapsedMs)}`,
+    `tokens: ${formatTokens(info.tokens)}`,
+  ];
+  if (info.background) parts.push('background: yes');
+  if (info.result) {
+    parts.push(`terminate reason: ${info.result.terminateReason}`);
+    const output = outputText(info.result);
+    if (output) parts.push(`output:\n${output}`);
+    if (info.result.error) parts.push(`error: ${info.result.error.message}`);
+  }
+  return parts.join('\n');
+}
+
+/** What a main-agent tool needs to know about who is calling. */
+function caller(runtime: Runtime, context: ToolContext) {
+  const driver = runtime.driverOf(context.taskId);
+  return {
+    parentTaskId: driver && driver.spec.depth >= 1 ? driver.spec.taskId : undefined,
+    sessionKey: driver?.spec.sessionKey ?? context.sessionKey ?? 'default',
+    messages: driver?.context?.messages,
+  };
+}
+
+/** Builds the main-agent tools bound to a runtime. */
+export function createMainTools(runtime: Runtime): Tool[] {
+  const agentNames = () => runtime.agents.list().map((agent) => agent.name);
+
+  const task = defineTool({
+    name: 'task',
+    description: taskDescription(runtime),
+    access: 'read',
+    input: v.object({
+      description: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description('A short (3-7 word) label for the task.'),
+      ),
+      prompt: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description(
+          'The full task for the sub-agent. It sees nothing else, so include every detail it needs.',
+        ),
+      ),
+      subagent_type: v.pipe(
+        agentNames().length ? v.picklist(agentNames() as [string, ...string[]]) : v.string(),
+        v.description('Which agent to use (see the list in the tool description).'),
+      ),
+      model: v.optional(
+        v.pipe(
+          v.string(),
+          v.description('Optional model override: haiku, sonnet, opus, small, plan, or a full model id.'),
+        ),
+      ),
+      run_in_background: v.optional(
+        v.pipe(
+          v.boolean(),
+          v.description('Return the task id at once and let the task run; check it with task_status.'),
+        ),
+      ),
+      resume: v.optional(
+        v.pipe(
+          v.string(),
+          v.description('The task_id of an earlier task to continue, with its conversation.'),
+        ),
+      ),
+    }),
+    async execute(input, context) {
+      const who = caller(runtime, context);
+      let history;
+      if (input.resume) {
+        const document = await runtime.store.loadSnapshot(input.resume).catch(() => undefined);
+        const messages = (document?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
+          ?.messages;
+        if (!Array.isArray(messages))
+          return `Error: cannot resume task "${input.resume}": no conversation is stored for it.`;
+        history = messages;
+      }
+      let handle;
+      try {
+        handle = runtime.spawnInternal({
+          agent: input.subagent_type,
+          prompt: input.prompt,
+          description: input.description,
+          sessionKey: who.sessionKey,
+          ...(input.model ? { model: input.model } : {}),
+          ...(input.run_in_background ? { background: true, announce: true } : {}),
+          ...(who.parentTaskId ? { parentTaskId: who.parentTaskId } : {}),
+          ...(who.messages ? { context: who.messages } : {}),
+          ...(history ? { history } : {}),
+        });
+      } catch (error) {
+        if (error instanceof TroupeError) return `Error: ${error.message}`;
+        throw error;
+      }
+      if (input.run_in_background) {
+        return `Started task ${handle.id} in the background (agent: ${input.subagent_type}). You will be told when it finishes; you can also check it with task_status.`;
+      }
+      const onAbort = () => runtime.cancel(handle.id, 'The calling agent was cancelled.');
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return taskToolAnswer(await handle.result);
+      } finally {
+        context.signal.removeEventListener('abort', onAbort);
+      }
+    },
+  });
+
+  const taskStatus = defineTool({
+    name: 'task_status',
+    description:
+      'Shows the status of a task started with task or spawn: progress while it runs, its answer once it has finished.',
+    access: 'read',
+    input: v.object({ task_id: v.pipe(v.string(), v.minLength(1)) }),
+    execute({ task_id }) {
+      const info = runtime.get(task_id);
+      return info ? describeInfo(info) : `Error: no task with id "${task_id}".`;
+    },
+  });
+
+  const taskList = defineTool({
+    name: 'task_list',
+    description: 'Lists tasks of this session, newest first, optionally by status or agent.',
+    access: 'read',
+    input: v.object({
+      status: v.optional(
+        v.picklist(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']),
+      ),
+      agent_name: v.optional(v.string()),
+      limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+    }),
+    execute({ status, agent_name, limit }, context) {
+      const who = caller(runtime, context);
+      const tasks = runtime.list({
+        sessionKey: who.sessionKey,
+        limit: limit ?? 20,
+        ...(status ? { status } : {}),
+        ...(agent_name ? { agent: agent_name } : {}),
+      });
+      if (tasks.length === 0) return 'No tasks.';
+      return tasks
+        .map(
+          (info) =>
+            `${info.id}  ${info.status.padEnd(16)} ${info.agent.padEnd(22)} ${info.description} (${info.toolCalls} tools, ${formatDuration(info.elapsedMs)})`,
+        )
+        .join('\n');
+    },
+  });
+
+  const cancelTask = defineTool({
+    name: 'cancel_task',
+    description: 'Cancels a queued or running task.',
+    access: 'read',
+    input: v.object({ task_id: v.pipe(v.string(), v.minLength(1)) }),
+    execute({ task_id }) {
+      const info = runtime.get(task_id);
+      if (!info) return `Error: no task with id "${task_id}".`;
+      return runtime.cancel(task_id, 'Cancelled by the main agent.')
+        ? `Task ${task_id} is being cancelled.`
+        : `Task ${task_id} had already ended (${info.status}).`;
+    },
+  });
+
+  const spawn = defineTool({
+    name: 'spawn',
+    description:
+      'Starts a background task and returns at once. When it finishes, its result is delivered back into this conversation so you can tell the user. Use it for work the user need not wait for.',
+    access: 'read',
+    input: v.object({
+      task: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description('The full task; the sub-agent sees nothing else.'),
+      ),
+      label: v.optional(v.pipe(v.string(), v.description('A short label for progress lines.'))),
+      agent: v.optional(v.pipe(v.string(), v.description('Which agent to use; default general-purpose.'))),
+    }),
+    execute({ task: prompt, label, agent }, context) {
+      const who = caller(runtime, context);
+      const name = agent ?? (runtime.agents.get('general-purpose') ? 'general-purpose' : agentNames()[0]);
+      if (!name) return 'Error: no agents are available.';
+      try {
+        const handle = runtime.spawnInternal({
+          agent: name,
+          prompt,
+          ...(label ? { description: label } : {}),
+          sessionKey: who.sessionKey,
+          background: true,
+          announce: true,
+          ...(who.parentTaskId ? { parentTaskId: who.parentTaskId } : {}),
+        });
+        return `Started background task ${handle.id}. Its result will be delivered to this conversation when it finishes.`;
+      } catch (error) {
+        if (error instanceof TroupeError) return `Error: ${error.message}`;
+        throw error;
+      }
+    },
+  });
+
+  return [task, taskStatus, taskList, cancelTask, spawn];
+}
+
+const ENTRY_LIMIT = 400;
+
+/** The `task` tool's description: what it does, then every available agent and when to use it. */
+export function taskDescription(runtime: Runtime): string {
+  const agents = runtime.agents
+    .list()
+    .map((agent) => {
+      const when = agent.description
+        .replace(/<example>[\s\S]*?<\/example>/gi, '')
+        .replace(/\\n/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const text = when.length > ENTRY_LIMIT ? `${when.slice(0, ENTRY_LIMIT)}…` : when;
+      return `- ${agent.name}: ${text}`;
+    })
+    .join('\n');
+  return [
+    'Delegates a task to a specialised sub-agent that works on its own, with its own tools and context, and returns its final answer.',
+    'Use it for multi-step searches, investigations or changes that would fill your own context. Give the sub-agent a complete, self-contained prompt. Several tasks can run in parallel: call the tool several times in one reply.',
+    'Available agents (subagent_type):',
+    agents || '(none)',
+  ].join('\n\n');
+}

@@ -1,0 +1,112 @@
+import { LimitError, TroupeError } from '../errors.js';
+import type { Message } from '../model/types.js';
+import type { TaskLimits, TaskSpec } from '../persistence/types.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Runtime } from './create-runtime.js';
+import { forkContext } from './fork-context.js';
+import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
+
+const DESCRIPTION_LENGTH = 60;
+
+/** A short label from a prompt: its first line, cut at a word boundary. */
+export function describePrompt(prompt: string): string {
+  const line = prompt.trim().split('\n', 1)[0] ?? '';
+  if (line.length <= DESCRIPTION_LENGTH) return line;
+  const cut = line.slice(0, DESCRIPTION_LENGTH);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 20 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * Turns spawn options into a task spec: validates them, finds the agent, checks the input against
+ * its schema, resolves model and limits (capped by a parent's remaining budget and deadline), cuts
+ * the agent's tool registry, and builds the first messages (forking the parent's context if the
+ * agent asks for it). Throws on any bad input; nothing is queued until this succeeds.
+ */
+export function prepareTask(
+  runtime: Runtime,
+  raw: SpawnOptions & { history?: Message[] },
+  taskId: string,
+): { spec: TaskSpec; registry: ToolRegistry } {
+  const { history, ...rest } = raw as SpawnOptions & { history?: Message[] };
+  const options = parseSpawnOptions(rest);
+  const definition = runtime.agents.require(options.agent);
+  runtime.agents.checkInput(definition, options.input);
+  const now = runtime.clock.now();
+
+  const parent = options.parentTaskId ? runtime.driverOf(options.parentTaskId) : undefined;
+  if (options.parentTaskId && !parent)
+    throw new TroupeError('TASK_NOT_FOUND', `Parent task "${options.parentTaskId}" is not running.`);
+  const depth = parent ? parent.spec.depth + 1 : 1;
+  if (depth > runtime.limits.maxDepth)
+    throw new LimitError(
+      `Nesting depth ${depth} exceeds limits.maxDepth (${runtime.limits.maxDepth}): a sub-agent cannot start another one unless maxDepth is raised.`,
+    );
+
+  const limits: TaskLimits = {
+    maxTurns: options.limits?.maxTurns ?? definition.maxTurns ?? runtime.limits.maxTurns,
+    tokenBudget: options.limits?.tokenBudget ?? definition.tokenBudget ?? runtime.limits.tokenBudget,
+    timeoutMs: options.limits?.timeoutMs ?? definition.timeoutMs ?? runtime.limits.timeoutMs,
+  };
+  let deadlineCap: number | undefined;
+  const parentContext = parent?.context;
+  if (parent && parent.spec.depth >= 1 && parentContext) {
+    // A child can never outlive or outspend its parent.
+    const used = parentContext.usage.input + parentContext.usage.output;
+    const left = parent.spec.limits.tokenBudget - used;
+    if (left <= 0)
+      throw new LimitError(`Parent task ${parent.spec.taskId} has no token budget left for a sub-agent.`);
+    limits.tokenBudget = Math.min(limits.tokenBudget, left);
+    deadlineCap = parentContext.deadline;
+    const timeLeft = deadlineCap - now;
+    if (timeLeft <= 0)
+      throw new LimitError(`Parent task ${parent.spec.taskId} has no time left for a sub-agent.`);
+    limits.timeoutMs = Math.min(limits.timeoutMs, timeLeft);
+  }
+
+  const model = runtime.agents.resolveModel(definition, options.model, parent?.spec.model);
+  const canNest = depth < runtime.limits.maxDepth;
+  const tools = runtime.agents.toolNamesFor(definition, runtime.baseToolList(), runtime.mainTools(), canNest);
+  const sessionKey = options.sessionKey ?? parent?.spec.sessionKey ?? 'default';
+  const spec: TaskSpec = {
+    taskId,
+    agent: definition.name,
+    description: options.description?.trim() || describePrompt(options.prompt),
+    prompt: options.prompt,
+    sessionKey,
+    depth,
+    background: options.background ?? definition.background ?? false,
+    announce: options.announce ?? false,
+    model,
+    system: systemPromptFor(definition.systemPrompt, definition.outputSchema),
+    tools,
+    limits,
+    messages: [],
+    createdAt: now,
+  };
+  if (parent) spec.parentTaskId = parent.spec.taskId;
+  if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
+  if (options.input !== undefined) spec.input = options.input;
+  if (definition.outputSchema) spec.outputSchema = definition.outputSchema;
+  const registry = runtime.agents.registryForSpec(
+    spec,
+    runtime.baseToolList(),
+    runtime.mainTools(),
+    runtime.limits.maxDepth,
+  );
+
+  const prompt =
+    options.input === undefined
+      ? options.prompt
+      : `${options.prompt}\n\nInput:\n${JSON.stringify(options.input, null, 2)}`;
+  if (history?.length) spec.messages = [...history, { role: 'user', content: prompt }];
+  else if (definition.forkContext && options.context?.length)
+    spec.messages = forkContext(options.context, (name) => registry.has(name), prompt);
+  else spec.messages = [{ role: 'user', content: prompt }];
+  return { spec, registry };
+}
+
+function systemPromptFor(prompt: string, outputSchema: object | undefined): string {
+  if (!outputSchema) return prompt;
+  return `${prompt}\n\nYour final answer must be a single JSON value (you may wrap it in a \`\`\`json block) that matches this JSON Schema:\n${JSON.stringify(outputSchema, null, 2)}`;
+}

@@ -1,0 +1,219 @@
+import { EventEmitter } from 'eventemitter3';
+import { createActor } from 'xstate';
+import type { AgentDefinition } from '../definitions/types.js';
+import { subagentMachine } from '../machines/subagent-machine.js';
+import { textOf } from '../model/content.js';
+import type { Message } from '../model/types.js';
+import type { TaskResult, TaskSpec } from '../persistence/types.js';
+import { createToolRegistry } from '../tools/tool-registry.js';
+import type { Runtime } from './create-runtime.js';
+import type { DriverHost } from './task-driver.js';
+import { TaskDriver } from './task-driver.js';
+
+/** Options of `runtime.createSession`. */
+export interface SessionOptions {
+  /** Every task the session starts carries this key. Default: a new unique key. */
+  sessionKey?: string;
+  /** The main agent: a registered agent's name (default `main` if registered), or a definition. */
+  agent?: string | AgentDefinition;
+  /** Conversation to start from. */
+  messages?: Message[];
+}
+
+/** A message a session produced: an assistant reply, or an announcement it received. */
+export interface SessionMessage {
+  kind: 'reply' | 'announcement';
+  text: string;
+  /** The result of the main-agent run that produced a reply. */
+  result?: TaskResult;
+}
+
+/** What `session.send` resolves to. */
+export interface SessionReply {
+  text: string;
+  result: TaskResult;
+}
+
+/** The main agent's default system prompt, used when no `main` agent is registered. */
+export const DEFAULT_MAIN_PROMPT = `You are the main agent of a coding assistant. You help the user with software tasks in their workspace.
+
+Delegate work that needs many steps or would fill your context (searching a codebase, investigating a bug, reviewing code, planning a change) to a specialised sub-agent with the task tool; start independent tasks in parallel by calling task several times in one reply. Use spawn for work the user need not wait for; its result will come back to you, and you then tell the user what it means.
+
+Sub-agents see nothing of this conversation unless their prompt says it, so give each one a complete, self-contained prompt. When a sub-agent's answer comes back, check it, combine the answers, and reply to the user in plain language, without mentioning task ids or internal details. Be concise.`;
+
+let sessionCounter = 0;
+
+/**
+ * A main-agent session: a conversation whose agent has the host's tools plus the task tools. Each
+ * `send` runs the same turn loop as a sub-agent (up to `limits.mainMaxTurns` turns). Results of its
+ * background tasks are announced into the conversation; when the session is idle that starts a
+ * main-agent turn that tells the user.
+ */
+export class Session {
+  readonly sessionKey: string;
+  private conversation: Message[];
+  private readonly runtime: Runtime;
+  private readonly host: DriverHost;
+  private readonly definition: AgentDefinition;
+  private readonly events = new EventEmitter();
+  private chain: Promise<unknown> = Promise.resolve();
+  private runs = 0;
+  private busy = 0;
+  private current: TaskDriver | undefined;
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(runtime: Runtime, host: DriverHost, options: SessionOptions) {
+    this.runtime = runtime;
+    this.host = host;
+    this.sessionKey = options.sessionKey ?? `session-${++sessionCounter}-${runtime.clock.now().toString(36)}`;
+    this.conversation = options.messages ? [...options.messages] : [];
+    const agent = options.agent ?? 'main';
+    this.definition =
+      typeof agent === 'string'
+        ? (runtime.agents.get(agent) ??
+          (agent === 'main'
+            ? { name: 'main', description: 'The main agent.', systemPrompt: DEFAULT_MAIN_PROMPT }
+            : runtime.agents.require(agent)))
+        : agent;
+    this.unsubscribe = runtime.on('task.announced', (event) => {
+      if (event.sessionKey !== this.sessionKey || this.closed) return;
+      this.emit({ kind: 'announcement', text: event.message });
+      void this.enqueue(event.message).catch(() => {});
+    });
+  }
+
+  /** The conversation so far. */
+  get messages(): readonly Message[] {
+    return this.conversation;
+  }
+
+  /** True while a main-agent run is in progress. */
+  get isBusy(): boolean {
+    return this.busy > 0;
+  }
+
+  /** Sends a user message; resolves with the main agent's reply once its run ends. */
+  send(text: string): Promise<SessionReply> {
+    return this.enqueue(text);
+  }
+
+  /** Listens to replies and announcements as they happen. */
+  on(event: 'message', listener: (message: SessionMessage) => void): () => void {
+    this.events.on(event, listener);
+    return () => {
+      this.events.off(event, listener);
+    };
+  }
+
+  /** Cancels the current main-agent run (and, through its abort, its foreground tasks). */
+  interrupt(): boolean {
+    if (!this.current) return false;
+    this.current.cancel('Interrupted by the user.');
+    return true;
+  }
+
+  /** Stops listening for announcements. Background tasks are not cancelled (see `cancelSession`). */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.events.removeAllListeners();
+  }
+
+  private emit(message: SessionMessage): void {
+    this.events.emit('message', message);
+  }
+
+  private enqueue(text: string): Promise<SessionReply> {
+    this.busy++;
+    const run = this.chain.then(() => this.run(text));
+    this.chain = run.catch(() => {}).finally(() => this.busy--);
+    return run;
+  }
+
+  private run(text: string): Promise<SessionReply> {
+    const runtime = this.runtime;
+    const limits = runtime.limits;
+    const taskId = `${this.sessionKey}#${++this.runs}`;
+    const pool = [...runtime.baseToolList(), ...runtime.mainTools()];
+    const registry = createToolRegistry(pool, {
+      allow: this.definition.tools,
+      deny: this.definition.disallowedTools,
+    });
+    const messages: Message[] = [...this.conversation, { role: 'user', content: text }];
+    const spec: TaskSpec = {
+      taskId,
+      agent: this.definition.name,
+      description: 'main agent',
+      prompt: text,
+      sessionKey: this.sessionKey,
+      depth: 0,
+      background: false,
+      announce: false,
+      model: runtime.agents.resolveModel(this.definition, undefined, undefined),
+      system: this.definition.systemPrompt,
+      tools: [...registry.names],
+      limits: {
+        maxTurns: this.definition.maxTurns ?? limits.mainMaxTurns,
+        tokenBudget: this.definition.tokenBudget ?? Number.MAX_SAFE_INTEGER,
+        timeoutMs: this.definition.timeoutMs ?? 24 * 3_600_000,
+      },
+      messages,
+      createdAt: runtime.clock.now(),
+    };
+    return new Promise<SessionReply>((resolve) => {
+      const host: DriverHost = {
+        ...this.host,
+        requestApproval: (driver, request) => this.host.requestApproval(driver, request),
+        finished: (driver, result) => {
+          runtime.sessionDrivers.delete(taskId);
+          this.current = undefined;
+          const context = driver.context;
+          if (context) this.conversation = closeConversation(context.messages);
+          const reply = typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
+          this.emit({ kind: 'reply', text: reply, result });
+          actor.stop();
+          resolve({ text: reply, result });
+        },
+      };
+      const driver = new TaskDriver(host, spec, registry);
+      const actor = createActor(subagentMachine, { input: runtime.inputFor(spec) });
+      runtime.sessionDrivers.set(taskId, driver);
+      this.current = driver;
+      actor.start();
+      driver.attach(actor);
+      const at = runtime.clock.now();
+      driver.send({ type: 'START', at, deadline: at + spec.limits.timeoutMs });
+    });
+  }
+}
+
+/**
+ * The conversation to keep after a run: unanswered tool calls (a cancelled run) are answered with
+ * an error so the next request is valid.
+ */
+function closeConversation(messages: readonly Message[]): Message[] {
+  const out = [...messages];
+  const last = out[out.length - 1];
+  if (last?.role === 'assistant' && typeof last.content !== 'string') {
+    const uses = last.content.filter((block) => block.type === 'tool_use');
+    if (uses.length) {
+      out.push({
+        role: 'user',
+        content: uses.map((use) => ({
+          type: 'tool_result' as const,
+          tool_use_id: use.id,
+          content: 'Interrupted: the run was cancelled before this call finished.',
+          is_error: true,
+        })),
+      });
+      out.push({ role: 'assistant', content: [{ type: 'text', text: '(Interrupted.)' }] });
+    }
+  } else if (last?.role === 'user') {
+    out.push({
+      role: 'assistant',
+      content: [{ type: 'text', text: textOf(last.content) ? '(No reply.)' : '(No reply.)' }],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,425 @@
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { Clock } from '../clock.js';
+import { serializeError } from '../errors.js';
+import type { ApprovalRequest } from '../events.js';
+import type { OutputCheck, SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
+import type { SubagentContext, SubagentMachine, SubagentOutput } from '../machines/subagent-machine.js';
+import { subagentMachine } from '../machines/subagent-machine.js';
+import { textOf, toolUsesOf } from '../model/content.js';
+import type { ModelAdapter, ModelDelta, ModelResponse, ToolUseBlock } from '../model/types.js';
+import type { JournalEntry, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import { SCHEMA_VERSION } from '../persistence/types.js';
+import { checkToolCall, errorResult, executeToolCall } from '../tools/run-tool-call.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { RuntimeEmitter } from './emitter.js';
+
+type SubagentRef = ActorRefFrom<SubagentMachine>;
+type SubagentSnapshot = SnapshotFrom<SubagentMachine>;
+
+/** How a write/execute call is handled before it runs. */
+export type ApprovalDisposition = 'run' | 'approval' | { deny: string };
+
+/** What a driver needs from its runtime. */
+export interface DriverHost {
+  readonly clock: Clock;
+  readonly model: ModelAdapter;
+  readonly store: TaskStore;
+  readonly emitter: RuntimeEmitter;
+  readonly maxTokens: number;
+  /** Policy decision when a response arrives (auto / deny / remembered "always"). */
+  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
+  /** Asks the host (or the policy function); resolves through `driver.resolveApproval`. */
+  requestApproval(driver: TaskDriver, request: ApprovalRequest): void;
+  /** Withdraws an outstanding approval request (task ended). */
+  withdrawApproval(approvalId: string): void;
+  checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
+  /** Called once, when the machine reaches a final state. */
+  finished(driver: TaskDriver, result: TaskResult): void;
+}
+
+/** The state a subagent snapshot is in, as one word. */
+export function phaseOf(snapshot: SubagentSnapshot): string {
+  const value = snapshot.value;
+  return typeof value === 'string' ? value : (value.running as string);
+}
+
+/**
+ * Drives one subagent actor: performs the effect its state asks for (a model call, a tool call, an
+ * approval request), feeds the outcome back as an event, journals every event it feeds, keeps the
+ * deadline timer armed, and aborts an effect as soon as the state no longer wants it.
+ */
+export class TaskDriver {
+  readonly spec: TaskSpec;
+  private readonly host: DriverHost;
+  private readonly registry: ToolRegistry;
+  private actor: SubagentRef | undefined;
+  private seq = 0;
+  private effectKey = '';
+  private controller = new AbortController();
+  /** An effect was started and has not reported back. */
+  private inFlight = false;
+  /** Tool inputs already validated when the response arrived, by tool_use id. */
+  private readonly parsedInputs = new Map<string, unknown>();
+  private timer: unknown;
+  private timerAt = 0;
+  private approvalId = '';
+  /** True once the task reached a final state. */
+  ended = false;
+  /** Journal events to feed before going live (restore). */
+  private replaying = false;
+  snapshot: SubagentSnapshot | undefined;
+
+  constructor(host: DriverHost, spec: TaskSpec, registry: ToolRegistry, journalLength = 0) {
+    this.host = host;
+    this.spec = spec;
+    this.registry = registry;
+    this.seq = journalLength;
+  }
+
+  get context(): SubagentContext | undefined {
+    return this.snapshot?.context;
+  }
+
+  /** Starts driving `actor`. With `replay`, those journal events are fed first (not re-journaled). */
+  attach(actor: SubagentRef, replay: readonly SubagentEvent[] = []): void {
+    this.actor = actor;
+    this.snapshot = actor.getSnapshot();
+    actor.subscribe({ next: (snapshot) => this.observe(snapshot), error: () => {} });
+    if (replay.length) {
+      this.replaying = true;
+      for (const event of replay) actor.send(event);
+      this.replaying = false;
+    }
+    this.observe(actor.getSnapshot(), true);
+  }
+
+  /** Feeds an event to the machine, journaling it first. */
+  send(event: SubagentEvent): void {
+    if (this.ended || !this.actor) return;
+    const entry: JournalEntry = { v: SCHEMA_VERSION, seq: this.seq++, event };
+    this.host.store.appendJournal(this.spec.taskId, entry);
+    this.actor.send(event);
+  }
+
+  /** Host decision on the pending approval. */
+  resolveApproval(toolUseId: string, decision: 'approve' | 'deny', reason?: string): void {
+    const at = this.host.clock.now();
+    this.approvalId = '';
+    if (decision === 'approve') this.send({ type: 'APPROVE', at, toolUseId });
+    else this.send(reason ? { type: 'DENY', at, toolUseId, reason } : { type: 'DENY', at, toolUseId });
+  }
+
+  cancel(reason?: string): void {
+    const at = this.host.clock.now();
+    this.send(reason ? { type: 'CANCEL', at, reason } : { type: 'CANCEL', at });
+  }
+
+  private observe(snapshot: SubagentSnapshot, force = false): void {
+    if (this.replaying) return;
+    if (!force && snapshot === this.snapshot) return;
+    this.snapshot = snapshot;
+    const journalLength = this.seq;
+    const taskId = this.spec.taskId;
+    this.host.store.saveSnapshot(taskId, () => ({
+      v: SCHEMA_VERSION,
+      taskId,
+      journalLength,
+      savedAt: snapshot.context.now,
+      snapshot: subagentMachine.getPersistedSnapshot(snapshot),
+    }));
+    if (snapshot.status === 'done') {
+      this.finish(snapshot);
+      return;
+    }
+    this.react(snapshot);
+  }
+
+  private react(snapshot: SubagentSnapshot): void {
+    const context = snapshot.context;
+    const phase = phaseOf(snapshot);
+    let key = '';
+    if (phase === 'thinking' || phase === 'grace') key = `${phase}:${context.turns + 1}`;
+    else if (phase === 'acting') {
+      const call = context.step.plan[context.step.results.length];
+      if (call) key = `tool:${call.toolUseId}`;
+    }
+    if (key !== this.effectKey) {
+      // An effect still in flight that the state no longer wants is aborted. One controller serves
+      // every effect of the task and is replaced only after an abort (aborting allocates).
+      if (this.inFlight) {
+        this.controller.abort();
+        this.controller = new AbortController();
+        this.inFlight = false;
+      }
+      this.effectKey = key;
+      if (key) {
+        this.inFlight = true;
+        if (phase === 'acting') this.runTool(context, key);
+        else void this.callModel(context, phase === 'grace', key);
+      }
+    }
+    if (phase === 'awaitingApproval') {
+      this.clearTimer();
+      const call = context.step.plan[context.step.results.length];
+      if (call && this.approvalId === '') this.askApproval(context, call);
+    } else if (phase !== 'pending') {
+      this.armTimer(context.deadline);
+    }
+  }
+
+  private armTimer(deadline: number): void {
+    if (this.timer !== undefined && this.timerAt === deadline) return;
+    this.clearTimer();
+    this.timerAt = deadline;
+    const delay = Math.max(0, deadline - this.host.clock.now());
+    this.timer = this.host.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.send({ type: 'TIMEOUT', at: Math.max(this.host.clock.now(), deadline) });
+    }, delay);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.host.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = 0;
+  }
+
+  private async callModel(context: SubagentContext, grace: boolean, key: string): Promise<void> {
+    const signal = this.controller.signal;
+    const turn = context.turns + 1;
+    const spec = this.spec;
+    const emitter = this.host.emitter;
+    const onDelta = emitter.listening('task.progress')
+      ? (delta: ModelDelta) => {
+          if (delta.type === 'tool_use') return;
+          const text = delta.type === 'text' ? delta.text : delta.thinking;
+          emitter.emit('task.progress', { ...this.base(), kind: delta.type, text });
+        }
+      : undefined;
+    let response: ModelResponse;
+    try {
+      response = await this.host.model.generate(
+        {
+          model: spec.model,
+          system: spec.system,
+          messages: context.messages,
+          tools: grace ? [] : (this.registry.specs as ToolSpecList),
+          maxTokens: this.host.maxTokens,
+          taskId: spec.taskId,
+          agent: spec.agent,
+        },
+        signal,
+        onDelta ? { onDelta } : undefined,
+      );
+    } catch (error) {
+      if (this.stale(key, signal)) return;
+      this.inFlight = false;
+      this.send({ type: 'MODEL_FAILED', at: this.host.clock.now(), turn, error: serializeError(error) });
+      return;
+    }
+    if (this.stale(key, signal)) return;
+    this.inFlight = false;
+    const uses = grace ? [] : toolUsesOf(response.content);
+    const plan = uses.map((use) => this.planCall(use));
+    const event: SubagentEvent = { type: 'MODEL_RESPONDED', at: this.host.clock.now(), turn, response, plan };
+    if (!grace && uses.length === 0 && spec.outputSchema) {
+      const check = this.host.checkOutput(spec, textOf(response.content));
+      if (check) event.outputCheck = check;
+    }
+    this.send(event);
+    if (emitter.listening('task.progress')) emitter.emit('task.progress', { ...this.base(), kind: 'turn' });
+  }
+
+  private planCall(use: ToolUseBlock): ToolCallPlan {
+    const checked = checkToolCall(this.registry, use);
+    if (!checked.ok)
+      return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };
+    this.parsedInputs.set(use.id, checked.input);
+    const tool = this.registry.get(use.name)!;
+    if (tool.access === 'read')
+      return { toolUseId: use.id, name: use.name, access: 'read', disposition: 'run' };
+    const disposition = this.host.dispositionFor(this.spec, tool.name);
+    if (typeof disposition === 'object')
+      return {
+        toolUseId: use.id,
+        name: use.name,
+        disposition: 'rejected',
+        result: errorResult(use.id, `Permission to run ${tool.name} was denied: ${disposition.deny}`),
+      };
+    return { toolUseId: use.id, name: use.name, access: tool.access, disposition };
+  }
+
+  private findUse(context: SubagentContext, toolUseId: string): ToolUseBlock | undefined {
+    const last = context.messages[context.messages.length - 1];
+    if (!last || typeof last.content === 'string') return undefined;
+    for (const block of last.content) if (block.type === 'tool_use' && block.id === toolUseId) return block;
+    return undefined;
+  }
+
+  private stale(key: string, signal: AbortSignal): boolean {
+    return signal.aborted || this.ended || key !== this.effectKey;
+  }
+
+  private runTool(context: SubagentContext, key: string): void {
+    const call = context.step.plan[context.step.results.length];
+    if (!call || call.disposition === 'rejected') return;
+    const use = this.findUse(context, call.toolUseId);
+    const toolUseId = call.toolUseId;
+    if (!use) {
+      this.inFlight = false;
+      this.send({
+        type: 'TOOL_FINISHED',
+        at: this.host.clock.now(),
+        toolUseId,
+        result: errorResult(toolUseId, 'Error: tool call not found.'),
+      });
+      return;
+    }
+    if (call.access !== 'read' && context.step.inFlight.includes(toolUseId)) {
+      // Started before a crash and never finished: never run a write/execute tool twice.
+      this.inFlight = false;
+      this.send({
+        type: 'TOOL_FINISHED',
+        at: this.host.clock.now(),
+        toolUseId,
+        result: errorResult(
+          toolUseId,
+          `Error: the ${call.name} call was interrupted (the runtime stopped while it was running); its outcome is unknown. Check the current state before trying again.`,
+        ),
+      });
+      return;
+    }
+    void this.executeTool(call.access, use, key);
+  }
+
+  private async executeTool(access: string, use: ToolUseBlock, key: string): Promise<void> {
+    const host = this.host;
+    const signal = this.controller.signal;
+    let input = this.parsedInputs.get(use.id);
+    this.parsedInputs.delete(use.id);
+    if (input === undefined) {
+      // After a restore the validated input is not in memory: check again.
+      const checked = checkToolCall(this.registry, use);
+      if (!checked.ok) {
+        this.inFlight = false;
+        this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result: checked.result });
+        return;
+      }
+      input = checked.input;
+    }
+    if (access !== 'read') {
+      this.send({ type: 'TOOL_STARTED', at: host.clock.now(), toolUseId: use.id });
+      try {
+        await host.store.flush();
+      } catch (error) {
+        if (this.stale(key, signal)) return;
+        this.inFlight = false;
+        this.send({
+          type: 'TOOL_FINISHED',
+          at: host.clock.now(),
+          toolUseId: use.id,
+          result: errorResult(
+            use.id,
+            `Error: not run, the task store could not record it: ${(error as Error).message}`,
+          ),
+        });
+        return;
+      }
+      if (this.stale(key, signal)) return;
+    }
+    const started = host.clock.now();
+    const emitter = host.emitter;
+    if (emitter.listening('tool.started'))
+      emitter.emit('tool.started', { ...this.base(), toolUseId: use.id, tool: use.name, input: use.input });
+    const context = {
+      signal,
+      taskId: this.spec.taskId,
+      agent: this.spec.agent,
+      toolUseId: use.id,
+      sessionKey: this.spec.sessionKey,
+    };
+    const result = await executeToolCall(this.registry, use, input, context);
+    if (this.stale(key, signal)) return;
+    this.inFlight = false;
+    const at = host.clock.now();
+    this.send({ type: 'TOOL_FINISHED', at, toolUseId: use.id, result });
+    if (emitter.listening('tool.finished'))
+      emitter.emit('tool.finished', {
+        ...this.base(),
+        toolUseId: use.id,
+        tool: use.name,
+        isError: result.is_error === true,
+        durationMs: at - started,
+      });
+  }
+
+  private askApproval(context: SubagentContext, call: ToolCallPlan): void {
+    if (call.disposition !== 'approval') return;
+    const use = this.findUse(context, call.toolUseId);
+    this.approvalId = `${this.spec.taskId}:${call.toolUseId}`;
+    this.host.requestApproval(this, {
+      id: this.approvalId,
+      taskId: this.spec.taskId,
+      agent: this.spec.agent,
+      sessionKey: this.spec.sessionKey,
+      description: this.spec.description,
+      tool: call.name,
+      access: call.access,
+      toolUseId: call.toolUseId,
+      input: use?.input,
+      background: this.spec.background,
+      requestedAt: this.host.clock.now(),
+    });
+  }
+
+  /** Fields every event about this task carries. */
+  base() {
+    const context = this.snapshot?.context;
+    const now = this.host.clock.now();
+    const started = context?.startedAt ?? 0;
+    const base = {
+      taskId: this.spec.taskId,
+      agent: this.spec.agent,
+      sessionKey: this.spec.sessionKey,
+      description: this.spec.description,
+      at: now,
+      toolCalls: context?.toolCalls ?? 0,
+      turns: context?.turns ?? 0,
+      elapsedMs: started ? (context?.end?.endedAt ?? now) - started : 0,
+      tokens: context ? context.usage.input + context.usage.output : 0,
+      depth: this.spec.depth,
+    };
+    return this.spec.parentTaskId ? { ...base, parentTaskId: this.spec.parentTaskId } : base;
+  }
+
+  private finish(snapshot: SubagentSnapshot): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.inFlight) this.controller.abort();
+    this.inFlight = false;
+    this.clearTimer();
+    if (this.approvalId) this.host.withdrawApproval(this.approvalId);
+    const output = snapshot.output as SubagentOutput;
+    this.host.finished(this, toResult(this.spec, output));
+  }
+}
+
+type ToolSpecList = import('../model/types.js').ToolSpec[];
+
+/** A task result from the machine's output. */
+export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
+  const result: TaskResult = {
+    taskId: spec.taskId,
+    agent: spec.agent,
+    status: output.status,
+    terminateReason: output.terminateReason,
+    output: output.output,
+    turns: output.turns,
+    toolCalls: output.toolCalls,
+    durationMs: output.startedAt ? Math.max(0, output.endedAt - output.startedAt) : 0,
+    model: output.model,
+    usage: { ...output.usage, total: output.usage.input + output.usage.output },
+  };
+  if (output.error) result.error = output.error;
+  return result;
+}

@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+import { expect, it } from 'vitest';
+import { createRuntime } from '../src/runtime/create-runtime.js';
+import { scriptedModel, textReply, toolReply } from '../src/testing/index.js';
+import { defineTool } from '../src/tools/define-tool.js';
+
+it('runs a task with a tool call to completion', async () => {
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echo',
+    access: 'read',
+    input: v.object({ text: v.string() }),
+    execute: ({ text }) => `echo: ${text}`,
+  });
+  const model = scriptedModel([toolReply('echo', { text: 'hi' }), textReply('done')]);
+  const runtime = createRuntime({
+    model,
+    tools: [echo],
+    agents: [{ name: 'explore', description: 'x', systemPrompt: 'You explore.', tools: ['echo'] }],
+  });
+  const events: string[] = [];
+  for (const name of [
+    'task.queued',
+    'task.started',
+    'tool.started',
+    'tool.finished',
+    'task.completed',
+  ] as const)
+    runtime.on(name, () => events.push(name));
+  const handle = runtime.spawn({ agent: 'explore', prompt: 'Find X' });
+  const result = await handle.result;
+  expect(result).toMatchObject({
+    status: 'completed',
+    terminateReason: 'GOAL',
+    output: 'done',
+    turns: 2,
+    toolCalls: 1,
+  });
+  expect(events).toEqual(['task.queued', 'task.started', 'tool.started', 'tool.finished', 'task.completed']);
+  expect(model.requests[1]?.messages.at(-1)).toEqual({
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: expect.any(String), content: 'echo: hi' }],
+  });
+});

@@ -1,0 +1,119 @@
+import {
+  createMemoryStore,
+  createRuntime,
+  defineTool,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelResponse,
+  type TaskStore,
+} from '@troupe/core';
+import * as v from 'valibot';
+
+/** The DESIGN.md workload: each task makes 5 model turns, the first 4 calling one read tool. */
+export const TURNS_PER_TASK = 5;
+
+let toolUseCounter = 0;
+/** A zero-latency model: tool calls until the 5th turn, then an answer. */
+export function respond(request: ModelRequest): ModelResponse {
+  const turn = (request.messages.length + 1) / 2;
+  if (turn < TURNS_PER_TASK) {
+    return {
+      content: [
+        { type: 'tool_use', id: `toolu_${++toolUseCounter}`, name: 'lookup', input: { key: `k${turn}` } },
+      ],
+      stopReason: 'tool_use',
+      usage: { input: 100, output: 20 },
+      model: request.model,
+    };
+  }
+  return {
+    content: [{ type: 'text', text: 'done' }],
+    stopReason: 'end_turn',
+    usage: { input: 100, output: 20 },
+    model: request.model,
+  };
+}
+
+export const zeroLatencyModel: ModelAdapter = {
+  name: 'bench',
+  generate: async (request) => respond(request),
+};
+
+export const lookupTool = defineTool({
+  name: 'lookup',
+  description: 'Looks a key up.',
+  access: 'read',
+  input: v.object({ key: v.string() }),
+  execute: ({ key }) => `value of ${key}`,
+});
+
+/** Runs `tasks` tasks through troupe, 5 at a time; returns elapsed ms. */
+export async function runTroupe(
+  tasks: number,
+  options: { store?: TaskStore; events?: boolean } = {},
+): Promise<number> {
+  const runtime = createRuntime({
+    model: zeroLatencyModel,
+    tools: [lookupTool],
+    agents: [{ name: 'worker', description: 'Does work.', systemPrompt: 'You work.', tools: ['lookup'] }],
+    limits: { maxConcurrent: 5 },
+    store: options.store ?? createMemoryStore(),
+  });
+  if (options.events !== false) {
+    let count = 0;
+    for (const name of [
+      'task.queued',
+      'task.started',
+      'task.progress',
+      'tool.started',
+      'tool.finished',
+      'task.completed',
+    ] as const)
+      runtime.on(name, () => {
+        count++;
+      });
+  }
+  const started = performance.now();
+  const handles = [];
+  for (let index = 0; index < tasks; index++)
+    handles.push(runtime.spawn({ agent: 'worker', prompt: `task ${index}` }).result);
+  const results = await Promise.all(handles);
+  const elapsed = performance.now() - started;
+  if (results.some((result) => result.status !== 'completed' || result.turns !== TURNS_PER_TASK))
+    throw new Error('bench: a task did not complete as scripted');
+  await runtime.shutdown();
+  return elapsed;
+}
+
+/** The same workload as a bare async loop: 5 workers pulling from a shared queue. */
+export async function runBareLoop(tasks: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks) {
+      next++;
+      const messages: ModelRequest['messages'] = [{ role: 'user', content: 'task' }];
+      for (;;) {
+        const response = await zeroLatencyModel.generate(
+          { model: 'm', system: 's', messages, tools: [], maxTokens: 1 },
+          new AbortController().signal,
+        );
+        messages.push({ role: 'assistant', content: response.content });
+        const use = response.content.find((block) => block.type === 'tool_use');
+        if (!use || use.type !== 'tool_use') break;
+        const output = await lookupTool.execute(use.input as { key: string }, {
+          signal: new AbortController().signal,
+          taskId: 't',
+          agent: 'a',
+          toolUseId: use.id,
+        });
+        messages.push({
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: use.id, content: output }],
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 5 }, worker));
+  return performance.now() - started;
+}
