@@ -61,7 +61,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Anthr
   const settings = resolveSettings(options, env);
   const client = createClient(credential, options, settings.baseURL, settings.timeoutMs);
   const secret = credential.value;
-  const redact = (text: string) => text.split(secret).join('[redacted]');
+  // Real keys are long; redacting a toy key of a few letters would garble every message instead.
+  const redact = (text: string) => (secret.length >= 8 ? text.split(secret).join('[redacted]') : text);
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;

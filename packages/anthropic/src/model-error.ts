@@ -65,7 +65,7 @@ export function toModelError(failure: Failure, context: FailureContext, cause: u
   const request = failure.requestId ? ` [request id ${failure.requestId}]` : '';
   const note = context.note ? ` ${context.note}` : '';
   const message = context.redact(
-    `${headline(failure)}: ${failure.detail}${request}. Model "${context.model}", ${tries}.${note} ${advice(failure, context)}`,
+    `${headline(failure)}: ${failure.detail.replace(/[.\s]+$/, '')}${request}. Model "${context.model}", ${tries}.${note} ${advice(failure, context)}`,
   );
   const details: Record<string, unknown> = { model: context.model, attempts: context.attempts };
   if (failure.errorType) details.type = failure.errorType;
