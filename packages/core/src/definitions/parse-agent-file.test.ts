@@ -112,6 +112,35 @@ describe('parseAgentFile: fields', () => {
     ).toBe(7);
   });
 
+  it('accepts the camelCase timeout aliases, a schema as a JSON string, and ---yaml', () => {
+    expect(
+      parse(md('---', 'name: a', 'description: d', 'timeoutMs: 2000', '---', 'p')).definition.timeoutMs,
+    ).toBe(2000);
+    expect(
+      parse(md('---', 'name: a', 'description: d', 'timeoutMins: 1', '---', 'p')).definition.timeoutMs,
+    ).toBe(60_000);
+    const schema = parse(
+      md('---', 'name: a', 'description: d', 'inputSchema: \'{"type": "object"}\'', '---', 'p'),
+    );
+    expect(schema.definition.inputSchema).toEqual({ type: 'object' });
+    expect(parse(md('---yaml', 'name: a', 'description: d', '---', 'p')).definition.name).toBe('a');
+  });
+
+  it('drops an unusable color with a warning, and reads a numeric name', () => {
+    const { definition, warnings } = parse(md('---', 'name: 42', 'description: d', 'color: [1]', '---', 'p'));
+    expect(definition.name).toBe('42');
+    expect(definition.color).toBeUndefined();
+    expect(warnings).toMatchObject([{ kind: 'field-ignored', field: 'color', line: 4 }]);
+  });
+
+  it('reports a key given twice (invalid YAML) and keeps the later value', () => {
+    const { definition, warnings } = parse(
+      md('---', 'name: a', 'description: first', 'description: second', '---', 'p'),
+    );
+    expect(definition.description).toBe('second');
+    expect(warnings).toMatchObject([{ kind: 'duplicate-field', field: 'description', line: 4 }]);
+  });
+
   it.each([
     ['comma string', 'tools: Read, Grep, Bash(git diff:*)', ['Read', 'Grep', 'Bash(git diff:*)']],
     ['single token', 'tools: mcp__x__*', ['mcp__x__*']],
