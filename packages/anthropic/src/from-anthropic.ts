@@ -30,16 +30,14 @@ export function fromStopReason(reason: ApiStopReason | null): StopReason | undef
 }
 
 /**
- * Token usage: `input` is the uncached input (the API's `input_tokens`), `cacheRead` and
- * `cacheWrite` the prompt-cache reads and writes (0 when the API reports none).
+ * Token usage: `input` is every input token the call processed — the API's uncached
+ * `input_tokens` plus prompt-cache reads and writes — so token budgets count what the model read;
+ * `cacheRead` and `cacheWrite` say how much of it came from or went to the cache.
  */
 export function fromUsage(usage: ApiUsage): Usage {
-  return {
-    input: usage.input_tokens,
-    output: usage.output_tokens,
-    cacheRead: usage.cache_read_input_tokens ?? 0,
-    cacheWrite: usage.cache_creation_input_tokens ?? 0,
-  };
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  return { input: usage.input_tokens + cacheRead + cacheWrite, output: usage.output_tokens, cacheRead, cacheWrite };
 }
 
 /** A complete API message as a troupe `ModelResponse`, with the model id the API reports. */

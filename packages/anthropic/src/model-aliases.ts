@@ -17,9 +17,9 @@ export type ModelAlias = 'inherit' | 'default' | keyof Omit<ModelTable, 'default
 
 /** Built-in ids of the family aliases. */
 export const DEFAULT_MODEL_IDS: Readonly<Pick<ModelTable, 'haiku' | 'sonnet' | 'opus'>> = Object.freeze({
-  haiku: 'claude-haiku-4-5',
-  sonnet: 'claude-sonnet-4-5',
-  opus: 'claude-opus-4-1',
+  haiku: 'claude-haiku-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
 });
 
 const FAMILIES = ['haiku', 'sonnet', 'opus'] as const;
@@ -34,8 +34,8 @@ function checkId(value: unknown, key: string): string | undefined {
 }
 
 /**
- * Completes a partial table with the defaults: haiku → `claude-haiku-4-5`, sonnet →
- * `claude-sonnet-4-5`, opus → `claude-opus-4-1`, default → sonnet, small → haiku, plan → default.
+ * Completes a partial table with the defaults: haiku → `claude-haiku-5-5`, sonnet →
+ * `claude-sonnet-5-5`, opus → `claude-opus-5-5`, default → sonnet, small → haiku, plan → default.
  * `default`, `small` and `plan` may name a family alias (`{ default: 'opus', small: 'haiku' }`),
  * and `plan` may also say `small`. Throws a `ValidationError` naming a field that is not a non-empty string.
  */

@@ -28,7 +28,9 @@ describe('createAnthropicModel against the fake API', () => {
     expect(deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join('')).toBe(text);
     expect(response.content).toEqual([{ type: 'text', text }]);
     expect(response.stopReason).toBe('end_turn');
-    expect(response.usage).toMatchObject({ input: 20, output: 11 });
+    const { input, output, cacheRead = 0, cacheWrite = 0 } = response.usage;
+    // The fake simulates the prompt cache: input = 20 uncached tokens + cache reads and writes.
+    expect({ uncached: input - cacheRead - cacheWrite, output }).toEqual({ uncached: 20, output: 11 });
     expect(server.requests[0]?.stream).toBe(true);
   });
 
@@ -70,7 +72,7 @@ describe('createAnthropicModel against the fake API', () => {
     const { server, model } = await harness();
     server.enqueue({ content: [{ type: 'text', text: 'ok' }], model: 'claude-sonnet-4-5-20250929' });
     const response = await model.generate(request({ model: 'sonnet' }), AbortSignal.timeout(10_000));
-    expect(server.requests[0]?.body.model).toBe('claude-sonnet-4-5');
+    expect(server.requests[0]?.body.model).toBe('claude-sonnet-5-5');
     expect(response.model).toBe('claude-sonnet-4-5-20250929');
   });
 
@@ -86,8 +88,8 @@ describe('createAnthropicModel against the fake API', () => {
       'claude-main',
       'claude-tiny',
       'claude-big',
-      'claude-haiku-4-5',
-      'claude-sonnet-4-5',
+      'claude-haiku-5-5',
+      'claude-sonnet-5-5',
       'claude-big',
       'claude-custom-1',
     ]);
@@ -100,7 +102,8 @@ describe('createAnthropicModel against the fake API', () => {
       usage: { input: 12, output: 7, cacheRead: 300, cacheWrite: 40 },
     });
     const response = await model.generate(request(), AbortSignal.timeout(10_000));
-    expect(response.usage).toEqual({ input: 12, output: 7, cacheRead: 300, cacheWrite: 40 });
+    // input counts every token read: 12 uncached + 300 from the cache + 40 written to it.
+    expect(response.usage).toEqual({ input: 352, output: 7, cacheRead: 300, cacheWrite: 40 });
   });
 
   it('marks system prompt and tools cacheable, so the next turn reads them from the cache', async () => {

@@ -203,7 +203,7 @@ describe('Messages API → troupe', () => {
         { type: 'tool_use', id: 'toolu_9', name: 'read', input: { path: 'x' } },
       ],
       stopReason: 'tool_use',
-      usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 3 },
+      usage: { input: 13, output: 5, cacheRead: 0, cacheWrite: 3 },
       model: 'claude-test-1-20250101',
     });
   });

@@ -4,24 +4,24 @@ import { DEFAULT_MODEL_IDS, resolveModelId, resolveModelTable } from '../src/ind
 describe('model aliases', () => {
   it('has sensible defaults: default and plan → sonnet, small → haiku', () => {
     expect(resolveModelTable()).toEqual({
-      default: 'claude-sonnet-4-5',
-      small: 'claude-haiku-4-5',
-      plan: 'claude-sonnet-4-5',
+      default: 'claude-sonnet-5-5',
+      small: 'claude-haiku-5-5',
+      plan: 'claude-sonnet-5-5',
       haiku: DEFAULT_MODEL_IDS.haiku,
       sonnet: DEFAULT_MODEL_IDS.sonnet,
-      opus: 'claude-opus-4-1',
+      opus: 'claude-opus-5-5',
     });
   });
 
   it('follows overrides: small tracks haiku, plan tracks default, and entries may name an alias', () => {
     expect(resolveModelTable({ haiku: 'h-2', default: 'opus' })).toMatchObject({
       small: 'h-2',
-      plan: 'claude-opus-4-1',
+      plan: 'claude-opus-5-5',
     });
     expect(resolveModelTable({ default: 'd-1', plan: 'small', small: 'Sonnet' })).toMatchObject({
       default: 'd-1',
-      small: 'claude-sonnet-4-5',
-      plan: 'claude-sonnet-4-5',
+      small: 'claude-sonnet-5-5',
+      plan: 'claude-sonnet-5-5',
     });
   });
 
@@ -30,7 +30,7 @@ describe('model aliases', () => {
     expect(resolveModelId('inherit', table)).toBe('claude-main');
     expect(resolveModelId(undefined, table)).toBe('claude-main');
     expect(resolveModelId('  ', table)).toBe('claude-main');
-    expect(resolveModelId('Haiku', table)).toBe('claude-haiku-4-5');
+    expect(resolveModelId('Haiku', table)).toBe('claude-haiku-5-5');
     expect(resolveModelId('plan', table)).toBe('claude-main');
     expect(resolveModelId(' claude-opus-4-5-20251101 ', table)).toBe('claude-opus-4-5-20251101');
     expect(resolveModelId('constructor', table)).toBe('constructor');

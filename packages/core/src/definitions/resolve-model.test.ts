@@ -22,13 +22,13 @@ describe('resolveModel', () => {
   });
 
   it('maps small and plan to the configured models, with their defaults', () => {
-    expect(resolveModelAlias('small', models)).toBe('claude-haiku-4-5');
+    expect(resolveModelAlias('small', models)).toBe('claude-haiku-5-5');
     expect(resolveModelAlias('small', { ...models, haiku: 'h' })).toBe('h');
     expect(resolveModelAlias('small', { ...models, small: 's', haiku: 'h' })).toBe('s');
     expect(resolveModelAlias('plan', models)).toBe('main-model');
     expect(resolveModelAlias('plan', { ...models, plan: 'big' })).toBe('big');
     expect(resolveModelAlias('SONNET', { ...models, sonnet: 'my-sonnet' })).toBe('my-sonnet');
-    expect(resolveModelAlias('opus', models)).toBe('claude-opus-4-1');
+    expect(resolveModelAlias('opus', models)).toBe('claude-opus-5-5');
   });
 
   it('passes ids through and maps display names to aliases', () => {

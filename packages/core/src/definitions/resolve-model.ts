@@ -3,9 +3,9 @@ import type { AgentDefinition } from './types.js';
 
 /** Default ids behind the `haiku`, `sonnet` and `opus` aliases when the host configures none. */
 export const DEFAULT_MODEL_IDS = {
-  haiku: 'claude-haiku-4-5',
-  sonnet: 'claude-sonnet-4-5',
-  opus: 'claude-opus-4-1',
+  haiku: 'claude-haiku-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
 } as const;
 
 /** The runtime's model configuration: the default id and what each alias means. */

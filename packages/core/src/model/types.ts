@@ -49,7 +49,11 @@ export interface ToolSpec {
 /** Why the model stopped. */
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal';
 
-/** Tokens used by one call or summed over a task. Cache fields are counted only by adapters that know them. */
+/**
+ * Tokens used by one call or summed over a task. `input` counts every input token processed,
+ * including prompt-cache reads and writes; `cacheRead` / `cacheWrite` say how many of those the
+ * cache served or stored (only adapters that know them set these).
+ */
 export interface Usage {
   input: number;
   output: number;

@@ -1,5 +1,7 @@
+import { createAgentRegistry } from '../definitions/agent-registry.js';
+import { checkFinalAnswer } from '../definitions/check-final-answer.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../definitions/compile-json-schema.js';
-import { type ModelConfig, resolveModel } from '../definitions/resolve-model.js';
+import { DEFAULT_MODEL_IDS, type ModelConfig, resolveModel } from '../definitions/resolve-model.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { DefinitionError, ValidationError } from '../errors.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
@@ -28,16 +30,11 @@ export class AgentCatalog {
   private readonly validators = new Map<object, JsonSchemaValidator>();
 
   constructor(source: AgentCatalogSource, models: Partial<ModelConfig>) {
-    this.models = { default: 'claude-sonnet-4-5', ...models };
-    if (Array.isArray(source)) {
-      const byName = new Map<string, AgentDefinition>();
-      for (const definition of source as readonly AgentDefinition[]) {
-        if (!definition || typeof definition.name !== 'string' || !definition.name.trim())
-          throw new DefinitionError('An agent definition passed in code has no name.', { field: 'name' });
-        byName.set(definition.name.toLowerCase(), definition);
-      }
-      this.source = { get: (name) => byName.get(name.toLowerCase()), list: () => [...byName.values()] };
-    } else this.source = source as AgentCatalog['source'];
+    this.models = { default: DEFAULT_MODEL_IDS.sonnet, ...models };
+    // Definitions passed in code are validated now: a bad one is a synchronous DefinitionError.
+    this.source = Array.isArray(source)
+      ? createAgentRegistry({ definitions: source as readonly AgentDefinition[] })
+      : (source as AgentCatalog['source']);
   }
 
   get(name: string): AgentDefinition | undefined {
@@ -110,23 +107,10 @@ export class AgentCatalog {
 
   /** Checks a final answer against the spec's output schema. */
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined {
-    if (!spec.outputSchema) return undefined;
-    const validate = this.validator(spec.outputSchema, { name: spec.agent }, 'outputSchema');
-    const value = extractJson(text);
-    if (value === undefined)
-      return {
-        ok: false,
-        message: 'the answer must be a JSON value (optionally in a ```json block); no JSON was found.',
-      };
-    const check = validate(value);
-    return check.ok ? { ok: true, value } : { ok: false, message: check.errors.join('; ') };
+    return spec.outputSchema ? checkFinalAnswer(text, spec.outputSchema) : undefined;
   }
 
-  private validator(
-    schema: object,
-    definition: { name: string; path?: string },
-    field: string,
-  ): JsonSchemaValidator {
+  private validator(schema: object, definition: { name: string; path?: string }, field: string): JsonSchemaValidator {
     let validator = this.validators.get(schema);
     if (!validator) {
       validator = compileJsonSchema(schema, { field, ...(definition.path ? { file: definition.path } : {}) });
@@ -134,19 +118,4 @@ export class AgentCatalog {
     }
     return validator;
   }
-}
-
-function extractJson(text: string): unknown {
-  const candidates = [text.trim()];
-  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
-  if (fenced?.[1]) candidates.push(fenced[1].trim());
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start >= 0 && end > start) candidates.push(text.slice(start, end + 1));
-  for (const candidate of candidates) {
-    try {
-      return JSON.parse(candidate);
-    } catch {}
-  }
-  return undefined;
 }

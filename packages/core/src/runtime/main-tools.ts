@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TroupeError } from '../errors.js';
+import { taskToolDescription } from '../definitions/task-tool-description.js';
 import type { TaskResult } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
 import type { Runtime } from './create-runtime.js';
@@ -249,26 +250,11 @@ export function createMainTools(runtime: Runtime): Tool[] {
   return [task, taskStatus, taskList, cancelTask, spawn];
 }
 
-const ENTRY_LIMIT = 400;
-
 /** The `task` tool's description: what it does, then every available agent and when to use it. */
 export function taskDescription(runtime: Runtime): string {
-  const agents = runtime.agents
-    .list()
-    .map((agent) => {
-      const when = agent.description
-        .replace(/<example>[\s\S]*?<\/example>/gi, '')
-        .replace(/\\n/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim();
-      const text = when.length > ENTRY_LIMIT ? `${when.slice(0, ENTRY_LIMIT)}…` : when;
-      return `- ${agent.name}: ${text}`;
-    })
-    .join('\n');
   return [
     'Delegates a task to a specialised sub-agent that works on its own, with its own tools and context, and returns its final answer.',
     'Use it for multi-step searches, investigations or changes that would fill your own context. Give the sub-agent a complete, self-contained prompt. Several tasks can run in parallel: call the tool several times in one reply.',
-    'Available agents (subagent_type):',
-    agents || '(none)',
+    taskToolDescription(runtime.agents).text,
   ].join('\n\n');
 }

@@ -6,3 +6,4 @@ export {
   textReply,
   toolReply,
 } from './scripted-model.js';
+export { manualClock, type ManualClock } from './manual-clock.js';
