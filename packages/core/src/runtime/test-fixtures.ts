@@ -1,0 +1,101 @@
+// Shared fixtures for the runtime's behaviour tests (not exported from the package).
+import * as v from 'valibot';
+import type { AgentDefinition } from '../definitions/types.js';
+import type { ModelRequest } from '../model/types.js';
+import { createMemoryStore } from '../persistence/memory-store.js';
+import { type Script, type ScriptedReply, scriptedModel } from '../testing/scripted-model.js';
+import { manualClock } from '../testing/manual-clock.js';
+import { defineTool } from '../tools/define-tool.js';
+import { createRuntime, type RuntimeOptions } from './create-runtime.js';
+
+/** Calls of every fixture tool, in order. */
+export function createFixtureTools() {
+  const calls: { tool: string; input: unknown; taskId: string; signal: AbortSignal }[] = [];
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echo text',
+    access: 'read',
+    input: v.object({ text: v.string() }),
+    execute: ({ text }, context) => {
+      calls.push({ tool: 'echo', input: { text }, taskId: context.taskId, signal: context.signal });
+      return `echo: ${text}`;
+    },
+  });
+  const save = defineTool({
+    name: 'save',
+    description: 'Write a note',
+    access: 'write',
+    input: v.object({ note: v.string() }),
+    execute: ({ note }, context) => {
+      calls.push({ tool: 'save', input: { note }, taskId: context.taskId, signal: context.signal });
+      return `saved ${note}`;
+    },
+  });
+  const shell = defineTool({
+    name: 'shell',
+    description: 'Run a command',
+    access: 'execute',
+    input: v.object({ command: v.string() }),
+    execute: ({ command }, context) => {
+      calls.push({ tool: 'shell', input: { command }, taskId: context.taskId, signal: context.signal });
+      return `ran ${command}`;
+    },
+  });
+  /** Hangs until its signal aborts. */
+  const wait = defineTool({
+    name: 'wait',
+    description: 'Wait for a long time',
+    access: 'read',
+    input: v.object({}),
+    execute: (_input, context) => {
+      calls.push({ tool: 'wait', input: {}, taskId: context.taskId, signal: context.signal });
+      return new Promise<string>((_resolve, reject) => {
+        context.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+    },
+  });
+  const boom = defineTool({
+    name: 'boom',
+    description: 'Always fails',
+    access: 'read',
+    input: v.object({}),
+    execute: () => {
+      calls.push({ tool: 'boom', input: {}, taskId: '', signal: new AbortController().signal });
+      throw new Error('disk on fire');
+    },
+  });
+  return { calls, tools: [echo, save, shell, wait, boom] };
+}
+
+export const fixtureAgents: AgentDefinition[] = [
+  { name: 'explore', description: 'Reads things.', systemPrompt: 'You explore.', tools: ['echo', 'wait', 'boom'] },
+  { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You do anything.' },
+  { name: 'writer', description: 'Writes notes.', systemPrompt: 'You write.', tools: ['echo', 'save', 'shell'] },
+];
+
+/** A runtime over the fixture tools and agents, with a manual clock. */
+export function fixtureRuntime(script: Script | readonly ScriptedReply[], options: Partial<RuntimeOptions> = {}) {
+  const clock = manualClock();
+  const model = scriptedModel(script);
+  const { calls, tools } = createFixtureTools();
+  const store = options.store ?? createMemoryStore();
+  const runtime = createRuntime({ model, tools, agents: fixtureAgents, clock, store, approval: 'auto', ...options });
+  return { runtime, model, calls, clock, store };
+}
+
+/** The turn number a request is for (1-based), counting assistant messages. */
+export function turnOf(request: ModelRequest): number {
+  return request.messages.filter((message) => message.role === 'assistant').length + 1;
+}
+
+/** Resolves after pending promise callbacks have run (no timers involved). */
+export async function settle(rounds = 20): Promise<void> {
+  for (let index = 0; index < rounds; index++) await Promise.resolve();
+}
+
+/** A model call that never answers until aborted. */
+export function hang(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) =>
+    signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }),
+  );
+}
