@@ -1,0 +1,297 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  type JournalEntry,
+  PersistenceError,
+  type StoredTask,
+  type StoreWarning,
+  type TaskResult,
+  type TaskResultDocument,
+  type TaskSnapshotDocument,
+  type TaskStatusRecord,
+  type TaskStore,
+} from '@troupe/core';
+import { foldStatusRecords } from './fold-status-records.js';
+import { PendingWrites } from './pending-writes.js';
+import { pruneStore } from './prune-store.js';
+import { readJsonLines } from './read-json-lines.js';
+import {
+  type Parsed,
+  parseJournalEntry,
+  parseResultDocument,
+  parseSnapshotDocument,
+  parseStatusRecord,
+} from './store-documents.js';
+import { checkTaskId, type StorePaths, storePaths } from './task-file-names.js';
+
+/** Options of {@link createFileStore}. */
+export interface FileStoreOptions {
+  /** Directory of the store (created on first write). Default `~/.troupe/tasks`. */
+  dir?: string;
+  /**
+   * `batched` (default): writes are buffered and written together shortly after (see
+   * `flushDelayMs`), or at `flush()`. `sync`: every call writes through before it returns.
+   */
+  durability?: 'batched' | 'sync';
+  /** Delay of a batched flush after the first buffered write, in ms; 0 (default) = next event-loop turn. */
+  flushDelayMs?: number;
+  /** fsync files (and the directory after renames) so that writes survive a power loss. Default false. */
+  fsync?: boolean;
+  /** How long finished tasks are kept by `pruneExpired()` and argument-less `prune()`, in ms. Default 7 days. */
+  retentionMs?: number;
+  /** Age after which a prune lock left by another process is taken over, in ms. Default 60,000. */
+  lockStaleMs?: number;
+  /** The clock retention is measured with. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A {@link TaskStore} over a directory of files; see {@link createFileStore}. */
+export interface FileStore extends TaskStore {
+  /** The store directory, absolute. */
+  readonly dir: string;
+  /** Removes finished tasks that ended before `olderThan` (default: now − `retentionMs`). */
+  prune(options?: { olderThan?: number }): Promise<number>;
+  /** Removes finished tasks older than the retention period. */
+  pruneExpired(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Seven days, in ms. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Stores with writes not yet on disk, flushed if the process exits first. */
+const unflushed = new Set<FileTaskStore>();
+let exitHookInstalled = false;
+
+class FileTaskStore implements FileStore {
+  readonly dir: string;
+  private readonly paths: StorePaths;
+  private readonly durability: 'batched' | 'sync';
+  private readonly flushDelayMs: number;
+  private readonly fsync: boolean;
+  private readonly retentionMs: number;
+  private readonly lockStaleMs: number;
+  private readonly now: () => number;
+
+  private readonly pending: PendingWrites;
+  private scheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private failure: PersistenceError | undefined;
+  private closed = false;
+
+  constructor(options: FileStoreOptions) {
+    this.dir = resolve(options.dir ?? join(homedir(), '.troupe', 'tasks'));
+    this.paths = storePaths(this.dir);
+    this.fsync = options.fsync ?? false;
+    this.pending = new PendingWrites(this.paths, this.fsync);
+    this.durability = options.durability ?? 'batched';
+    if (this.durability !== 'batched' && this.durability !== 'sync') {
+      throw new RangeError(
+        `File store durability must be 'batched' or 'sync'; got ${JSON.stringify(this.durability)}.`,
+      );
+    }
+    this.flushDelayMs = options.flushDelayMs ?? 0;
+    this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.lockStaleMs = options.lockStaleMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+    for (const [name, value] of Object.entries({
+      flushDelayMs: this.flushDelayMs,
+      retentionMs: this.retentionMs,
+    })) {
+      if (!Number.isFinite(value) || value < 0) {
+        throw new RangeError(`File store option ${name} must be a number ≥ 0; got ${String(value)}.`);
+      }
+    }
+  }
+
+  appendStatus(record: TaskStatusRecord): void {
+    this.assertOpen();
+    checkTaskId(record.taskId, this.dir);
+    this.pending.status(record);
+    this.schedule();
+  }
+
+  appendJournal(taskId: string, entry: JournalEntry): void {
+    this.assertOpen();
+    checkTaskId(taskId, this.dir);
+    this.pending.journal(taskId, entry);
+    this.schedule();
+  }
+
+  saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
+    this.assertOpen();
+    checkTaskId(taskId, this.dir);
+    this.pending.snapshot(taskId, produce);
+    this.schedule();
+  }
+
+  saveResult(document: TaskResultDocument): void {
+    this.assertOpen();
+    const taskId = checkTaskId(document.result?.taskId, this.dir);
+    this.pending.result(taskId, document);
+    this.schedule();
+  }
+
+  async flush(): Promise<void> {
+    this.flushNow();
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure;
+  }
+
+  async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
+    this.flushNow();
+    const { lines, warnings } = await readJsonLines(this.paths.tasks, parseStatusRecord);
+    return { tasks: [...foldStatusRecords(lines).values()], warnings };
+  }
+
+  async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
+    checkTaskId(taskId, this.dir);
+    this.flushNow();
+    const path = this.paths.journal(taskId);
+    const { lines, warnings } = await readJsonLines(path, parseJournalEntry);
+    const entries: JournalEntry[] = [];
+    for (const { value, line } of lines) {
+      if (value.seq === entries.length) {
+        entries.push(value);
+        continue;
+      }
+      const problem =
+        value.seq < entries.length
+          ? `seq ${value.seq} repeats an earlier entry; the line was skipped.`
+          : `seq ${value.seq} follows seq ${entries.length - 1}: entries are missing, so this line and the rest of the journal were skipped.`;
+      warnings.push({ code: 'PERSISTENCE_CORRUPT', message: `${path}:${line}: ${problem}`, path, line });
+      if (value.seq > entries.length) break;
+    }
+    warnings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    return { entries, warnings };
+  }
+
+  async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
+    checkTaskId(taskId, this.dir);
+    this.flushNow();
+    const document = await this.readDocument(this.paths.snapshot(taskId), parseSnapshotDocument);
+    if (document && document.taskId !== taskId) {
+      throw new PersistenceError(
+        'PERSISTENCE_CORRUPT',
+        `${this.paths.snapshot(taskId)}: the snapshot belongs to task ${document.taskId}, not ${taskId}.`,
+        {
+          path: this.paths.snapshot(taskId),
+        },
+      );
+    }
+    return document;
+  }
+
+  async loadResult(taskId: string): Promise<TaskResult | undefined> {
+    checkTaskId(taskId, this.dir);
+    this.flushNow();
+    const document = await this.readDocument(this.paths.result(taskId), parseResultDocument);
+    if (document && document.result.taskId !== taskId) {
+      throw new PersistenceError(
+        'PERSISTENCE_CORRUPT',
+        `${this.paths.result(taskId)}: the result belongs to task ${document.result.taskId}, not ${taskId}.`,
+        {
+          path: this.paths.result(taskId),
+        },
+      );
+    }
+    return document?.result;
+  }
+
+  async prune(options: { olderThan?: number } = {}): Promise<number> {
+    const olderThan = options.olderThan ?? this.now() - this.retentionMs;
+    if (!Number.isFinite(olderThan)) {
+      throw new RangeError(
+        `prune({ olderThan }) needs a time in ms since the epoch; got ${String(olderThan)}.`,
+      );
+    }
+    this.flushNow();
+    return pruneStore(this.paths, { olderThan, lockStaleMs: this.lockStaleMs, fsync: this.fsync });
+  }
+
+  pruneExpired(): Promise<number> {
+    return this.prune();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush().finally(() => {
+      this.closed = true;
+    });
+  }
+
+  /** Writes everything buffered, synchronously. Failures are kept for the next `flush()`. */
+  flushNow(): void {
+    if (this.scheduled !== undefined) {
+      clearImmediate(this.scheduled as NodeJS.Immediate);
+      clearTimeout(this.scheduled as NodeJS.Timeout);
+      this.scheduled = undefined;
+    }
+    unflushed.delete(this);
+    const error = this.pending.write();
+    if (error) this.failure ??= error;
+  }
+
+  private async readDocument<T>(path: string, parse: (text: string) => Parsed<T>): Promise<T | undefined> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `Could not read "${path}": ${(error as Error).message}`,
+        { path, cause: error },
+      );
+    }
+    const parsed = parse(text);
+    if (!parsed.ok) throw new PersistenceError(parsed.code, `${path}: ${parsed.message}.`, { path });
+    return parsed.value;
+  }
+
+  private schedule(): void {
+    if (this.durability === 'sync') {
+      this.flushNow();
+      return;
+    }
+    if (this.scheduled !== undefined) return;
+    unflushed.add(this);
+    installExitHook();
+    this.scheduled =
+      this.flushDelayMs > 0
+        ? setTimeout(() => this.flushNow(), this.flushDelayMs)
+        : setImmediate(() => this.flushNow());
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `The task store at "${this.dir}" is closed; writes are refused.`,
+        { path: this.dir },
+      );
+    }
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const store of unflushed) store.flushNow();
+  });
+}
+
+/**
+ * A durable {@link TaskStore} over a directory: `tasks.jsonl` (the append-only status log), and per
+ * task `<taskId>.json` (result), `<taskId>.snapshot.json` (latest snapshot) and
+ * `<taskId>.journal.jsonl` (journal). Writes are buffered and batched (only the latest snapshot
+ * per task is produced and written), appended as whole lines, and documents are replaced
+ * atomically. Several processes may share a directory; see the package README for the rules.
+ * Throws a `RangeError` for invalid options; write calls throw a `ValidationError` for a task id
+ * that cannot name a file.
+ */
+export function createFileStore(options: FileStoreOptions = {}): FileStore {
+  return new FileTaskStore(options);
+}

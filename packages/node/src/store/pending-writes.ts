@@ -1,0 +1,145 @@
+import { mkdirSync } from 'node:fs';
+import {
+  type JournalEntry,
+  PersistenceError,
+  type TaskResultDocument,
+  type TaskSnapshotDocument,
+  type TaskStatusRecord,
+} from '@troupe/core';
+import { appendLinesSync, syncDirectorySync, writeFileAtomicSync } from './sync-file-writes.js';
+import type { StorePaths } from './task-file-names.js';
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+function failure(path: string, error: unknown): PersistenceError {
+  if (error instanceof PersistenceError) return error;
+  return new PersistenceError(
+    'PERSISTENCE_FAILED',
+    `Could not write "${path}": ${(error as Error).message}`,
+    {
+      path,
+      cause: error,
+    },
+  );
+}
+
+/**
+ * The writes a file store has accepted but not yet put on disk, and the code that puts them there.
+ * Lines are serialised when they arrive; snapshots only when written, and only the latest per task.
+ * A write that fails stays buffered and is tried again by the next {@link PendingWrites.write}.
+ */
+export class PendingWrites {
+  private statusText = '';
+  private readonly journals = new Map<string, string>();
+  private readonly snapshots = new Map<string, () => TaskSnapshotDocument>();
+  private readonly results = new Map<string, string>();
+  /** Files this store has already checked for a torn last line. */
+  private readonly repaired = new Set<string>();
+  private directoryReady = false;
+
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly fsync: boolean,
+  ) {}
+
+  get empty(): boolean {
+    return (
+      !this.statusText && this.journals.size === 0 && this.snapshots.size === 0 && this.results.size === 0
+    );
+  }
+
+  status(record: TaskStatusRecord): void {
+    this.statusText += `${JSON.stringify(record)}\n`;
+    // A finished task gets no more journal lines: forget that its journal was checked.
+    if (FINAL.has(record.status)) this.repaired.delete(this.paths.journal(record.taskId));
+  }
+
+  journal(taskId: string, entry: JournalEntry): void {
+    this.journals.set(taskId, `${this.journals.get(taskId) ?? ''}${JSON.stringify(entry)}\n`);
+  }
+
+  snapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
+    this.snapshots.set(taskId, produce);
+  }
+
+  result(taskId: string, document: TaskResultDocument): void {
+    this.results.set(taskId, JSON.stringify(document));
+  }
+
+  /**
+   * Writes everything, synchronously: journals first, then snapshots and results, then the status
+   * log, so that a snapshot on disk never covers journal entries that are not. Returns the first
+   * error, if any; what failed stays buffered.
+   */
+  write(): PersistenceError | undefined {
+    if (this.empty) return undefined;
+    const errors: PersistenceError[] = [];
+    try {
+      if (!this.directoryReady) mkdirSync(this.paths.dir, { recursive: true });
+      this.directoryReady = true;
+    } catch (error) {
+      return failure(this.paths.dir, error);
+    }
+    for (const [taskId, text] of this.journals) {
+      if (this.append(this.paths.journal(taskId), text, false, errors)) this.journals.delete(taskId);
+    }
+    let renamed = false;
+    for (const [taskId, produce] of this.snapshots) {
+      const path = this.paths.snapshot(taskId);
+      let text: string;
+      try {
+        text = JSON.stringify(produce());
+      } catch (error) {
+        this.snapshots.delete(taskId);
+        const message = `Could not produce the snapshot of task ${taskId}: ${(error as Error).message}`;
+        errors.push(new PersistenceError('PERSISTENCE_FAILED', message, { path, cause: error }));
+        continue;
+      }
+      if (this.replace(path, text, errors)) {
+        this.snapshots.delete(taskId);
+        renamed = true;
+      }
+    }
+    for (const [taskId, text] of this.results) {
+      if (this.replace(this.paths.result(taskId), text, errors)) {
+        this.results.delete(taskId);
+        renamed = true;
+      }
+    }
+    if (this.statusText && this.append(this.paths.tasks, this.statusText, true, errors)) this.statusText = '';
+    if (this.fsync && renamed) {
+      try {
+        syncDirectorySync(this.paths.dir);
+      } catch (error) {
+        errors.push(failure(this.paths.dir, error));
+      }
+    }
+    return errors[0];
+  }
+
+  private append(path: string, text: string, shared: boolean, errors: PersistenceError[]): boolean {
+    try {
+      appendLinesSync(path, text, {
+        repairTornEnd: !this.repaired.has(path),
+        fsync: this.fsync,
+        followReplacement: shared,
+      });
+      this.repaired.add(path);
+      return true;
+    } catch (error) {
+      this.repaired.delete(path); // A failed write may have left a torn line: check again next time.
+      errors.push(failure(path, error));
+      return false;
+    }
+  }
+
+  private replace(path: string, text: string, errors: PersistenceError[]): boolean {
+    try {
+      writeFileAtomicSync(path, text, this.fsync);
+      return true;
+    } catch (error) {
+      errors.push(failure(path, error));
+      return false;
+    }
+  }
+}

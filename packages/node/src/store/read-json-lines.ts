@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import type { StoreWarning } from '@troupe/core';
+import type { Parsed } from './store-documents.js';
+
+/** One usable line of a JSONL file. */
+export interface JsonLine<T> {
+  value: T;
+  /** 1-based line number. */
+  line: number;
+  /** The line as written. */
+  text: string;
+}
+
+/** What {@link readJsonLines} found. */
+export interface JsonLines<T> {
+  lines: JsonLine<T>[];
+  warnings: StoreWarning[];
+}
+
+/**
+ * Reads a JSONL file written by the file store. Never fails on content: a torn last line (the
+ * process was killed mid-write), a line that is not valid JSON, a malformed record or one with an
+ * unknown schema version is skipped with a warning naming the file and line; the rest is read.
+ * A missing file reads as empty. Other read errors (permissions) are thrown.
+ */
+export async function readJsonLines<T>(
+  path: string,
+  parse: (text: string) => Parsed<T>,
+): Promise<JsonLines<T>> {
+  let content: string;
+  try {
+    content = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], warnings: [] };
+    throw error;
+  }
+  const lines: JsonLine<T>[] = [];
+  const warnings: StoreWarning[] = [];
+  const parts = content.split('\n');
+  const complete = content.endsWith('\n') ? parts.length - 1 : parts.length;
+  for (let index = 0; index < complete; index++) {
+    const text = parts[index]!;
+    if (text.trim() === '') continue;
+    const line = index + 1;
+    const parsed = parse(text);
+    // A last line without its newline is torn, unless the cut fell just before the newline.
+    if (index === parts.length - 1 && !parsed.ok) {
+      warnings.push({
+        code: 'PERSISTENCE_CORRUPT',
+        message: `${path}:${line}: the last line is incomplete (a write was cut off, probably by a crash); it was skipped.`,
+        path,
+        line,
+      });
+      continue;
+    }
+    if (parsed.ok) lines.push({ value: parsed.value, line, text });
+    else
+      warnings.push({
+        code: parsed.code,
+        message: `${path}:${line}: ${parsed.message}; the line was skipped.`,
+        path,
+        line,
+      });
+  }
+  return { lines, warnings };
+}

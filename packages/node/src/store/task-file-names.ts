@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import { ValidationError } from '@troupe/core';
+
+const TASK_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
+const RESERVED_SUFFIX = /\.(snapshot|journal)$/;
+
+/**
+ * Checks that a task id can name files in the store: 1-128 letters, digits, `_`, `-` or `.`, not
+ * starting with `.`, and not ending in `.snapshot` or `.journal` (which would collide with another
+ * task's files). Throws a `ValidationError` naming the id and the store directory.
+ */
+export function checkTaskId(taskId: unknown, dir: string): string {
+  if (typeof taskId !== 'string' || !TASK_ID.test(taskId) || RESERVED_SUFFIX.test(taskId)) {
+    throw new ValidationError(
+      `Task id ${JSON.stringify(taskId)} cannot name a file in the task store at "${dir}": use 1-128 letters, digits, '_', '-' or '.', without path separators, not starting with '.' and not ending in .snapshot or .journal.`,
+      [`taskId: ${JSON.stringify(taskId)}`],
+    );
+  }
+  return taskId;
+}
+
+/** Paths of the files of one store directory. */
+export interface StorePaths {
+  dir: string;
+  /** The append-only status log. */
+  tasks: string;
+  /** The lock file held while `prune` rewrites the status log. */
+  lock: string;
+  result(taskId: string): string;
+  snapshot(taskId: string): string;
+  journal(taskId: string): string;
+}
+
+/** The file layout of a store directory (see the package README). */
+export function storePaths(dir: string): StorePaths {
+  return {
+    dir,
+    tasks: join(dir, 'tasks.jsonl'),
+    lock: join(dir, 'tasks.jsonl.lock'),
+    result: (taskId) => join(dir, `${taskId}.json`),
+    snapshot: (taskId) => join(dir, `${taskId}.snapshot.json`),
+    journal: (taskId) => join(dir, `${taskId}.journal.jsonl`),
+  };
+}
