@@ -141,3 +141,4 @@ export {
 } from './definitions/task-tool-description.js';
 export { AgentDefinitionSchema, validateAgentDefinition } from './definitions/validate-agent-definition.js';
 export type { DefinitionWarning, DefinitionWarningKind } from './definitions/warnings.js';
+export { replayTask, type ReplayOptions, type ReplayOutcome, type ReplayStep } from './replay/replay-task.js';

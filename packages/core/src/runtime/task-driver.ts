@@ -83,6 +83,9 @@ export class TaskDriver {
   /** Starts driving `actor`. With `replay`, those journal events are fed first (not re-journaled). */
   attach(actor: SubagentRef, replay: readonly SubagentEvent[] = []): void {
     this.actor = actor;
+    // A spawned child starts after its parent's transition; start it now so replayed events are
+    // processed here, with effects off, and not later with effects on.
+    actor.start();
     this.snapshot = actor.getSnapshot();
     actor.subscribe({ next: (snapshot) => this.observe(snapshot), error: () => {} });
     if (replay.length) {
