@@ -64,7 +64,7 @@ describe('approvals', () => {
         approval: async (request) => {
           seen.push(request.tool);
           if (request.tool === 'shell') throw new Error('policy offline');
-          return 'approve';
+          return 'approve' as const;
         },
       },
     );

@@ -28,7 +28,8 @@ export function prepareTask(
   raw: SpawnOptions & { history?: Message[] },
   taskId: string,
 ): { spec: TaskSpec; registry: ToolRegistry } {
-  const { history, ...rest } = raw as SpawnOptions & { history?: Message[] };
+  if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
+  const { history, ...rest } = raw;
   const options = parseSpawnOptions(rest);
   const definition = runtime.agents.require(options.agent);
   runtime.agents.checkInput(definition, options.input);
