@@ -19,3 +19,9 @@ export { createReadTool, type ReadInput } from './tools/read-tool.js';
 export { DEFAULT_MAX_OUTPUT_CHARS } from './tools/truncate.js';
 export { createWorkspace, type Workspace } from './tools/workspace.js';
 export { createWriteTool, type WriteInput } from './tools/write-tool.js';
+export {
+  createFileStore,
+  DEFAULT_RETENTION_MS,
+  type FileStore,
+  type FileStoreOptions,
+} from './store/file-store.js';

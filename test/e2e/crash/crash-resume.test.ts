@@ -1,0 +1,138 @@
+// The real crash test: a child Node process runs a runtime with a file store, is killed with
+// SIGKILL at chosen points, and a new process restores. Every task is accounted for, ends exactly
+// once, and no write tool runs twice.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const child = join(here, 'child.ts');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function start(scenario: string, phase: string, store: string, ledger: string) {
+  const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', child, scenario, phase, store, ledger], {
+    cwd: here,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: { test: (text: string) => boolean; resolve: () => void }[] = [];
+  proc.stdout!.on('data', (chunk) => {
+    out += chunk;
+    for (const waiter of [...waiters]) if (waiter.test(out)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  proc.stderr!.on('data', (chunk) => {
+    err += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    proc,
+    exited,
+    output: () => out,
+    errors: () => err,
+    /** Resolves when stdout has every marker (or rejects if the process exits first). */
+    waitFor(...markers: string[]) {
+      const test = (text: string) => markers.every((marker) => text.includes(`MARK ${marker}`));
+      if (test(out)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({ test, resolve });
+        void exited.then((code) => reject(new Error(`child exited (${code}) before ${markers.join(', ')}\n${out}\n${err}`)));
+      });
+    },
+  };
+}
+
+function kill(proc: ChildProcess) {
+  proc.kill('SIGKILL');
+}
+
+function statusLines(store: string): { taskId: string; event: string; spec?: unknown }[] {
+  return readFileSync(join(store, 'tasks.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .map((line) => JSON.parse(line));
+}
+
+async function restore(scenario: string, store: string, ledger: string) {
+  const second = start(scenario, 'restore', store, ledger);
+  const code = await second.exited;
+  expect(code, second.errors()).toBe(0);
+  const line = second.output().split('\n').find((text) => text.startsWith('RESULT '))!;
+  return { ...(JSON.parse(line.slice('RESULT '.length)) as { restored: string[]; warnings: unknown[]; results: { status: string; output: string; taskId: string }[] }), output: second.output() };
+}
+
+function endsPerTask(store: string): Map<string, number> {
+  const ends = new Map<string, number>();
+  for (const record of statusLines(store)) {
+    if (record.event === 'task.queued') ends.set(record.taskId, ends.get(record.taskId) ?? 0);
+    if (['task.completed', 'task.failed', 'task.cancelled'].includes(record.event))
+      ends.set(record.taskId, (ends.get(record.taskId) ?? 0) + 1);
+  }
+  return ends;
+}
+
+describe('crash and resume across processes (SIGKILL)', () => {
+  it('killed mid model call, mid write tool and awaiting approval, with tasks queued', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
+    dirs.push(dir);
+    const store = join(dir, 'store');
+    const ledger = join(dir, 'ledger.txt');
+    const first = start('points', 'run', store, ledger);
+    await first.waitFor('spawned', 'A-model', 'B-tool', 'C-approval');
+    kill(first.proc);
+    await first.exited;
+    expect(readFileSync(ledger, 'utf8')).toBe('B-1 B\n');
+
+    const { restored, results, output } = await restore('points', store, ledger);
+    expect(restored).toHaveLength(5);
+    expect(results.map((result) => [result.status, result.output])).toEqual([
+      ['completed', 'A finished'],
+      ['completed', 'B finished'],
+      ['completed', 'C finished'],
+      ['completed', 'D finished'],
+      ['completed', 'E finished'],
+    ]);
+    // C's approval was asked again after the restart; B's write ran once, never again.
+    expect(output).toContain(`MARK approval-asked ${restored[2]}`);
+    expect(readFileSync(ledger, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['B-1 B', 'C-1 C']);
+    const ends = endsPerTask(store);
+    expect([...ends.values()]).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  for (const killAfter of [25, 100, 175]) {
+    it(`killed while writing records fast (after ${killAfter} of 300 tasks completed)`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
+      dirs.push(dir);
+      const store = join(dir, 'store');
+      const ledger = join(dir, 'ledger.txt');
+      const first = start('many', 'run', store, ledger);
+      await first.waitFor('spawned', `completed ${killAfter}`);
+      kill(first.proc);
+      await first.exited;
+      const before = endsPerTask(store);
+      expect(before.size).toBe(300);
+
+      const { results } = await restore('many', store, ledger);
+      expect(results.every((result) => result.status === 'completed')).toBe(true);
+      const ends = endsPerTask(store);
+      expect(ends.size).toBe(300);
+      expect([...ends.entries()].filter(([, count]) => count !== 1)).toEqual([]);
+    });
+  }
+});
