@@ -1,0 +1,165 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+/** The commands of `troupe`. `interactive` is what a bare `troupe` runs. */
+export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'demo' | 'help';
+
+/** Values of every flag, after parsing. Which flags a command accepts is checked by {@link parseCommandLine}. */
+export interface CliOptions {
+  help: boolean;
+  version: boolean;
+  debug: boolean;
+  json: boolean;
+  background: boolean;
+  model?: string;
+  smallModel?: string;
+  planModel?: string;
+  approval?: 'ask' | 'auto' | 'deny';
+  agent?: string;
+  store?: string;
+  status?: string;
+  limit?: number;
+  /** Internal: the id a detached `run --background` child gives its task. */
+  taskId?: string;
+}
+
+/** A parsed command line. */
+export interface CommandLine {
+  command: CommandName;
+  /** Positional arguments after the command name. */
+  args: string[];
+  options: CliOptions;
+}
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  debug: { type: 'boolean' },
+  json: { type: 'boolean' },
+  background: { type: 'boolean' },
+  model: { type: 'string' },
+  'small-model': { type: 'string' },
+  'plan-model': { type: 'string' },
+  approval: { type: 'string' },
+  agent: { type: 'string', short: 'a' },
+  store: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  'task-id': { type: 'string' },
+} as const;
+
+type FlagName = keyof typeof OPTIONS;
+
+const GLOBAL: FlagName[] = ['help', 'version', 'debug'];
+const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model'];
+
+/** Flags each command accepts besides the global ones. */
+const ALLOWED: Record<CommandName, FlagName[]> = {
+  interactive: [...MODEL_FLAGS, 'approval', 'store'],
+  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id'],
+  agents: ['json'],
+  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json'],
+  demo: ['approval'],
+  help: [],
+};
+
+const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'demo', 'help']);
+const APPROVALS = new Set(['ask', 'auto', 'deny']);
+const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`--${flag} needs a value.`);
+  return value.trim();
+}
+
+/**
+ * Parses `troupe`'s arguments (without `node` and the script). Throws {@link UsageError} for an
+ * unknown command or flag, a flag the command does not take, or a bad flag value.
+ */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const { values, positionals, tokens } = parse(argv);
+  const first = positionals[0];
+  let command: CommandName = 'interactive';
+  let args = positionals;
+  if (first !== undefined) {
+    if (!COMMANDS.has(first)) {
+      throw new UsageError(
+        `Unknown command "${first}". Commands: run, agents, tasks, demo, help (or no command for a session). Run \`troupe --help\`.`,
+      );
+    }
+    command = first as CommandName;
+    args = positionals.slice(1);
+  }
+  const allowed = new Set<string>([...GLOBAL, ...ALLOWED[command]]);
+  for (const token of tokens) {
+    if (token.kind === 'option' && !allowed.has(token.name)) {
+      const name = command === 'interactive' ? 'troupe' : `troupe ${command}`;
+      throw new UsageError(`${name} does not take --${token.name}. Run \`${name} --help\` for its options.`);
+    }
+  }
+  const options: CliOptions = {
+    help: values.help === true,
+    version: values.version === true,
+    debug: values.debug === true,
+    json: values.json === true,
+    background: values.background === true,
+  };
+  const model = nonEmpty('model', values.model);
+  if (model) options.model = model;
+  const small = nonEmpty('small-model', values['small-model']);
+  if (small) options.smallModel = small;
+  const plan = nonEmpty('plan-model', values['plan-model']);
+  if (plan) options.planModel = plan;
+  const agent = nonEmpty('agent', values.agent);
+  if (agent) options.agent = agent;
+  const store = nonEmpty('store', values.store);
+  if (store) options.store = store;
+  const taskId = nonEmpty('task-id', values['task-id']);
+  if (taskId) options.taskId = taskId;
+  if (values.approval !== undefined) {
+    if (!APPROVALS.has(values.approval))
+      throw new UsageError(`--approval must be ask, auto or deny, not "${values.approval}".`);
+    options.approval = values.approval as CliOptions['approval'] & string;
+  }
+  if (values.status !== undefined) {
+    if (!STATUSES.has(values.status))
+      throw new UsageError(`--status must be one of ${[...STATUSES].join(', ')}, not "${values.status}".`);
+    options.status = values.status;
+  }
+  if (values.limit !== undefined) {
+    const limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new UsageError(`--limit must be a positive whole number, not "${values.limit}".`);
+    options.limit = limit;
+  }
+  return { command, args, options };
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw new UsageError(parseErrorMessage(error), { cause: error });
+  }
+}
+
+function parseErrorMessage(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-[^']*)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
+    return `Unknown option ${option}. Run \`troupe --help\` for the options.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return /argument missing/.test(message)
+      ? `${option.split(',').pop()?.trim()} needs a value.`
+      : `${option.split(',').pop()?.trim()} does not take a value.`;
+  }
+  return message.split('\n')[0] ?? message;
+}

@@ -1,0 +1,91 @@
+import { loadAgentDirectories } from '@troupe/node';
+import { UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliContext } from '../io.js';
+import { agentDetailLines, agentListLines } from '../render/agent-details.js';
+import { colorsFor } from '../render/colors.js';
+import { loadAgents } from '../setup/agents.js';
+import { type ValidationReport, validateAgentPaths } from './validate-agents.js';
+
+/** `troupe agents list|show NAME|validate [PATHS...]`. */
+export async function agentsCommand(context: CliContext): Promise<number> {
+  const [sub = 'list', ...rest] = context.line.args;
+  const colors = colorsFor(context.stdout, context.env);
+  const json = context.line.options.json;
+  const print = (lines: string[]) => context.stdout.write(`${lines.join('\n')}\n`);
+  const places = { cwd: context.cwd, home: context.home };
+  switch (sub) {
+    case 'list': {
+      if (rest.length) throw new UsageError('troupe agents list takes no arguments.');
+      const registry = await loadAgents(places);
+      if (json) {
+        print([
+          JSON.stringify(
+            registry.list().map((agent) => ({
+              name: agent.name,
+              description: agent.description,
+              source: agent.source,
+              path: agent.path,
+              tools: agent.tools ?? ['*'],
+              model: agent.model ?? 'inherit',
+            })),
+            null,
+            2,
+          ),
+        ]);
+      } else print(agentListLines(registry, colors));
+      return EXIT.ok;
+    }
+    case 'show': {
+      const name = rest[0];
+      if (!name || rest.length > 1) throw new UsageError('Usage: troupe agents show NAME');
+      const registry = await loadAgents(places);
+      const definition = registry.require(name);
+      print(json ? [JSON.stringify(definition, null, 2)] : agentDetailLines(definition, colors));
+      return EXIT.ok;
+    }
+    case 'validate': {
+      const report: ValidationReport = rest.length
+        ? await validateAgentPaths(rest, { cwd: context.cwd })
+        : await validateDefaultFolders(places);
+      print(json ? [JSON.stringify(report, null, 2)] : reportLines(report, colors));
+      return report.errors.length ? EXIT.error : EXIT.ok;
+    }
+    default:
+      throw new UsageError(`Unknown agents command "${sub}": use list, show NAME or validate [PATHS...].`);
+  }
+}
+
+async function validateDefaultFolders(places: { cwd: string; home: string }): Promise<ValidationReport> {
+  const registry = await loadAgentDirectories(places);
+  const agents = registry.list();
+  return {
+    files: agents.filter((agent) => agent.path).length + registry.problems().length,
+    agents: agents.map((agent) => agent.name),
+    errors: registry.problems().map((problem) => ({
+      message: problem.message,
+      ...(problem.file ? { file: problem.file } : {}),
+      ...(problem.line ? { line: problem.line } : {}),
+    })),
+    warnings: [
+      ...registry.warnings().map((warning) => ({
+        message: warning.message,
+        ...(warning.file ? { file: warning.file } : {}),
+        ...(warning.line ? { line: warning.line } : {}),
+      })),
+      ...registry.shadowed().map((shadowed) => ({ message: shadowed.message })),
+    ],
+  };
+}
+
+function reportLines(report: ValidationReport, colors: ReturnType<typeof colorsFor>): string[] {
+  const lines = [
+    ...report.errors.map((problem) => `${colors.red('error')}    ${problem.message}`),
+    ...report.warnings.map((warning) => `${colors.yellow('warning')}  ${warning.message}`),
+  ];
+  const agents = report.agents.length;
+  lines.push(
+    `${report.files} file${report.files === 1 ? '' : 's'} checked: ${agents} agent${agents === 1 ? '' : 's'} usable, ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}.`,
+  );
+  return lines;
+}

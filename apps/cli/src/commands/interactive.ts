@@ -1,0 +1,55 @@
+import { createNodeTools } from '@troupe/node';
+import { configLimits, loadConfig } from '../config.js';
+import { UsageError } from '../errors.js';
+import { SessionApp } from '../interactive/session-app.js';
+import { Terminal } from '../interactive/terminal.js';
+import { type CliContext, isInteractive } from '../io.js';
+import { createClaudeModel, modelChoice } from '../model.js';
+import { agentProblemsNotice, loadAgents } from '../setup/agents.js';
+import { chooseApproval } from '../setup/approval-policy.js';
+import { openStore, storeDir } from '../setup/task-store.js';
+
+/** `troupe`: an interactive session with the main agent. */
+export async function interactiveCommand(context: CliContext): Promise<number> {
+  const { line } = context;
+  if (line.args.length > 0) {
+    throw new UsageError(
+      `Unexpected argument "${line.args[0]}". To run one prompt, use \`troupe run "${line.args.join(' ')}"\`.`,
+    );
+  }
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const registry = await loadAgents(places);
+  const interactive = isInteractive(context);
+  const approval = chooseApproval(line.options, config, interactive);
+  const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config));
+  const tools = createNodeTools({ root: context.cwd });
+  const dir = storeDir(places, line.options.store);
+  const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ' });
+  const { colors } = terminal;
+  terminal.log(
+    `${colors.bold('troupe')} ${colors.dim(`· ${models.default} · ${context.cwd}`)}\n${colors.dim(
+      'Type a request; /help for commands; Ctrl-C interrupts, twice exits.',
+    )}`,
+  );
+  const problems = agentProblemsNotice(registry);
+  if (problems) terminal.log(colors.yellow(problems));
+  if (approval.notice) terminal.log(colors.yellow(approval.notice));
+  const app = new SessionApp({
+    terminal,
+    model,
+    models,
+    registry,
+    tools,
+    openStore: () => openStore(dir),
+    storeDir: dir,
+    approval: approval.mode,
+    limits: configLimits(config),
+    cwd: context.cwd,
+    home: context.home,
+    reloadAgents: () => loadAgents(places),
+    stdin: context.stdin,
+    onSignal: context.onSignal,
+  });
+  return app.run();
+}

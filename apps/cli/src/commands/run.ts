@@ -1,0 +1,221 @@
+import {
+  type AgentRegistry,
+  createRuntime,
+  type Runtime,
+  type Session,
+  type TaskInfo,
+  type TaskResult,
+} from '@troupe/core';
+import { createNodeTools } from '@troupe/node';
+import { configLimits, loadConfig } from '../config.js';
+import { UsageError } from '../errors.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { attachApprovalDesk } from '../interactive/approval-desk.js';
+import { Terminal } from '../interactive/terminal.js';
+import { type CliContext, isInteractive } from '../io.js';
+import { createClaudeModel, modelChoice } from '../model.js';
+import { agentProblemsNotice, loadAgents } from '../setup/agents.js';
+import { chooseApproval } from '../setup/approval-policy.js';
+import { registerRun } from '../setup/run-registry.js';
+import { openStore, storeDir } from '../setup/task-store.js';
+import { startDetached } from './run-detached.js';
+import { resultJson } from './run-output.js';
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stdin.setEncoding('utf8');
+  for await (const chunk of stdin) text += chunk;
+  return text;
+}
+
+/**
+ * `troupe run [--agent NAME] [--background] [--json] PROMPT`: one prompt, headless. The answer
+ * (or JSON) goes to stdout, progress to stderr; the exit code follows the terminate reason.
+ */
+export async function runCommand(context: CliContext): Promise<number> {
+  const { line } = context;
+  const options = line.options;
+  let prompt = line.args.join(' ').trim();
+  let stdinUsed = false;
+  if (!prompt && context.stdin.isTTY !== true && !options.taskId) {
+    prompt = (await readStdin(context.stdin)).trim();
+    stdinUsed = true;
+  }
+  if (!prompt) throw new UsageError('troupe run needs a PROMPT (as arguments, or on stdin).');
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const registry = await loadAgents(places);
+  const agent = options.agent ? registry.require(options.agent).name : undefined;
+  const dir = storeDir(places, options.store);
+  const approval = chooseApproval(options, config, isInteractive(context) && !options.taskId);
+  if (options.background && !options.taskId) {
+    const chosen = options.approval ?? config.approval;
+    const started = startDetached(context, {
+      prompt,
+      agent: agent ?? 'general-purpose',
+      storeDir: dir,
+      ...(chosen ? { approval: chosen === 'ask' ? 'deny' : chosen } : {}),
+    });
+    if (options.json)
+      context.stdout.write(
+        `${JSON.stringify({ taskId: started.taskId, status: 'started', pid: started.pid })}\n`,
+      );
+    else {
+      context.stdout.write(
+        `Started task ${started.taskId} in the background${agent ? '' : ' (agent general-purpose)'}.\nFollow it with: troupe tasks show ${started.taskId}${options.store ? ` --store ${dir}` : ''}\n`,
+      );
+      if (!chosen || chosen === 'ask')
+        context.stderr.write(
+          'Nobody can answer approvals in the background: write and execute tools will be denied (pass --approval auto to allow them).\n',
+        );
+    }
+    return EXIT.ok;
+  }
+  if (approval.mode === 'ask' && stdinUsed)
+    throw new UsageError('Cannot ask for approvals: stdin held the prompt. Pass --approval auto or deny.');
+
+  const { model, models } = await createClaudeModel(context.env, modelChoice(options, config));
+  const tools = createNodeTools({ root: context.cwd });
+  const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
+  const problems = agentProblemsNotice(registry);
+  if (problems) terminal.log(terminal.colors.yellow(problems));
+  if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
+  let idCalls = 0;
+  const taskId = options.taskId;
+  const runtime = createRuntime({
+    model,
+    models,
+    agents: registry,
+    tools,
+    limits: configLimits(config),
+    approval: approval.mode,
+    store: openStore(dir),
+    ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
+  });
+  const unregister = taskId ? registerRun(dir, taskId) : () => {};
+  terminal.track(runtime, { sessionKey: 'run' });
+  const detachDesk =
+    approval.mode === 'ask'
+      ? attachApprovalDesk({
+          runtime,
+          prompter: terminal.prompter,
+          colors: terminal.colors,
+          log: (text) => terminal.log(text),
+          mode: 'ask',
+        })
+      : () => {};
+  let cancel: () => void = () => {};
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      terminal.log(terminal.colors.yellow('Cancelling… (Ctrl-C again to quit at once)'));
+      cancel();
+    } else {
+      terminal.close();
+      process.exit(EXIT.aborted);
+    }
+  };
+  const offSignals = [context.onSignal('SIGINT', onInterrupt), context.onSignal('SIGTERM', () => cancel())];
+  terminal.rl?.on('SIGINT', onInterrupt);
+  try {
+    const outcome = agent
+      ? await runAgent(runtime, registry, agent, prompt, (fn) => {
+          cancel = fn;
+        })
+      : await runMain(runtime, prompt, (fn) => {
+          cancel = fn;
+        });
+    const tasks = runtime.list({ sessionKey: 'run' }).reverse();
+    await runtime.shutdown();
+    terminal.close();
+    const { result } = outcome;
+    if (options.json) {
+      context.stdout.write(`${JSON.stringify(resultJson(result, outcome.followUps, tasks), null, 2)}\n`);
+    } else {
+      const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
+      if (text) context.stdout.write(`${text.trimEnd()}\n`);
+      for (const followUp of outcome.followUps) context.stdout.write(`\n${followUp.trimEnd()}\n`);
+      if (result.status !== 'completed') {
+        context.stderr.write(
+          `troupe: the task ${result.status === 'cancelled' ? 'was cancelled' : 'failed'} (${result.terminateReason})${result.error ? `: ${result.error.message}` : ''}\n`,
+        );
+      }
+    }
+    return exitCodeFor(result.terminateReason);
+  } finally {
+    for (const off of offSignals) off();
+    detachDesk();
+    terminal.close();
+    unregister();
+    await runtime.shutdown();
+  }
+}
+
+interface Outcome {
+  result: TaskResult;
+  followUps: string[];
+}
+
+async function runAgent(
+  runtime: Runtime,
+  registry: AgentRegistry,
+  agent: string,
+  prompt: string,
+  setCancel: (cancel: () => void) => void,
+): Promise<Outcome> {
+  const definition = registry.require(agent);
+  const handle = runtime.spawn({ agent: definition.name, prompt, sessionKey: 'run' });
+  setCancel(() => runtime.cancel(handle.id, 'Interrupted by the user.'));
+  return { result: await handle.result, followUps: [] };
+}
+
+/** The main agent answers; then background work it started is awaited and its summaries kept. */
+async function runMain(
+  runtime: Runtime,
+  prompt: string,
+  setCancel: (cancel: () => void) => void,
+): Promise<Outcome> {
+  const session = runtime.createSession({ sessionKey: 'run' });
+  let cancelled = false;
+  setCancel(() => {
+    cancelled = true;
+    session.interrupt();
+    runtime.cancelSession('run', 'Interrupted by the user.');
+  });
+  const followUps: string[] = [];
+  let first = true;
+  const off = session.on('message', (message) => {
+    if (message.kind !== 'reply') return;
+    if (first) first = false;
+    else followUps.push(message.text);
+  });
+  const reply = await session.send(prompt);
+  if (!cancelled) await settled(runtime, session);
+  off();
+  session.close();
+  return { result: reply.result, followUps };
+}
+
+/** Resolves once the session is idle and no task of it is unfinished. */
+function settled(runtime: Runtime, session: Session): Promise<void> {
+  const idle = () =>
+    !session.isBusy && runtime.list({ sessionKey: session.sessionKey, active: true }).length === 0;
+  if (idle()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const check = () => {
+      // Checked after the event's handlers ran (the session may start a turn for an announcement).
+      queueMicrotask(() => {
+        if (!idle()) return;
+        for (const off of offs) off();
+        resolve();
+      });
+    };
+    offs.push(session.on('message', check));
+    for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const)
+      offs.push(runtime.on(name, check));
+  });
+}
+
+export type { TaskInfo };

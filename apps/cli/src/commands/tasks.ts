@@ -1,0 +1,281 @@
+import {
+  createRuntime,
+  formatDuration,
+  formatTokens,
+  SCHEMA_VERSION,
+  type StoredTask,
+  type TaskResult,
+  type TaskStore,
+} from '@troupe/core';
+import { createNodeTools, type FileStore } from '@troupe/node';
+import { configLimits, loadConfig } from '../config.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { attachApprovalDesk } from '../interactive/approval-desk.js';
+import { Terminal } from '../interactive/terminal.js';
+import { type CliContext, isInteractive } from '../io.js';
+import { createClaudeModel, modelChoice } from '../model.js';
+import { colorsFor } from '../render/colors.js';
+import { storedMessages, storedTaskRow } from '../render/stored-task.js';
+import { taskTable } from '../render/task-table.js';
+import { transcriptLines } from '../render/transcript.js';
+import { loadAgents } from '../setup/agents.js';
+import { chooseApproval } from '../setup/approval-policy.js';
+import { runnerOf } from '../setup/run-registry.js';
+import { openStore, storeDir } from '../setup/task-store.js';
+import { matchTaskId } from '../task-ids.js';
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
+export async function tasksCommand(context: CliContext): Promise<number> {
+  const [sub = 'list', ...rest] = context.line.args;
+  const places = { cwd: context.cwd, home: context.home };
+  const dir = storeDir(places, context.line.options.store);
+  const store = openStore(dir);
+  try {
+    switch (sub) {
+      case 'list':
+        if (rest.length)
+          throw new UsageError('troupe tasks list takes no arguments (filter with --status, --limit).');
+        return await list(context, store);
+      case 'show':
+        return await show(context, store, one(rest, 'show'));
+      case 'cancel':
+        return await cancel(context, store, one(rest, 'cancel'));
+      case 'resume':
+        if (rest.length > 1) throw new UsageError('Usage: troupe tasks resume [ID]');
+        return await resume(context, store, rest[0]);
+      default:
+        throw new UsageError(`Unknown tasks command "${sub}": use list, show ID, cancel ID or resume [ID].`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function one(args: string[], sub: string): string {
+  if (args.length !== 1) throw new UsageError(`Usage: troupe tasks ${sub} ID`);
+  return args[0]!;
+}
+
+async function loadAll(context: CliContext, store: TaskStore): Promise<StoredTask[]> {
+  const { tasks, warnings } = await store.loadTasks();
+  for (const warning of warnings) context.stderr.write(`troupe: warning: ${warning.message}\n`);
+  return tasks.sort((a, b) => b.spec.createdAt - a.spec.createdAt);
+}
+
+async function find(context: CliContext, store: TaskStore, given: string): Promise<StoredTask> {
+  const tasks = await loadAll(context, store);
+  const id = matchTaskId(
+    tasks.map((task) => task.spec.taskId),
+    given,
+  );
+  return tasks.find((task) => task.spec.taskId === id)!;
+}
+
+async function list(context: CliContext, store: FileStore): Promise<number> {
+  const { status, limit, json } = context.line.options;
+  let tasks = await loadAll(context, store);
+  if (status) tasks = tasks.filter((task) => task.status === status);
+  tasks = tasks.slice(0, limit ?? 50);
+  if (json) {
+    context.stdout.write(`${JSON.stringify(tasks.map(storedTaskRow), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (tasks.length === 0) {
+    context.stdout.write(`No tasks${status ? ` with status ${status}` : ''} in ${store.dir}.\n`);
+    return EXIT.ok;
+  }
+  const colors = colorsFor(context.stdout, context.env);
+  context.stdout.write(`${taskTable(tasks.map(storedTaskRow), colors).join('\n')}\n`);
+  return EXIT.ok;
+}
+
+async function show(context: CliContext, store: TaskStore, given: string): Promise<number> {
+  const task = await find(context, store, given);
+  const id = task.spec.taskId;
+  const snapshot = await store.loadSnapshot(id).catch((error: Error) => {
+    context.stderr.write(`troupe: warning: ${error.message}\n`);
+    return undefined;
+  });
+  const journal = await store.loadJournal(id);
+  const messages = storedMessages(task, snapshot, journal.entries);
+  if (context.line.options.json) {
+    context.stdout.write(`${JSON.stringify({ ...task, messages }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const colors = colorsFor(context.stdout, context.env);
+  const { spec, result } = task;
+  const lines = [
+    `${colors.bold(`[${spec.agent}] ${spec.description}`)}  ${id}`,
+    `status:   ${task.status}${result ? ` (${result.terminateReason})` : ''}`,
+    `created:  ${new Date(spec.createdAt).toISOString()} · session ${spec.sessionKey}${spec.background ? ' · background' : ''}`,
+    `model:    ${result?.model ?? spec.model}`,
+  ];
+  if (result) {
+    lines.push(
+      `usage:    ${result.turns} turns · ${result.toolCalls} tool calls · ${formatDuration(result.durationMs)} · ${formatTokens(result.usage.total)} tokens`,
+    );
+  }
+  lines.push('', colors.bold('Transcript'), ...transcriptLines(messages, colors));
+  if (result?.error) lines.push('', colors.red(`error: ${result.error.message}`));
+  if (result && typeof result.output !== 'string') {
+    lines.push('', colors.bold('Output'), JSON.stringify(result.output, null, 2));
+  }
+  context.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+async function cancel(context: CliContext, store: FileStore, given: string): Promise<number> {
+  const task = await find(context, store, given);
+  const id = task.spec.taskId;
+  if (FINAL.has(task.status)) throw new CliError(`Task ${id} already ended (${task.status}).`);
+  const runner = runnerOf(store.dir, id);
+  if (runner !== undefined) {
+    process.kill(runner, 'SIGTERM');
+    context.stdout.write(`Asked the process running task ${id} (pid ${runner}) to cancel it.\n`);
+    return EXIT.ok;
+  }
+  const session = runnerOf(store.dir, task.spec.sessionKey);
+  if (session !== undefined) {
+    throw new CliError(
+      `Task ${id} belongs to a troupe session that is still running (pid ${session}); cancel it there with /tasks cancel ${id}.`,
+    );
+  }
+  const result: TaskResult = {
+    taskId: id,
+    agent: task.spec.agent,
+    status: 'cancelled',
+    terminateReason: 'ABORTED',
+    output: '',
+    turns: 0,
+    toolCalls: 0,
+    durationMs: 0,
+    model: task.spec.model,
+    usage: { input: 0, output: 0, total: 0 },
+    error: { name: 'TroupeError', code: 'ABORTED', message: 'Cancelled with `troupe tasks cancel`.' },
+  };
+  store.saveResult({ v: SCHEMA_VERSION, result });
+  store.appendStatus({
+    v: SCHEMA_VERSION,
+    taskId: id,
+    event: 'task.cancelled',
+    status: 'cancelled',
+    at: Date.now(),
+    result,
+  });
+  await store.flush();
+  context.stdout.write(`Cancelled task ${id} (no process was running it; it will not be resumed).\n`);
+  return EXIT.ok;
+}
+
+/** A store whose `loadTasks` returns only the tasks to resume; everything else goes through. */
+function onlyTasks(store: FileStore, keep: (task: StoredTask) => boolean): TaskStore {
+  return {
+    appendStatus: (record) => store.appendStatus(record),
+    appendJournal: (taskId, entry) => store.appendJournal(taskId, entry),
+    saveSnapshot: (taskId, produce) => store.saveSnapshot(taskId, produce),
+    saveResult: (document) => store.saveResult(document),
+    flush: () => store.flush(),
+    loadTasks: async () => {
+      const loaded = await store.loadTasks();
+      return { tasks: loaded.tasks.filter(keep), warnings: loaded.warnings };
+    },
+    loadJournal: (taskId) => store.loadJournal(taskId),
+    loadSnapshot: (taskId) => store.loadSnapshot(taskId),
+    loadResult: (taskId) => store.loadResult(taskId),
+    prune: (options) => store.prune(options),
+  };
+}
+
+async function resume(context: CliContext, store: FileStore, given: string | undefined): Promise<number> {
+  const all = await loadAll(context, store);
+  const unfinished = all.filter((task) => !FINAL.has(task.status));
+  let chosen = unfinished;
+  if (given) {
+    const task = await find(context, store, given);
+    if (FINAL.has(task.status))
+      throw new CliError(`Task ${task.spec.taskId} already ended (${task.status}).`);
+    chosen = [task];
+  }
+  const busy = chosen.filter(
+    (task) => runnerOf(store.dir, task.spec.taskId) ?? runnerOf(store.dir, task.spec.sessionKey),
+  );
+  if (given && busy.length)
+    throw new CliError(`Task ${chosen[0]!.spec.taskId} is still running in another troupe process.`);
+  chosen = chosen.filter((task) => !busy.includes(task));
+  if (chosen.length === 0) {
+    context.stdout.write(`No unfinished tasks to resume in ${store.dir}.\n`);
+    return EXIT.ok;
+  }
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const registry = await loadAgents(places);
+  const approval = chooseApproval(context.line.options, config, isInteractive(context));
+  const { model, models } = await createClaudeModel(context.env, modelChoice(context.line.options, config));
+  const ids = new Set(chosen.map((task) => task.spec.taskId));
+  const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
+  if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
+  const runtime = createRuntime({
+    model,
+    models,
+    agents: registry,
+    tools: createNodeTools({ root: context.cwd }),
+    limits: configLimits(config),
+    approval: approval.mode,
+    store: onlyTasks(store, (task) => ids.has(task.spec.taskId)),
+  });
+  terminal.track(runtime);
+  const detachDesk =
+    approval.mode === 'ask'
+      ? attachApprovalDesk({
+          runtime,
+          prompter: terminal.prompter,
+          colors: terminal.colors,
+          log: (text) => terminal.log(text),
+          mode: 'ask',
+        })
+      : () => {};
+  const results = new Map<string, TaskResult>();
+  let done!: () => void;
+  const allDone = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const) {
+    runtime.on(name, (event) => {
+      if (!ids.has(event.taskId)) return;
+      results.set(event.taskId, event.result);
+      if (results.size === ids.size) done();
+    });
+  }
+  const offs = [
+    context.onSignal('SIGINT', () => {
+      for (const id of ids) runtime.cancel(id, 'Interrupted by the user.');
+    }),
+  ];
+  terminal.rl?.on('SIGINT', () => {
+    for (const id of ids) runtime.cancel(id, 'Interrupted by the user.');
+  });
+  try {
+    terminal.log(`Resuming ${ids.size} task${ids.size === 1 ? '' : 's'} from ${store.dir}.`);
+    const { restored, warnings } = await runtime.restore();
+    for (const warning of warnings) terminal.log(terminal.colors.yellow(`warning: ${warning.message}`));
+    for (const id of ids) if (!restored.includes(id)) ids.delete(id);
+    if (ids.size > results.size) await allDone;
+    const outcomes = [...results.values()];
+    for (const result of outcomes) {
+      const output =
+        typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
+      if (output)
+        context.stdout.write(`${outcomes.length > 1 ? `--- ${result.taskId}\n` : ''}${output.trimEnd()}\n`);
+    }
+    const failed = outcomes.find((result) => result.terminateReason !== 'GOAL');
+    return failed ? exitCodeFor(failed.terminateReason) : EXIT.ok;
+  } finally {
+    for (const off of offs) off();
+    detachDesk();
+    terminal.close();
+    await runtime.shutdown();
+  }
+}

@@ -1,0 +1,102 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createAgentRegistry, TASK_TOOL_NAMES } from '@troupe/core';
+import { readAgentFile } from '@troupe/node';
+
+/** What `troupe agents validate` found. */
+export interface ValidationReport {
+  /** Agent files read. */
+  files: number;
+  /** Names of the agents that load. */
+  agents: string[];
+  /** Files (or folders) that cannot be used, with where. */
+  errors: Finding[];
+  /** Loaded, but worth fixing: repaired YAML, unknown fields, unknown tools, duplicate names. */
+  warnings: Finding[];
+}
+
+/** One finding; `message` starts with `file:line:` where known. */
+export interface Finding {
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+const TOOL_NAMES = ['read', 'glob', 'grep', 'ls', 'write', 'edit', 'bash', ...TASK_TOOL_NAMES];
+
+/** Agent files under a folder (any depth; README.md and dot files skipped), sorted. */
+async function agentFilesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter(
+      (entry) => entry.isFile() && /\.(md|json)$/i.test(entry.name) && !/^readme\.md$/i.test(entry.name),
+    )
+    .map((entry) => join(entry.parentPath ?? (entry as { path?: string }).path ?? dir, entry.name))
+    .filter(
+      (file) =>
+        !file
+          .slice(dir.length)
+          .split(/[\\/]/)
+          .some((part) => part.startsWith('.')),
+    )
+    .sort();
+}
+
+/**
+ * Checks agent files and folders (as `.claude/agents` holds them): every file that cannot be read
+ * or parsed is an error naming the file and line; repairs, unknown fields, tools troupe does not
+ * have and duplicate names are warnings. Loading goes on after each problem.
+ */
+export async function validateAgentPaths(
+  paths: readonly string[],
+  options: { cwd: string },
+): Promise<ValidationReport> {
+  const report: ValidationReport = { files: 0, agents: [], errors: [], warnings: [] };
+  const files: string[] = [];
+  for (const given of paths) {
+    const path = resolve(options.cwd, given);
+    try {
+      const info = await stat(path);
+      files.push(...(info.isDirectory() ? await agentFilesIn(path) : [path]));
+    } catch (error) {
+      report.errors.push({ message: `${path}: cannot read it (${(error as Error).message}).`, file: path });
+    }
+  }
+  const registry = createAgentRegistry();
+  for (const file of files) {
+    report.files++;
+    const parsed = await readAgentFile(file);
+    if (parsed instanceof Error) {
+      report.errors.push({
+        message: parsed.message.startsWith(file) ? parsed.message : `${file}: ${parsed.message}`,
+        file,
+        ...(parsed.line ? { line: parsed.line } : {}),
+      });
+      continue;
+    }
+    for (const warning of parsed.warnings) {
+      report.warnings.push({
+        message: warning.message,
+        ...(warning.file ? { file: warning.file } : {}),
+        ...(warning.line ? { line: warning.line } : {}),
+      });
+    }
+    const unknown = (parsed.definition.tools ?? []).filter(
+      (tool) => tool !== '*' && !tool.endsWith('*') && !TOOL_NAMES.includes(tool.toLowerCase()),
+    );
+    if (unknown.length) {
+      report.warnings.push({
+        message: `${file}: tools ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not troupe tools and will be left out (troupe has ${TOOL_NAMES.join(', ')}).`,
+        file,
+      });
+    }
+    try {
+      registry.add(parsed.definition, 'project');
+    } catch (error) {
+      report.errors.push({ message: `${file}: ${(error as Error).message}`, file });
+    }
+  }
+  report.agents = registry.names();
+  for (const shadowed of registry.shadowed()) report.warnings.push({ message: shadowed.message });
+  return report;
+}

@@ -1,0 +1,40 @@
+import { formatTokens, type StoredTask } from '@troupe/core';
+import { createFileStore } from '@troupe/node';
+import type { Colors } from '../render/colors.js';
+import { storedTaskRow } from '../render/stored-task.js';
+import { taskTable } from '../render/task-table.js';
+
+/**
+ * The end of the demo: the tasks as a fresh store reads them back from disk (agent, description,
+ * status, tools, time, tokens), where they are, and how to run troupe for real.
+ */
+export async function demoSummary(
+  dir: string,
+  colors: Colors,
+): Promise<{ lines: string[]; tasks: StoredTask[] }> {
+  const store = createFileStore({ dir });
+  const { tasks } = await store.loadTasks();
+  await store.close();
+  tasks.sort((a, b) => a.spec.createdAt - b.spec.createdAt);
+  const rows = tasks.map(storedTaskRow);
+  const tokens = rows.reduce((sum, row) => sum + row.tokens, 0);
+  const tools = rows.reduce((sum, row) => sum + row.toolCalls, 0);
+  const first = tasks[0]?.spec.taskId ?? 'ID';
+  const lines = [
+    colors.bold('Tasks, as persisted:'),
+    ...taskTable(rows, colors),
+    colors.dim(
+      `${rows.length} tasks, ${tools} tool calls, ${formatTokens(tokens)} tokens (estimated by the scripted model).`,
+    ),
+    '',
+    `The tasks were persisted in ${dir}`,
+    `  troupe tasks list --store ${dir}`,
+    `  troupe tasks show ${first} --store ${dir}`,
+    '',
+    colors.bold('Run troupe for real:'),
+    '  export ANTHROPIC_API_KEY=sk-ant-...   # your key from console.anthropic.com',
+    '  troupe                                # in your project: a session with the main agent',
+    '  troupe run "Where is auth handled?"   # one prompt, headless',
+  ];
+  return { lines, tasks };
+}

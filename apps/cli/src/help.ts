@@ -1,0 +1,81 @@
+import type { CommandName } from './arguments.js';
+
+const MAIN = `troupe — a terminal agent that delegates work to sub-agents
+
+Usage:
+  troupe [options]                         start a session with the main agent
+  troupe run [options] PROMPT              run one prompt headless (for scripts)
+  troupe agents list|show NAME|validate [PATHS...]
+  troupe tasks list|show ID|cancel ID|resume [ID]
+  troupe demo                              offline demo: no API key needed
+  troupe help [COMMAND]
+
+Session options:
+  --model ID            main model (default claude-sonnet-4-5)
+  --small-model ID      fast model for agents with model: small (default claude-haiku-4-5)
+  --plan-model ID       model for agents with model: plan (default: --model)
+  --approval MODE       ask | auto | deny for write and execute tools
+                        (default: ask in a terminal, deny otherwise)
+  --store DIR           task store folder (default ~/.troupe/tasks)
+
+Global options:
+  -h, --help            show help      -v, --version   show the version
+  --debug               show stack traces of errors
+
+In a session: /agents, /tasks, /help, /exit; Ctrl-C cancels the current turn, twice exits.
+Needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL for another endpoint). Config: ~/.troupe/config.json
+and .troupe/config.json. Exit codes: 0 ok, 1 error, 2 usage, 3-6 task limits/errors, 130 aborted.
+`;
+
+const COMMANDS: Record<Exclude<CommandName, 'interactive' | 'help'>, string> = {
+  run: `Usage: troupe run [options] PROMPT
+
+Runs one prompt without a session and exits: with the main agent (which may delegate), or with
+--agent straight on one sub-agent. The answer goes to stdout, progress to stderr. Without PROMPT,
+the prompt is read from stdin when it is not a terminal.
+
+Options:
+  -a, --agent NAME      run this agent directly instead of the main agent
+  --background          start the task in a detached process, print its id and exit
+  --json                print the result as JSON on stdout
+  --approval MODE       ask | auto | deny (default: ask in a terminal, deny otherwise)
+  --model ID, --small-model ID, --plan-model ID, --store DIR
+
+Exit codes: 0 GOAL, 2 usage error, 3 MAX_TURNS, 4 TIMEOUT, 5 TOKEN_LIMIT, 6 ERROR, 130 ABORTED.
+`,
+  agents: `Usage:
+  troupe agents list              agents from .troupe/agents, .claude/agents (project and ~), built-ins
+  troupe agents show NAME         one agent: source, file, tools, model, limits, prompt
+  troupe agents validate [PATHS]  check agent files or folders (default: the agent folders);
+                                  reports every problem; exit code 1 if a file cannot be used
+
+Options:
+  --json                          machine-readable output
+`,
+  tasks: `Usage:
+  troupe tasks list [--status S] [--limit N]   persisted tasks, newest first
+  troupe tasks show ID                         one task, with its transcript
+  troupe tasks cancel ID                       cancel an unfinished task
+  troupe tasks resume [ID]                     carry on unfinished tasks (all without ID)
+
+Options:
+  --store DIR           task store folder (default ~/.troupe/tasks)
+  --json                machine-readable output (list, show)
+  --approval MODE, --model ID, --small-model ID, --plan-model ID   for resume
+An ID may be abbreviated to any unique prefix.
+`,
+  demo: `Usage: troupe demo [--approval ask|auto|deny]
+
+Runs an offline session over the current directory: real read/glob/grep/ls/bash tools, a scripted
+model in place of Claude, seven sub-agents in parallel (five at a time, the rest queued), one
+approval, one cancellation, and a table of the persisted tasks. Nothing is written to the current
+directory; the task store goes to a temporary folder. In a terminal the approval is asked; otherwise
+it is approved automatically.
+`,
+};
+
+/** Help text for `troupe` or one command. */
+export function helpText(command?: CommandName | string): string {
+  if (command === undefined || command === 'interactive' || command === 'help') return MAIN;
+  return COMMANDS[command as keyof typeof COMMANDS] ?? MAIN;
+}

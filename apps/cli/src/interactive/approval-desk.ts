@@ -1,0 +1,110 @@
+import type { ApprovalRequest, Runtime } from '@troupe/core';
+import { approvalLines, approvalPrompt } from '../render/approval-text.js';
+import type { Colors } from '../render/colors.js';
+import type { Prompter } from './prompter.js';
+
+/** How approval requests are answered. */
+export type ApprovalMode =
+  /** Ask the user through the prompter. */
+  | 'ask'
+  /** Approve at once and say so (the demo outside a terminal). */
+  | 'auto-announced';
+
+/** Options of {@link attachApprovalDesk}. */
+export interface ApprovalDeskOptions {
+  runtime: Runtime;
+  prompter: Prompter;
+  colors: Colors;
+  log: (text: string) => void;
+  mode: ApprovalMode;
+  /** Why approvals are automatic (printed with each one in `auto-announced` mode). */
+  autoReason?: string;
+}
+
+/** Parses an answer: y/yes, n/no (optionally followed by a reason), a/always. */
+export function parseApprovalAnswer(
+  text: string,
+): { decision: 'approve' | 'deny'; always?: boolean; reason?: string } | undefined {
+  const trimmed = text.trim();
+  const match = /^(\S+)\s*(.*)$/s.exec(trimmed);
+  const word = match?.[1]?.toLowerCase() ?? '';
+  if (word === 'y' || word === 'yes') return { decision: 'approve' };
+  if (word === 'a' || word === 'always') return { decision: 'approve', always: true };
+  if (word === 'n' || word === 'no') {
+    const reason = match?.[2]?.trim();
+    return reason ? { decision: 'deny', reason } : { decision: 'deny' };
+  }
+  return undefined;
+}
+
+/**
+ * Answers the runtime's approval requests: shows each (agent, tool, full input) and asks
+ * approve / deny / always through the prompter, one at a time, or approves automatically and says
+ * so. A question whose task ends first is withdrawn. Returns the function that detaches it.
+ */
+export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
+  const { runtime, prompter, colors, log } = options;
+  const decide = async (request: ApprovalRequest) => {
+    if (options.mode === 'auto-announced') {
+      for (const line of approvalLines(request, colors)) log(line);
+      log(colors.dim(`Approved automatically${options.autoReason ? ` (${options.autoReason})` : ''}.`));
+      runtime.approve(request.id);
+      return;
+    }
+    let lines = approvalLines(request, colors);
+    for (;;) {
+      const answer = await prompter.ask({ key: request.id, lines, prompt: approvalPrompt(request.tool) });
+      if (answer === undefined) return;
+      const parsed = parseApprovalAnswer(answer);
+      if (!parsed) {
+        lines = [
+          colors.yellow('Please answer y (approve), n (deny, optionally with a reason) or a (always allow).'),
+        ];
+        continue;
+      }
+      if (!runtime.pendingApprovals().some((pending) => pending.id === request.id)) {
+        log(colors.dim('That approval is no longer waiting (its task ended).'));
+        return;
+      }
+      if (parsed.decision === 'approve') {
+        runtime.approve(request.id, parsed.always ? { always: true } : {});
+        if (parsed.always) approveWaiting(runtime, prompter, request);
+        log(
+          colors.green(
+            parsed.always
+              ? `Approved; ${request.tool} is allowed for the rest of this session.`
+              : `Approved ${request.tool}.`,
+          ),
+        );
+      } else {
+        runtime.deny(request.id, parsed.reason ?? 'The user denied it.');
+        log(colors.yellow(`Denied ${request.tool}${parsed.reason ? `: ${parsed.reason}` : ''}.`));
+      }
+      return;
+    }
+  };
+  const offs = [
+    runtime.on('approval.requested', (request) => {
+      void decide(request).catch((error: unknown) => log(`troupe: ${(error as Error).message}`));
+    }),
+    runtime.on('approval.resolved', (event) => {
+      // Decided elsewhere (an "always" answer to an earlier request): stop asking.
+      if (event.by !== 'host') prompter.withdraw((key) => key === event.id);
+    }),
+    ...(['task.completed', 'task.failed', 'task.cancelled'] as const).map((name) =>
+      runtime.on(name, (event) => prompter.withdraw((key) => key.startsWith(`${event.taskId}:`))),
+    ),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
+/** After "always": approvals of the same tool and session that were already waiting go through too. */
+function approveWaiting(runtime: Runtime, prompter: Prompter, request: ApprovalRequest): void {
+  for (const pending of runtime.pendingApprovals()) {
+    if (pending.tool !== request.tool || pending.sessionKey !== request.sessionKey) continue;
+    prompter.withdraw((key) => key === pending.id);
+    runtime.approve(pending.id);
+  }
+}

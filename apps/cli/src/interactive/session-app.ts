@@ -1,0 +1,256 @@
+import {
+  type AgentRegistry,
+  createRuntime,
+  type Message,
+  type ModelAdapter,
+  type ModelConfig,
+  type Runtime,
+  type RuntimeLimits,
+  type Session,
+  type SessionMessage,
+  type TaskStore,
+  type Tool,
+} from '@troupe/core';
+import type { InputStream } from '../io.js';
+import type { ProgressBoard } from '../render/progress-board.js';
+import { replyLines } from '../render/reply.js';
+import { attachApprovalDesk } from './approval-desk.js';
+import { runSlashCommand } from './slash-commands.js';
+import type { Terminal } from './terminal.js';
+
+/** What a session needs: the model, agents, tools, store and how approvals are decided. */
+export interface SessionAppOptions {
+  terminal: Terminal;
+  model: ModelAdapter;
+  models: ModelConfig;
+  registry: AgentRegistry;
+  tools: Tool[];
+  openStore: () => TaskStore;
+  storeDir: string;
+  approval: 'ask' | 'auto' | 'deny';
+  limits: Partial<RuntimeLimits>;
+  cwd: string;
+  home: string;
+  /** Reads the agent folders again (after /agents create or delete). */
+  reloadAgents: () => Promise<AgentRegistry>;
+  /** The input (for Ctrl-O key presses on a terminal). */
+  stdin: InputStream;
+  /** Subscribes to SIGINT when input is not a terminal (readline handles Ctrl-C on one). */
+  onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
+}
+
+/**
+ * An interactive session with the main agent: lines become messages (queued while it works),
+ * `/` lines are commands, progress and approvals are shown as they happen. Ctrl-C interrupts the
+ * current turn (and its foreground sub-agents); a second Ctrl-C, `/exit` or end of input exits,
+ * cancelling the session's unfinished tasks and saying so.
+ */
+export class SessionApp {
+  runtime!: Runtime;
+  session!: Session;
+  registry: AgentRegistry;
+  board!: ProgressBoard;
+  readonly terminal: Terminal;
+  readonly options: SessionAppOptions;
+  private detachDesk: () => void = () => {};
+  private offMessage: () => void = () => {};
+  private unanswered = 0;
+  private exitArmed = false;
+  private agentsChanged = false;
+  private inputEnded = false;
+  private closing = false;
+  private finish!: (code: number) => void;
+  private readonly finished = new Promise<number>((resolve) => {
+    this.finish = resolve;
+  });
+
+  constructor(options: SessionAppOptions) {
+    this.options = options;
+    this.terminal = options.terminal;
+    this.registry = options.registry;
+  }
+
+  /** Starts the session; resolves with the exit code once it ends. */
+  run(): Promise<number> {
+    this.build();
+    const { terminal } = this;
+    terminal.onLine((line) => this.onLine(line));
+    const rl = terminal.rl;
+    if (rl && terminal.terminalInput) {
+      rl.on('SIGINT', () => this.onInterrupt());
+      const onKey = (_text: string, key: { ctrl?: boolean; name?: string } | undefined) => {
+        if (key?.ctrl && key.name === 'o') this.toggleExpanded();
+      };
+      const input = this.options.stdin;
+      input.on('keypress', onKey);
+      void this.finished.then(() => input.off('keypress', onKey));
+    } else {
+      const off = this.options.onSignal('SIGINT', () => this.onInterrupt());
+      void this.finished.then(off);
+    }
+    rl?.on('close', () => this.onInputEnd());
+    terminal.showPrompt();
+    return this.finished;
+  }
+
+  /** Ends the session: interrupts, cancels its unfinished tasks (saying so), shuts the runtime down. */
+  async exit(code = 0): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const { terminal, runtime, session } = this;
+    session.interrupt();
+    const active = runtime.list({ sessionKey: session.sessionKey, active: true });
+    const cancelled = runtime.cancelSession(session.sessionKey, 'troupe exited.');
+    if (cancelled > 0) {
+      const names = active.map((info) => `[${info.agent}] ${info.description}`).join(', ');
+      terminal.log(
+        terminal.colors.yellow(
+          `Cancelled ${cancelled} unfinished task${cancelled === 1 ? '' : 's'} of this session on exit${names ? `: ${names}` : ''}.`,
+        ),
+      );
+    }
+    session.close();
+    this.offMessage();
+    this.detachDesk();
+    try {
+      await runtime.shutdown();
+    } finally {
+      terminal.close();
+      this.finish(code);
+    }
+  }
+
+  /** Marks the agent list as changed: the runtime is rebuilt before the next message. */
+  agentsUpdated(registry: AgentRegistry): void {
+    this.registry = registry;
+    this.agentsChanged = true;
+  }
+
+  /** Toggles showing the streamed text under each running task. */
+  toggleExpanded(): void {
+    this.board.expanded = !this.board.expanded;
+    this.terminal.log(
+      this.terminal.colors.dim(
+        this.board.expanded
+          ? 'Showing streamed text (Ctrl-O to hide).'
+          : 'Hiding streamed text (Ctrl-O to show).',
+      ),
+    );
+  }
+
+  private build(messages?: readonly Message[], sessionKey?: string): void {
+    const { options, terminal } = this;
+    this.runtime = createRuntime({
+      model: options.model,
+      models: options.models,
+      agents: this.registry,
+      tools: options.tools,
+      limits: options.limits,
+      approval: options.approval,
+      store: options.openStore(),
+    });
+    this.session = this.runtime.createSession({
+      ...(sessionKey ? { sessionKey } : {}),
+      ...(messages ? { messages: [...messages] } : {}),
+    });
+    const session = this.session;
+    this.board = terminal.track(this.runtime, {
+      sessionKey: session.sessionKey,
+      mainBusy: () => session.isBusy,
+    });
+    this.offMessage = session.on('message', (message) => this.onMessage(message));
+    this.detachDesk = attachApprovalDesk({
+      runtime: this.runtime,
+      prompter: terminal.prompter,
+      colors: terminal.colors,
+      log: (text) => terminal.log(text),
+      mode: 'ask',
+    });
+  }
+
+  /** Replaces the runtime (same conversation) once nothing is running, so new agents are offered. */
+  private async rebuildIfIdle(): Promise<void> {
+    if (!this.agentsChanged || this.session.isBusy) return;
+    if (this.runtime.list({ active: true }).length > 0) return;
+    this.agentsChanged = false;
+    const old = { runtime: this.runtime, session: this.session, board: this.board };
+    this.offMessage();
+    this.detachDesk();
+    this.terminal.untrack(old.board);
+    old.session.close();
+    await old.runtime.shutdown();
+    this.build(old.session.messages, old.session.sessionKey);
+  }
+
+  private onLine(line: string): void {
+    if (this.closing) return;
+    const text = line.trim();
+    if (!text) {
+      this.terminal.showPrompt();
+      return;
+    }
+    this.exitArmed = false;
+    void this.track(text.startsWith('/') ? () => runSlashCommand(this, text) : () => this.send(text));
+  }
+
+  /** Runs one input's work; the session waits for it before exiting at end of input. */
+  private async track(work: () => Promise<void>): Promise<void> {
+    this.unanswered++;
+    try {
+      await work();
+    } catch (error) {
+      this.terminal.log(this.terminal.colors.red(`troupe: ${(error as Error).message}`));
+    } finally {
+      this.unanswered--;
+      this.terminal.showPrompt();
+      if (this.inputEnded && this.unanswered === 0) void this.exit();
+    }
+  }
+
+  private async send(text: string): Promise<void> {
+    await this.rebuildIfIdle();
+    if (this.session.isBusy)
+      this.terminal.log(this.terminal.colors.dim('(Queued: it is sent when the current reply is done.)'));
+    await this.session.send(text);
+  }
+
+  private onMessage(message: SessionMessage): void {
+    const { terminal } = this;
+    if (message.kind === 'announcement') {
+      terminal.log(
+        terminal.colors.dim('(A background task reported back; the main agent is reading its result.)'),
+      );
+      return;
+    }
+    this.board.mainEnded();
+    terminal.log(replyLines(message, terminal.colors).join('\n'));
+  }
+
+  private onInterrupt(): void {
+    const { terminal } = this;
+    if (this.closing) return;
+    if (this.session.isBusy) {
+      this.session.interrupt();
+      this.exitArmed = true;
+      terminal.log(
+        terminal.colors.yellow(
+          'Interrupted: the current turn and its foreground sub-agents were cancelled. Press Ctrl-C again to exit.',
+        ),
+      );
+      return;
+    }
+    if (this.exitArmed) {
+      void this.exit(0);
+      return;
+    }
+    this.exitArmed = true;
+    terminal.clearInput();
+    terminal.log(terminal.colors.dim('Press Ctrl-C again to exit (or type /exit).'));
+  }
+
+  private onInputEnd(): void {
+    if (this.closing) return;
+    this.inputEnded = true;
+    if (this.terminal.terminalInput || this.unanswered === 0) void this.exit();
+  }
+}

@@ -1,0 +1,136 @@
+import { dirname } from 'node:path';
+import { deleteAgentFile } from '@troupe/node';
+import { UsageError } from '../errors.js';
+import { agentDetailLines, agentListLines } from '../render/agent-details.js';
+import { taskTable } from '../render/task-table.js';
+import { transcriptLines } from '../render/transcript.js';
+import { matchTaskId } from '../task-ids.js';
+import { createAgent } from './agent-maker.js';
+import type { SessionApp } from './session-app.js';
+
+const HELP = `Commands:
+  /agents                    list agents (source, model, tools)
+  /agents show NAME          one agent in full
+  /agents create [TEXT]      new project agent: from a one-line description, or step by step
+  /agents delete NAME        delete a project or user agent file
+  /tasks                     tasks of this session
+  /tasks show ID             one task with its transcript (ID may be a prefix)
+  /tasks cancel ID           cancel a queued or running task
+  /expand                    show or hide streamed text under running tasks (also Ctrl-O)
+  /help                      this list
+  /exit                      leave (unfinished tasks of the session are cancelled)
+Ctrl-C interrupts the current turn and its foreground sub-agents; twice exits.`;
+
+/** Runs one `/` command of a session. Throws for a bad command (the session prints it). */
+export async function runSlashCommand(app: SessionApp, input: string): Promise<void> {
+  const [name = '', ...words] = input.slice(1).trim().split(/\s+/);
+  const rest = input.slice(1).trim().slice(name.length).trim();
+  const log = (text: string) => app.terminal.log(text);
+  switch (name.toLowerCase()) {
+    case 'help':
+    case '?':
+      log(HELP);
+      return;
+    case 'exit':
+    case 'quit':
+      await app.exit(0);
+      return;
+    case 'expand':
+      app.toggleExpanded();
+      return;
+    case 'agents':
+      await agentsCommand(app, words, rest);
+      return;
+    case 'tasks':
+      await tasksCommand(app, words);
+      return;
+    default:
+      throw new UsageError(`Unknown command /${name}. Type /help for the list.`);
+  }
+}
+
+async function agentsCommand(app: SessionApp, words: string[], rest: string): Promise<void> {
+  const { colors } = app.terminal;
+  const log = (lines: string[]) => app.terminal.log(lines.join('\n'));
+  const sub = words[0]?.toLowerCase() ?? 'list';
+  const target = words[1];
+  if (sub === 'list') return log(agentListLines(app.registry, colors));
+  if (sub === 'show') {
+    if (!target) throw new UsageError('Usage: /agents show NAME');
+    return log(agentDetailLines(app.registry.require(target), colors));
+  }
+  if (sub === 'create') {
+    const description = rest.slice(words[0]!.length).trim();
+    const created = await createAgent(app, description);
+    if (!created) return;
+    app.agentsUpdated(await app.options.reloadAgents());
+    return log([
+      colors.green(`Created agent "${created.name}" in ${created.path}.`),
+      'The main agent can use it from your next message.',
+    ]);
+  }
+  if (sub === 'delete') {
+    if (!target) throw new UsageError('Usage: /agents delete NAME');
+    const definition = app.registry.require(target);
+    if (definition.source === 'builtin' || !definition.path) {
+      throw new UsageError(
+        `"${definition.name}" is a built-in agent and cannot be deleted; create a project agent with the same name to replace it.`,
+      );
+    }
+    const { path } = await deleteAgentFile({ dir: dirname(definition.path), name: definition.name });
+    app.agentsUpdated(await app.options.reloadAgents());
+    return log([colors.green(`Deleted agent "${definition.name}" (${path}).`)]);
+  }
+  throw new UsageError(`Unknown /agents command "${sub}": use list, show, create or delete.`);
+}
+
+async function tasksCommand(app: SessionApp, words: string[]): Promise<void> {
+  const { runtime, session, terminal } = app;
+  const { colors } = terminal;
+  const sub = words[0]?.toLowerCase() ?? 'list';
+  const tasks = runtime.list({ sessionKey: session.sessionKey });
+  if (sub === 'list') {
+    if (tasks.length === 0) return terminal.log('No tasks in this session yet.');
+    const rows = tasks.map((info) => ({
+      id: info.id,
+      agent: info.agent,
+      description: info.description,
+      status: info.status,
+      ...(info.result ? { terminateReason: info.result.terminateReason } : {}),
+      toolCalls: info.toolCalls,
+      durationMs: info.elapsedMs,
+      tokens: info.tokens,
+    }));
+    return terminal.log(taskTable(rows, colors).join('\n'));
+  }
+  const given = words[1];
+  if (!given) throw new UsageError(`Usage: /tasks ${sub} ID`);
+  const id = matchTaskId(
+    tasks.map((info) => info.id),
+    given,
+  );
+  if (sub === 'cancel') {
+    const info = runtime.get(id)!;
+    if (runtime.cancel(id, 'Cancelled by the user.'))
+      terminal.log(`Cancelling [${info.agent}] ${info.description}.`);
+    else terminal.log(`That task already ended (${info.status}).`);
+    return;
+  }
+  if (sub === 'show') {
+    const info = runtime.get(id)!;
+    await runtime.store.flush();
+    const snapshot = await runtime.store.loadSnapshot(id).catch(() => undefined);
+    const messages = (snapshot?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
+      ?.messages;
+    const lines = [
+      `${colors.bold(`[${info.agent}] ${info.description}`)}  ${info.id}`,
+      `status: ${info.status}${info.result ? ` (${info.result.terminateReason})` : ''} · ${info.toolCalls} tool calls · ${info.turns} turns${info.background ? ' · background' : ''}`,
+      '',
+    ];
+    if (Array.isArray(messages)) lines.push(...transcriptLines(messages, colors));
+    else lines.push(colors.dim('(No transcript yet: the task has not started.)'));
+    if (info.result?.error) lines.push('', colors.red(`error: ${info.result.error.message}`));
+    return terminal.log(lines.join('\n'));
+  }
+  throw new UsageError(`Unknown /tasks command "${sub}": use list, show or cancel.`);
+}

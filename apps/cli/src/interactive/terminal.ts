@@ -1,0 +1,164 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Runtime } from '@troupe/core';
+import type { CliIo, OutputStream } from '../io.js';
+import { type Colors, colorsFor } from '../render/colors.js';
+import { ProgressBoard } from '../render/progress-board.js';
+import { LiveScreen, PlainScreen, type Screen } from '../render/screen.js';
+import { Prompter } from './prompter.js';
+
+/** Options of {@link Terminal}. */
+export interface TerminalOptions {
+  io: CliIo;
+  /** Where progress and questions go (stdout for a session, stderr for `run`). */
+  out: OutputStream;
+  /** Read input lines (a session, or questions such as approvals). Default false. */
+  input?: boolean;
+  /** The normal prompt label of a session (`> `); questions replace it while they wait. */
+  prompt?: string;
+}
+
+/**
+ * The CLI's terminal: colours, a screen (live region on a TTY, plain lines otherwise), an optional
+ * readline for input lines, and the prompter that serialises questions over it. Input lines go to
+ * the waiting question first, then to the handler set with {@link onLine}.
+ */
+export class Terminal {
+  readonly colors: Colors;
+  readonly screen: Screen;
+  readonly prompter: Prompter;
+  readonly rl: Interface | undefined;
+  /** True when the output is a terminal (live lines, colours allowed). */
+  readonly tty: boolean;
+  /** True when questions are typed on a terminal (not read from a pipe). */
+  readonly terminalInput: boolean;
+  private readonly boards: ProgressBoard[] = [];
+  private readonly detachers: (() => void)[] = [];
+  private readonly basePrompt: string | undefined;
+  private currentPrompt = '';
+  private promptShown = false;
+  private closed = false;
+  private lineHandler: ((line: string) => void) | undefined;
+
+  constructor(options: TerminalOptions) {
+    const { io, out } = options;
+    this.tty = out.isTTY === true;
+    this.colors = colorsFor(out, io.env);
+    this.basePrompt = options.prompt;
+    this.terminalInput = options.input === true && io.stdin.isTTY === true && this.tty;
+    if (options.input) {
+      this.rl = this.terminalInput
+        ? createInterface({ input: io.stdin, output: out as NodeJS.WritableStream, terminal: true })
+        : createInterface({ input: io.stdin, terminal: false });
+      this.rl.on('line', (line) => this.onInput(line));
+    }
+    const rl = this.terminalInput ? this.rl : undefined;
+    this.screen = this.tty
+      ? new LiveScreen(out, {
+          lines: (width) => this.boards.flatMap((board) => board.liveLines(width)),
+          ...(rl
+            ? {
+                prompt: {
+                  rowsAboveCursor: () => rl.getCursorPos().rows,
+                  redraw: () => rl.prompt(true),
+                  visible: () => this.promptShown && !this.closed,
+                },
+              }
+            : {}),
+        })
+      : new PlainScreen(out);
+    this.prompter = new Prompter({
+      show: (lines) => this.screen.log(lines.join('\n')),
+      setPrompt: (label) => this.setPrompt(label),
+    });
+  }
+
+  /** Prints text above the live region. */
+  log(text: string): void {
+    this.screen.log(text);
+  }
+
+  /** Input lines no question is waiting for. */
+  onLine(handler: (line: string) => void): void {
+    this.lineHandler = handler;
+  }
+
+  /** Shows progress lines for a runtime's tasks. Returns the board (for `expanded`, `mainEnded`). */
+  track(runtime: Runtime, options: { sessionKey?: string; mainBusy?: () => boolean } = {}): ProgressBoard {
+    const board = new ProgressBoard({
+      colors: this.colors,
+      mode: this.screen.live ? 'live' : 'plain',
+      log: (line) => this.screen.log(line),
+      refresh: () => this.screen.refresh(),
+      colorOf: (agent) => runtime.agents.get(agent)?.color,
+      ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}),
+      ...(options.mainBusy ? { mainBusy: options.mainBusy } : {}),
+    });
+    this.detachers.push(board.attach(runtime));
+    this.boards.push(board);
+    return board;
+  }
+
+  /** Stops showing a runtime's progress (before it is replaced). */
+  untrack(board: ProgressBoard): void {
+    const index = this.boards.indexOf(board);
+    if (index < 0) return;
+    this.boards.splice(index, 1);
+    this.detachers.splice(index, 1)[0]?.();
+    this.screen.refresh();
+  }
+
+  /** Shows the session prompt (TTY) and starts taking lines. */
+  showPrompt(): void {
+    if (!this.rl || this.closed || !this.terminalInput) return;
+    if (!this.prompter.busy) this.applyPrompt(this.basePrompt ?? '');
+    this.promptShown = true;
+    this.screen.refresh();
+  }
+
+  /** Clears what the user has typed so far (Ctrl-C). */
+  clearInput(): void {
+    if (!this.rl || !this.terminalInput) return;
+    this.rl.write(null, { ctrl: true, name: 'e' });
+    this.rl.write(null, { ctrl: true, name: 'u' });
+  }
+
+  /** Stops redrawing and closes the input. */
+  close(): void {
+    if (this.closed) return;
+    this.prompter.withdrawAll();
+    this.closed = true;
+    for (const detach of this.detachers.splice(0)) detach();
+    this.boards.length = 0;
+    this.screen.close();
+    this.rl?.close();
+  }
+
+  private onInput(line: string): void {
+    if (this.terminalInput) this.screen.submitted(this.currentPrompt + line);
+    if (this.prompter.answer(line)) return;
+    this.lineHandler?.(line);
+  }
+
+  private applyPrompt(label: string): void {
+    this.currentPrompt = label;
+    this.rl?.setPrompt(label);
+  }
+
+  private setPrompt(label: string | undefined): void {
+    if (!this.rl || this.closed) return;
+    if (!this.terminalInput) {
+      // Questions read from a pipe: print the question's prompt as a line.
+      if (label !== undefined) this.screen.log(label.trimEnd());
+      return;
+    }
+    if (label !== undefined) {
+      this.applyPrompt(label);
+      this.promptShown = true;
+    } else if (this.basePrompt !== undefined) {
+      this.applyPrompt(this.basePrompt);
+    } else {
+      this.promptShown = false;
+    }
+    this.screen.refresh();
+  }
+}

@@ -1,0 +1,29 @@
+import type { AgentRegistry } from '@troupe/core';
+import { agentDirectories, loadAgentDirectories } from '@troupe/node';
+import { CliError } from '../errors.js';
+
+/** Where agents are read from: the project and the user's home. */
+export interface AgentPlaces {
+  cwd: string;
+  home: string;
+}
+
+/**
+ * The agent registry of a project: `.troupe/agents` and `.claude/agents` in the project and in the
+ * home folder, then the built-in agents. Files that cannot be used are kept as problems (see
+ * {@link agentProblemsNotice}); a folder that exists but cannot be read is a {@link CliError}.
+ */
+export async function loadAgents(places: AgentPlaces): Promise<AgentRegistry> {
+  const registry = await loadAgentDirectories({ cwd: places.cwd, home: places.home });
+  const folders = new Set(agentDirectories(places).map((entry) => entry.dir));
+  const folderProblem = registry.problems().find((problem) => problem.file && folders.has(problem.file));
+  if (folderProblem) throw new CliError(folderProblem.message);
+  return registry;
+}
+
+/** One line about agent files that could not be loaded, or undefined when all loaded. */
+export function agentProblemsNotice(registry: AgentRegistry): string | undefined {
+  const count = registry.problems().length;
+  if (count === 0) return undefined;
+  return `${count} agent file${count === 1 ? '' : 's'} could not be loaded (run \`troupe agents validate\` for details).`;
+}

@@ -1,0 +1,15 @@
+import { UsageError } from './errors.js';
+
+/**
+ * The id `given` names among `ids`: an exact match, else the one id it is a prefix of. Throws
+ * {@link UsageError} when none or several match.
+ */
+export function matchTaskId(ids: readonly string[], given: string): string {
+  if (ids.includes(given)) return given;
+  const matches = ids.filter((id) => id.startsWith(given));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new UsageError(`No task with id "${given}".`);
+  throw new UsageError(
+    `"${given}" matches ${matches.length} tasks (${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', …' : ''}): give more of the id.`,
+  );
+}
