@@ -1,57 +1,52 @@
+// `pnpm bench`: the DESIGN.md "Performance" workload, each measurement in a fresh process.
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { runBareLoop, runTroupe, TURNS_PER_TASK } from './workload.ts';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TURNS_PER_TASK } from './workload.ts';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = process.env.BENCH_ROUNDS ?? '5';
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+interface Sample {
+  kind: string;
+  tasks: number;
+  wallMs: number;
+  cpuMs: number;
+  minWallMs: number;
+  peakRssMb: number;
 }
 
-async function measure(run: () => Promise<number>, rounds = ROUNDS): Promise<number> {
-  await run(); // warm-up
-  const times: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    globalThis.gc?.();
-    times.push(await run());
-  }
-  return median(times);
+function measure(kind: string, tasks: number, rounds = ROUNDS): Sample {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'measure.ts'), kind, String(tasks), rounds], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
-const perTurn = (ms: number, tasks: number) => (ms * 1000) / (tasks * TURNS_PER_TASK);
+const perTurn = (sample: Sample, field: 'wallMs' | 'cpuMs' | 'minWallMs' = 'wallMs') => (sample[field] * 1000) / (sample.tasks * TURNS_PER_TASK);
+const perTask = (sample: Sample) => (sample.wallMs * 1000) / sample.tasks;
 
-const bare = await measure(() => runBareLoop(TASKS));
-const troupe = await measure(() => runTroupe(TASKS));
-const troupeQuiet = await measure(() => runTroupe(TASKS, { events: false }));
-const small = await measure(() => runTroupe(100), 9);
-const large = await measure(() => runTroupe(10_000), 3);
-globalThis.gc?.();
-const rssBefore = process.memoryUsage().rss;
-let peak = rssBefore;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 5);
-await runTroupe(TASKS);
-clearInterval(sampler);
-peak = Math.max(peak, process.memoryUsage().rss);
+const bare = measure('bare', TASKS);
+const troupe = measure('troupe', TASKS);
+const quiet = measure('troupe-quiet', TASKS);
+const small = measure('troupe', 100, '15');
+const large = measure('troupe', 10_000, '3');
+const rss = measure('rss', TASKS);
 
-const rows = [
-  ['bare async loop', perTurn(bare, TASKS).toFixed(1), '1.0×'],
-  ['troupe (events + memory store)', perTurn(troupe, TASKS).toFixed(1), `${(troupe / bare).toFixed(1)}×`],
-  ['troupe (no listeners)', perTurn(troupeQuiet, TASKS).toFixed(1), `${(troupeQuiet / bare).toFixed(1)}×`],
-];
-console.log(
-  `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
-);
-console.log(
-  `Workload: ${TASKS} tasks × ${TURNS_PER_TASK} turns, 5 at a time, zero-latency model, one read tool per turn\n`,
-);
-console.log('| run | µs per turn | vs bare loop |\n|---|---:|---:|');
-for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-const perTaskSmall = (small * 1000) / 100;
-const perTaskLarge = (large * 1000) / 10_000;
-console.log(
-  `\nPer-task cost: ${perTaskSmall.toFixed(0)} µs at 100 tasks, ${perTaskLarge.toFixed(0)} µs at 10,000 tasks (${(perTaskLarge / perTaskSmall).toFixed(2)}×)`,
-);
-console.log(`Peak RSS during ${TASKS} tasks: ${(peak / 2 ** 20).toFixed(0)} MB`);
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+console.log(`\nMachine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.arch()}`);
+console.log(`Workload: ${TASKS} tasks × ${TURNS_PER_TASK} turns, 5 at a time, zero-latency scripted model, one read tool per turn; median of ${ROUNDS} runs after a warm-up, each kind in a fresh process.\n`);
+console.log('| run | µs per turn (wall) | µs per turn (CPU) | vs bare loop |');
+console.log('|---|---:|---:|---:|');
+for (const [name, sample] of [
+  ['bare async loop', bare],
+  ['troupe: events + memory store', troupe],
+  ['troupe: no event listeners', quiet],
+] as const) {
+  console.log(`| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× |`);
+}
+console.log(`\nPer-task cost (wall): ${perTask(small).toFixed(0)} µs at 100 tasks, ${perTask(large).toFixed(0)} µs at 10,000 tasks (${(perTask(large) / perTask(small)).toFixed(2)}×).`);
+console.log(`Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB.`);

@@ -10,7 +10,7 @@ import {
 import * as v from 'valibot';
 
 /** The DESIGN.md workload: each task makes 5 model turns, the first 4 calling one read tool. */
-export const TURNS_PER_TASK = 5;
+export const TURNS_PER_TASK = Number(process.env.BENCH_TURNS ?? 5);
 
 let toolUseCounter = 0;
 /** A zero-latency model: tool calls until the 5th turn, then an answer. */
@@ -56,7 +56,7 @@ export async function runTroupe(
     model: zeroLatencyModel,
     tools: [lookupTool],
     agents: [{ name: 'worker', description: 'Does work.', systemPrompt: 'You work.', tools: ['lookup'] }],
-    limits: { maxConcurrent: 5 },
+    limits: { maxConcurrent: 5, maxTurns: TURNS_PER_TASK + 1 },
     store: options.store ?? createMemoryStore(),
   });
   if (options.events !== false) {

@@ -178,6 +178,18 @@ export const subagentMachine = setup({
       const call = nextCall(context);
       return call?.disposition === 'approval' && !context.step.approved.includes(call.toolUseId);
     },
+    finishesTurnWithinLimits: ({ context, event }) => {
+      const { step } = context;
+      const { toolUseId, at } = event as Event<'TOOL_FINISHED'>;
+      const limits = context.task.limits;
+      return (
+        step.results.length + 1 === step.plan.length &&
+        step.plan[step.results.length]!.toolUseId === toolUseId &&
+        tokens(context.usage) <= limits.tokenBudget &&
+        context.turns < limits.maxTurns &&
+        at < context.deadline
+      );
+    },
     isNextCall: ({ context, event }) =>
       nextCall(context)?.toolUseId === (event as Event<'TOOL_FINISHED'>).toolUseId,
     isPendingApproval: ({ context, event }) =>
@@ -305,6 +317,14 @@ export const subagentMachine = setup({
           approved: step.approved,
           inFlight: step.inFlight.length ? step.inFlight.filter((id) => id !== toolUseId) : step.inFlight,
         },
+      };
+    }),
+    finishTurn: assign(({ context, event }) => {
+      const { at, result } = event as Event<'TOOL_FINISHED'>;
+      return {
+        now: at,
+        messages: [...context.messages, { role: 'user' as const, content: [...context.step.results, result] }],
+        step: NO_STEP,
       };
     }),
     sendResults: assign(({ context }) => ({
@@ -492,7 +512,11 @@ export const subagentMachine = setup({
           ],
           on: {
             TOOL_STARTED: { actions: 'toolStarted' },
-            TOOL_FINISHED: { guard: 'isNextCall', actions: 'toolFinished' },
+            TOOL_FINISHED: [
+              // The common case, the last call of a turn within every limit, is one microstep.
+              { guard: 'finishesTurnWithinLimits', target: 'thinking', actions: 'finishTurn' },
+              { guard: 'isNextCall', actions: 'toolFinished' },
+            ],
             TIMEOUT: { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
           },
         },

@@ -28,6 +28,7 @@ export class AgentCatalog {
   private readonly source: { get(name: string): AgentDefinition | undefined; list(): AgentDefinition[] };
   private readonly registries = new Map<string, ToolRegistry>();
   private readonly validators = new Map<object, JsonSchemaValidator>();
+  private readonly toolNames = new WeakMap<AgentDefinition, { flat?: string[]; nesting?: string[] }>();
 
   constructor(source: AgentCatalogSource, models: Partial<ModelConfig>) {
     this.models = { default: DEFAULT_MODEL_IDS.sonnet, ...models };
@@ -71,9 +72,17 @@ export class AgentCatalog {
     taskTools: readonly Tool[],
     canNest: boolean,
   ): string[] {
-    const pool = canNest ? [...base, ...taskTools] : base;
-    const registry = createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools });
-    return [...registry.names];
+    // Definitions are immutable once registered, so the selection is computed once per agent.
+    let cached = this.toolNames.get(definition);
+    if (!cached) this.toolNames.set(definition, (cached = {}));
+    const key = canNest ? 'nesting' : 'flat';
+    let names = cached[key];
+    if (!names) {
+      const pool = canNest ? [...base, ...taskTools] : base;
+      names = [...createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools }).names];
+      cached[key] = names;
+    }
+    return names;
   }
 
   /** A registry with exactly the spec's tools (cached: most tasks of an agent share one). */

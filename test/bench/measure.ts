@@ -1,0 +1,36 @@
+// One benchmark measurement in a fresh process; prints a JSON line. Used by run.ts.
+import { createMemoryStore } from '@troupe/core';
+import { runBareLoop, runTroupe } from './workload.ts';
+
+const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice(2);
+const tasks = Number(tasksArg);
+const rounds = Number(roundsArg);
+
+async function once(): Promise<{ wallMs: number; cpuMs: number }> {
+  globalThis.gc?.();
+  const cpu = process.cpuUsage();
+  const wallMs =
+    kind === 'bare'
+      ? await runBareLoop(tasks)
+      : await runTroupe(tasks, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000 };
+}
+
+if (kind === 'rss') {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 2);
+  await runTroupe(tasks);
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  console.log(JSON.stringify({ kind, tasks, peakRssMb: peak / 2 ** 20 }));
+} else {
+  await once(); // warm-up
+  const samples = [];
+  for (let round = 0; round < rounds; round++) samples.push(await once());
+  samples.sort((a, b) => a.wallMs - b.wallMs);
+  const median = samples[Math.floor(samples.length / 2)]!;
+  console.log(JSON.stringify({ kind, tasks, ...median, minWallMs: samples[0]!.wallMs }));
+}
