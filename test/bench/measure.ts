@@ -1,6 +1,30 @@
 // One benchmark measurement in a fresh process; prints a JSON line. Used by run.ts.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createMemoryStore } from '@troupe/core';
+import { createFileStore } from '@troupe/node';
 import { runBareLoop, runTroupe } from './workload.ts';
+
+let bytesWritten = 0;
+
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
+  return total;
+}
+
+/** A run with the durable file store in a fresh directory; records the bytes it wrote. */
+async function runWithFileStore(tasks: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'troupe-bench-'));
+  try {
+    const elapsed = await runTroupe(tasks, { store: createFileStore({ dir }) });
+    bytesWritten = directoryBytes(dir);
+    return elapsed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice(2);
 const tasks = Number(tasksArg);
@@ -12,7 +36,9 @@ async function once(): Promise<{ wallMs: number; cpuMs: number }> {
   const wallMs =
     kind === 'bare'
       ? await runBareLoop(tasks)
-      : await runTroupe(tasks, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+      : kind === 'troupe-file'
+        ? await runWithFileStore(tasks)
+        : await runTroupe(tasks, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }
@@ -32,5 +58,5 @@ if (kind === 'rss') {
   for (let round = 0; round < rounds; round++) samples.push(await once());
   samples.sort((a, b) => a.wallMs - b.wallMs);
   const median = samples[Math.floor(samples.length / 2)]!;
-  console.log(JSON.stringify({ kind, tasks, ...median, minWallMs: samples[0]!.wallMs }));
+  console.log(JSON.stringify({ kind, tasks, ...median, minWallMs: samples[0]!.wallMs, bytesWritten }));
 }

@@ -16,37 +16,54 @@ interface Sample {
   cpuMs: number;
   minWallMs: number;
   peakRssMb: number;
+  bytesWritten: number;
 }
 
 function measure(kind: string, tasks: number, rounds = ROUNDS): Sample {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'measure.ts'), kind, String(tasks), rounds], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(here, 'measure.ts'), kind, String(tasks), rounds],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
-const perTurn = (sample: Sample, field: 'wallMs' | 'cpuMs' | 'minWallMs' = 'wallMs') => (sample[field] * 1000) / (sample.tasks * TURNS_PER_TASK);
+const perTurn = (sample: Sample, field: 'wallMs' | 'cpuMs' | 'minWallMs' = 'wallMs') =>
+  (sample[field] * 1000) / (sample.tasks * TURNS_PER_TASK);
 const perTask = (sample: Sample) => (sample.wallMs * 1000) / sample.tasks;
 
 const bare = measure('bare', TASKS);
 const troupe = measure('troupe', TASKS);
 const quiet = measure('troupe-quiet', TASKS);
+const file = measure('troupe-file', TASKS);
 const small = measure('troupe', 100, '15');
 const large = measure('troupe', 10_000, '3');
 const rss = measure('rss', TASKS);
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-console.log(`\nMachine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.arch()}`);
-console.log(`Workload: ${TASKS} tasks × ${TURNS_PER_TASK} turns, 5 at a time, zero-latency scripted model, one read tool per turn; median of ${ROUNDS} runs after a warm-up, each kind in a fresh process.\n`);
+console.log(
+  `\nMachine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.arch()}`,
+);
+console.log(
+  `Workload: ${TASKS} tasks × ${TURNS_PER_TASK} turns, 5 at a time, zero-latency scripted model, one read tool per turn; median of ${ROUNDS} runs after a warm-up, each kind in a fresh process.\n`,
+);
 console.log('| run | µs per turn (wall) | µs per turn (CPU) | vs bare loop |');
 console.log('|---|---:|---:|---:|');
 for (const [name, sample] of [
   ['bare async loop', bare],
   ['troupe: events + memory store', troupe],
   ['troupe: no event listeners', quiet],
+  ['troupe: events + durable file store', file],
 ] as const) {
-  console.log(`| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× |`);
+  console.log(
+    `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× |`,
+  );
 }
-console.log(`\nPer-task cost (wall): ${perTask(small).toFixed(0)} µs at 100 tasks, ${perTask(large).toFixed(0)} µs at 10,000 tasks (${(perTask(large) / perTask(small)).toFixed(2)}×).`);
+console.log(
+  `\nPer-task cost (wall): ${perTask(small).toFixed(0)} µs at 100 tasks, ${perTask(large).toFixed(0)} µs at 10,000 tasks (${(perTask(large) / perTask(small)).toFixed(2)}×).`,
+);
+console.log(`File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`);
 console.log(`Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB.`);

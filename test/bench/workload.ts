@@ -59,8 +59,8 @@ export async function runTroupe(
     limits: { maxConcurrent: 5, maxTurns: TURNS_PER_TASK + 1 },
     store: options.store ?? createMemoryStore(),
   });
+  let events = 0;
   if (options.events !== false) {
-    let count = 0;
     for (const name of [
       'task.queued',
       'task.started',
@@ -70,7 +70,7 @@ export async function runTroupe(
       'task.completed',
     ] as const)
       runtime.on(name, () => {
-        count++;
+        events++;
       });
   }
   const started = performance.now();
@@ -79,6 +79,7 @@ export async function runTroupe(
     handles.push(runtime.spawn({ agent: 'worker', prompt: `task ${index}` }).result);
   const results = await Promise.all(handles);
   const elapsed = performance.now() - started;
+  if (options.events !== false && events === 0) throw new Error('bench: no events were delivered');
   if (results.some((result) => result.status !== 'completed' || result.turns !== TURNS_PER_TASK))
     throw new Error('bench: a task did not complete as scripted');
   await runtime.shutdown();
@@ -100,7 +101,7 @@ export async function runBareLoop(tasks: number): Promise<number> {
         );
         messages.push({ role: 'assistant', content: response.content });
         const use = response.content.find((block) => block.type === 'tool_use');
-        if (!use || use.type !== 'tool_use') break;
+        if (use?.type !== 'tool_use') break;
         const output = await lookupTool.execute(use.input as { key: string }, {
           signal: new AbortController().signal,
           taskId: 't',

@@ -6,8 +6,8 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicModel,
-  type RecordedRequest,
   lastUserText,
+  type RecordedRequest,
   startFakeAnthropicModel,
   systemOf,
   textStep,
@@ -24,7 +24,12 @@ const lookup = defineTool({
 });
 
 const agents = [
-  { name: 'explore', description: 'Finds facts.', systemPrompt: 'You are the explore agent.', tools: ['lookup'] },
+  {
+    name: 'explore',
+    description: 'Finds facts.',
+    systemPrompt: 'You are the explore agent.',
+    tools: ['lookup'],
+  },
   { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You are general.' },
 ];
 
@@ -41,13 +46,25 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
       handler: (request: RecordedRequest) => {
         const results = toolResultsOf(request);
         const usage = { input: 100, output: 10, cacheRead: 50, cacheWrite: 20 };
-        if (results.length === 0) return { ...toolStep('lookup', { key: 'auth' }, { usage }), model: 'claude-sonnet-5-5-20261101' };
+        if (results.length === 0)
+          return { ...toolStep('lookup', { key: 'auth' }, { usage }), model: 'claude-sonnet-5-5-20261101' };
         if (results.length === 1 && results[0]!.content === 'fact about auth' && request.index === 1)
-          return { ...toolStep('lookup', { key: 'session' }, { usage }), model: 'claude-sonnet-5-5-20261101' };
-        return { ...textStep(`Auth uses ${results[0]!.content}.`, usage), model: 'claude-sonnet-5-5-20261101' };
+          return {
+            ...toolStep('lookup', { key: 'session' }, { usage }),
+            model: 'claude-sonnet-5-5-20261101',
+          };
+        return {
+          ...textStep(`Auth uses ${results[0]!.content}.`, usage),
+          model: 'claude-sonnet-5-5-20261101',
+        };
       },
     });
-    const runtime = createRuntime({ model: fake.model, tools: [lookup], agents, models: { default: 'sonnet' } });
+    const runtime = createRuntime({
+      model: fake.model,
+      tools: [lookup],
+      agents,
+      models: { default: 'sonnet' },
+    });
     const result = await runtime.spawn({ agent: 'explore', prompt: 'How does auth work?' }).result;
     expect(result).toMatchObject({
       status: 'completed',
@@ -73,7 +90,8 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
     fake = await startFakeAnthropicModel({
       simulateCache: true,
       minCacheTokens: 1,
-      handler: (request) => (toolResultsOf(request).length === 0 ? toolStep('lookup', { key: 'x' }) : textStep('done')),
+      handler: (request) =>
+        toolResultsOf(request).length === 0 ? toolStep('lookup', { key: 'x' }) : textStep('done'),
     });
     const runtime = createRuntime({ model: fake.model, tools: [lookup], agents });
     const result = await runtime.spawn({ agent: 'explore', prompt: 'Find x' }).result;
@@ -89,17 +107,25 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
         if (systemOf(request).includes('main agent')) {
           const results = toolResultsOf(request);
           if (results.length === 0)
-            return toolStep('task', { description: 'Find auth', prompt: 'Find where auth is handled', subagent_type: 'explore' });
+            return toolStep('task', {
+              description: 'Find auth',
+              prompt: 'Find where auth is handled',
+              subagent_type: 'explore',
+            });
           return textStep(`Summary: ${results[0]!.content.split('\n')[0]}`);
         }
-        return toolResultsOf(request).length === 0 ? toolStep('lookup', { key: 'auth' }) : textStep('auth is in src/auth.ts');
+        return toolResultsOf(request).length === 0
+          ? toolStep('lookup', { key: 'auth' })
+          : textStep('auth is in src/auth.ts');
       },
     });
     const runtime = createRuntime({ model: fake.model, tools: [lookup], agents });
     const session = runtime.createSession({ sessionKey: 'cli' });
     const reply = await session.send('Where is auth handled?');
     expect(reply.text).toBe('Summary: auth is in src/auth.ts');
-    expect(runtime.list({ sessionKey: 'cli' })).toEqual([expect.objectContaining({ agent: 'explore', status: 'completed', toolCalls: 1 })]);
+    expect(runtime.list({ sessionKey: 'cli' })).toEqual([
+      expect.objectContaining({ agent: 'explore', status: 'completed', toolCalls: 1 }),
+    ]);
   });
 
   it('runs parallel tasks, each with its own conversation', async () => {
@@ -108,13 +134,27 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
       handler: (request) => {
         const prompt = JSON.stringify(request.body.messages[0].content);
         const topic = /topic-(\d)/.exec(prompt)?.[0] ?? 'none';
-        return toolResultsOf(request).length === 0 ? toolStep('lookup', { key: topic }) : textStep(`answer for ${topic}`);
+        return toolResultsOf(request).length === 0
+          ? toolStep('lookup', { key: topic })
+          : textStep(`answer for ${topic}`);
       },
     });
-    const runtime = createRuntime({ model: fake.model, tools: [lookup], agents, limits: { maxConcurrent: 3 } });
-    const handles = [1, 2, 3, 4].map((n) => runtime.spawn({ agent: 'explore', prompt: `Research topic-${n}` }));
+    const runtime = createRuntime({
+      model: fake.model,
+      tools: [lookup],
+      agents,
+      limits: { maxConcurrent: 3 },
+    });
+    const handles = [1, 2, 3, 4].map((n) =>
+      runtime.spawn({ agent: 'explore', prompt: `Research topic-${n}` }),
+    );
     const results: TaskResult[] = await Promise.all(handles.map((handle) => handle.result));
-    expect(results.map((result) => result.output)).toEqual(['answer for topic-1', 'answer for topic-2', 'answer for topic-3', 'answer for topic-4']);
+    expect(results.map((result) => result.output)).toEqual([
+      'answer for topic-1',
+      'answer for topic-2',
+      'answer for topic-3',
+      'answer for topic-4',
+    ]);
     expect(fake.server.requests).toHaveLength(8);
   });
 
@@ -123,10 +163,18 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
       simulateCache: false,
       chunkSize: 4,
       // Start, block start, ping and one text delta reach the client; then the stream waits forever.
-      script: [{ ...textStep('a very long answer that never finishes'), pauseAfterEvents: 4, gate: new Promise(() => {}) }],
+      script: [
+        {
+          ...textStep('a very long answer that never finishes'),
+          pauseAfterEvents: 4,
+          gate: new Promise(() => {}),
+        },
+      ],
     });
     const runtime = createRuntime({ model: fake.model, tools: [lookup], agents });
-    const started = new Promise((resolve) => runtime.on('task.progress', (event) => event.kind === 'text' && resolve(event)));
+    const started = new Promise((resolve) =>
+      runtime.on('task.progress', (event) => event.kind === 'text' && resolve(event)),
+    );
     const handle = runtime.spawn({ agent: 'explore', prompt: 'Talk' });
     await started;
     runtime.cancel(handle.id);
@@ -136,13 +184,25 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
   });
 
   it('a model API error after retries fails the task with a clear code, not a rejection', async () => {
-    fake = await startFakeAnthropicModel({
-      simulateCache: false,
-      handler: () => ({ fault: 'http_error', status: 529, errorType: 'overloaded_error', message: 'Overloaded' }),
-    }, { maxRetries: 2 });
+    fake = await startFakeAnthropicModel(
+      {
+        simulateCache: false,
+        handler: () => ({
+          fault: 'http_error',
+          status: 529,
+          errorType: 'overloaded_error',
+          message: 'Overloaded',
+        }),
+      },
+      { maxRetries: 2 },
+    );
     const runtime = createRuntime({ model: fake.model, tools: [lookup], agents });
     const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
-    expect(result).toMatchObject({ status: 'failed', terminateReason: 'ERROR', error: { code: 'MODEL_OVERLOADED' } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      terminateReason: 'ERROR',
+      error: { code: 'MODEL_OVERLOADED' },
+    });
     expect(fake.server.requests).toHaveLength(3);
     expect(lastUserText(fake.server.requests[0]!)).toBe('x');
   });

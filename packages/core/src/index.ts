@@ -1,6 +1,47 @@
 // The public API of @troupe/core. Everything a host uses is exported here, by name.
 export { type Clock, systemClock } from './clock.js';
+export { SEED_AGENT_ALIASES } from './definitions/agent-aliases.js';
+export {
+  AGENT_NAME_MAX_LENGTH,
+  AGENT_NAME_PATTERN,
+  agentNameFromPath,
+  isValidAgentName,
+  normaliseAgentName,
+} from './definitions/agent-name.js';
+export {
+  AGENT_SOURCE_PRECEDENCE,
+  type AgentProblem,
+  type AgentRegistry,
+  type AgentRegistryOptions,
+  createAgentRegistry,
+  type ShadowedAgent,
+} from './definitions/agent-registry.js';
+export { checkFinalAnswer } from './definitions/check-final-answer.js';
+export {
+  compileJsonSchema,
+  type JsonSchemaCheck,
+  type JsonSchemaValidator,
+} from './definitions/compile-json-schema.js';
+export { MODEL_ALIASES, type ModelAlias } from './definitions/model-alias.js';
+export { type ParseAgentOptions, type ParsedAgent, parseAgentFile } from './definitions/parse-agent-file.js';
+export { parseAgentJson } from './definitions/parse-agent-json.js';
+export { parseAgentSource } from './definitions/parse-agent-source.js';
+export {
+  DEFAULT_MODEL_IDS,
+  type ResolveModelOptions,
+  resolveModel,
+  resolveModelAlias,
+} from './definitions/resolve-model.js';
+export {
+  compactDescription,
+  describeTools,
+  TASK_DESCRIPTION_MAX_LENGTH,
+  type TaskToolAgents,
+  taskToolDescription,
+} from './definitions/task-tool-description.js';
 export type { AgentDefinition, AgentSource } from './definitions/types.js';
+export { AgentDefinitionSchema, validateAgentDefinition } from './definitions/validate-agent-definition.js';
+export type { DefinitionWarning, DefinitionWarningKind } from './definitions/warnings.js';
 export {
   DefinitionError,
   LimitError,
@@ -67,6 +108,7 @@ export {
   type TaskStore,
   type TerminateReason,
 } from './persistence/types.js';
+export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export {
@@ -104,41 +146,3 @@ export {
   type ToolRegistry,
   type ToolSelection,
 } from './tools/tool-registry.js';
-export { SEED_AGENT_ALIASES } from './definitions/agent-aliases.js';
-export {
-  AGENT_NAME_MAX_LENGTH,
-  AGENT_NAME_PATTERN,
-  agentNameFromPath,
-  isValidAgentName,
-  normaliseAgentName,
-} from './definitions/agent-name.js';
-export {
-  AGENT_SOURCE_PRECEDENCE,
-  type AgentProblem,
-  type AgentRegistry,
-  type AgentRegistryOptions,
-  createAgentRegistry,
-  type ShadowedAgent,
-} from './definitions/agent-registry.js';
-export { checkFinalAnswer } from './definitions/check-final-answer.js';
-export { compileJsonSchema, type JsonSchemaCheck, type JsonSchemaValidator } from './definitions/compile-json-schema.js';
-export { MODEL_ALIASES, type ModelAlias } from './definitions/model-alias.js';
-export { type ParseAgentOptions, type ParsedAgent, parseAgentFile } from './definitions/parse-agent-file.js';
-export { parseAgentJson } from './definitions/parse-agent-json.js';
-export { parseAgentSource } from './definitions/parse-agent-source.js';
-export {
-  DEFAULT_MODEL_IDS,
-  type ResolveModelOptions,
-  resolveModel,
-  resolveModelAlias,
-} from './definitions/resolve-model.js';
-export {
-  compactDescription,
-  describeTools,
-  TASK_DESCRIPTION_MAX_LENGTH,
-  type TaskToolAgents,
-  taskToolDescription,
-} from './definitions/task-tool-description.js';
-export { AgentDefinitionSchema, validateAgentDefinition } from './definitions/validate-agent-definition.js';
-export type { DefinitionWarning, DefinitionWarningKind } from './definitions/warnings.js';
-export { replayTask, type ReplayOptions, type ReplayOutcome, type ReplayStep } from './replay/replay-task.js';

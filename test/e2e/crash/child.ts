@@ -3,8 +3,8 @@
 // stdout (`MARK <name>`) tell the test where the process is. Usage:
 //   node --conditions=source --import tsx child.ts <scenario> <phase> <storeDir> <ledgerFile>
 import { appendFileSync } from 'node:fs';
-import { createRuntime, defineTool, type ModelRequest, type ScriptedReply } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { createRuntime, defineTool, type ModelRequest } from '@troupe/core';
+import { type ScriptedReply, scriptedModel } from '@troupe/core/testing';
 import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
 
@@ -41,14 +41,22 @@ const userText = (request: ModelRequest) => {
   const first = request.messages[0]!.content;
   return typeof first === 'string' ? first : '';
 };
-const turnOf = (request: ModelRequest) => request.messages.filter((message) => message.role === 'assistant').length + 1;
-const tool = (name: string, input: unknown, id: string): ScriptedReply => ({ content: [{ type: 'tool_use', id, name, input }], usage: { input: 50, output: 10 } });
-const text = (value: string): ScriptedReply => ({ content: [{ type: 'text', text: value }], usage: { input: 50, output: 10 } });
+const turnOf = (request: ModelRequest) =>
+  request.messages.filter((message) => message.role === 'assistant').length + 1;
+const tool = (name: string, input: unknown, id: string): ScriptedReply => ({
+  content: [{ type: 'tool_use', id, name, input }],
+  usage: { input: 50, output: 10 },
+});
+const text = (value: string): ScriptedReply => ({
+  content: [{ type: 'text', text: value }],
+  usage: { input: 50, output: 10 },
+});
 
 const model = scriptedModel(async (request) => {
   const task = userText(request);
   const turn = turnOf(request);
-  if (scenario === 'many') return turn === 1 ? tool('read_note', { key: task }, `${task}-r`) : text(`done ${task}`);
+  if (scenario === 'many')
+    return turn === 1 ? tool('read_note', { key: task }, `${task}-r`) : text(`done ${task}`);
   switch (task) {
     case 'A':
       if (turn === 1) return tool('read_note', { key: 'a' }, 'A-1');

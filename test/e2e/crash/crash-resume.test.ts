@@ -16,19 +16,24 @@ afterAll(() => {
 });
 
 function start(scenario: string, phase: string, store: string, ledger: string) {
-  const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', child, scenario, phase, store, ledger], {
-    cwd: here,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', child, scenario, phase, store, ledger],
+    {
+      cwd: here,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   const waiters: { test: (text: string) => boolean; resolve: () => void }[] = [];
   proc.stdout!.on('data', (chunk) => {
     out += chunk;
-    for (const waiter of [...waiters]) if (waiter.test(out)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
+    for (const waiter of [...waiters])
+      if (waiter.test(out)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
   });
   proc.stderr!.on('data', (chunk) => {
     err += chunk;
@@ -45,7 +50,9 @@ function start(scenario: string, phase: string, store: string, ledger: string) {
       if (test(out)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         waiters.push({ test, resolve });
-        void exited.then((code) => reject(new Error(`child exited (${code}) before ${markers.join(', ')}\n${out}\n${err}`)));
+        void exited.then((code) =>
+          reject(new Error(`child exited (${code}) before ${markers.join(', ')}\n${out}\n${err}`)),
+        );
       });
     },
   };
@@ -73,8 +80,18 @@ async function restore(scenario: string, store: string, ledger: string) {
   const second = start(scenario, 'restore', store, ledger);
   const code = await second.exited;
   expect(code, second.errors()).toBe(0);
-  const line = second.output().split('\n').find((text) => text.startsWith('RESULT '))!;
-  return { ...(JSON.parse(line.slice('RESULT '.length)) as { restored: string[]; warnings: unknown[]; results: { status: string; output: string; taskId: string }[] }), output: second.output() };
+  const line = second
+    .output()
+    .split('\n')
+    .find((text) => text.startsWith('RESULT '))!;
+  return {
+    ...(JSON.parse(line.slice('RESULT '.length)) as {
+      restored: string[];
+      warnings: unknown[];
+      results: { status: string; output: string; taskId: string }[];
+    }),
+    output: second.output(),
+  };
 }
 
 function endsPerTask(store: string): Map<string, number> {

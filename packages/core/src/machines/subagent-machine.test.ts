@@ -1,6 +1,6 @@
 import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
-import { createActor, type SnapshotFrom } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor, type SnapshotFrom } from 'xstate';
 import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
 import { type SubagentInput, type SubagentMachine, subagentMachine } from './subagent-machine.js';
 
@@ -25,8 +25,18 @@ function phase(snapshot: Snapshot): string {
 
 const call = (id: string, disposition: 'run' | 'approval' | 'rejected'): ToolCallPlan =>
   disposition === 'rejected'
-    ? { toolUseId: id, name: 'nope', disposition, result: { type: 'tool_result', tool_use_id: id, content: 'no such tool', is_error: true } }
-    : { toolUseId: id, name: disposition === 'run' ? 'read' : 'write', access: disposition === 'run' ? 'read' : 'write', disposition };
+    ? {
+        toolUseId: id,
+        name: 'nope',
+        disposition,
+        result: { type: 'tool_result', tool_use_id: id, content: 'no such tool', is_error: true },
+      }
+    : {
+        toolUseId: id,
+        name: disposition === 'run' ? 'read' : 'write',
+        access: disposition === 'run' ? 'read' : 'write',
+        disposition,
+      };
 
 function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent {
   const turn = snapshot.context.turns + 1;
@@ -35,16 +45,33 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
   const id = `tu${turn}`;
   switch (kind) {
     case 'answer':
-      return { type: 'MODEL_RESPONDED', at, turn, response: { content: [{ type: 'text', text: '{"ok":true}' }], usage }, plan: [], outputCheck: { ok: true, value: { ok: true } } };
+      return {
+        type: 'MODEL_RESPONDED',
+        at,
+        turn,
+        response: { content: [{ type: 'text', text: '{"ok":true}' }], usage },
+        plan: [],
+        outputCheck: { ok: true, value: { ok: true } },
+      };
     case 'badAnswer':
-      return { type: 'MODEL_RESPONDED', at, turn, response: { content: [{ type: 'text', text: 'not json' }], usage }, plan: [], outputCheck: { ok: false, message: 'expected JSON' } };
+      return {
+        type: 'MODEL_RESPONDED',
+        at,
+        turn,
+        response: { content: [{ type: 'text', text: 'not json' }], usage },
+        plan: [],
+        outputCheck: { ok: false, message: 'expected JSON' },
+      };
     default: {
       const disposition = kind as 'run' | 'approval' | 'rejected';
       return {
         type: 'MODEL_RESPONDED',
         at,
         turn,
-        response: { content: [{ type: 'tool_use', id, name: disposition === 'run' ? 'read' : 'write', input: {} }], usage },
+        response: {
+          content: [{ type: 'tool_use', id, name: disposition === 'run' ? 'read' : 'write', input: {} }],
+          usage,
+        },
         plan: [call(id, disposition)],
       };
     }
@@ -67,7 +94,12 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
         responded(snapshot, 'approval'),
         responded(snapshot, 'rejected'),
         responded(snapshot, 'run', 600),
-        { type: 'MODEL_FAILED', at, turn: context.turns + 1, error: { name: 'ModelError', code: 'MODEL_OVERLOADED', message: 'overloaded' } },
+        {
+          type: 'MODEL_FAILED',
+          at,
+          turn: context.turns + 1,
+          error: { name: 'ModelError', code: 'MODEL_OVERLOADED', message: 'overloaded' },
+        },
         { type: 'TIMEOUT', at: context.deadline },
         cancel,
       ];
@@ -78,8 +110,18 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
         events.push({ type: 'TOOL_STARTED', at, toolUseId: next.toolUseId });
       if (next)
         events.push(
-          { type: 'TOOL_FINISHED', at, toolUseId: next.toolUseId, result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'ok' } },
-          { type: 'TOOL_FINISHED', at: context.deadline + 1, toolUseId: next.toolUseId, result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'late' } },
+          {
+            type: 'TOOL_FINISHED',
+            at,
+            toolUseId: next.toolUseId,
+            result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'ok' },
+          },
+          {
+            type: 'TOOL_FINISHED',
+            at: context.deadline + 1,
+            toolUseId: next.toolUseId,
+            result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'late' },
+          },
         );
       return events;
     }
@@ -93,8 +135,19 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
     }
     case 'running.grace':
       return [
-        { type: 'MODEL_RESPONDED', at, turn: context.turns + 1, response: { content: [{ type: 'text', text: 'best effort' }], usage: { input: 1, output: 1 } }, plan: [] },
-        { type: 'MODEL_FAILED', at, turn: context.turns + 1, error: { name: 'ModelError', code: 'MODEL_ERROR', message: 'boom' } },
+        {
+          type: 'MODEL_RESPONDED',
+          at,
+          turn: context.turns + 1,
+          response: { content: [{ type: 'text', text: 'best effort' }], usage: { input: 1, output: 1 } },
+          plan: [],
+        },
+        {
+          type: 'MODEL_FAILED',
+          at,
+          turn: context.turns + 1,
+          error: { name: 'ModelError', code: 'MODEL_ERROR', message: 'boom' },
+        },
         { type: 'TIMEOUT', at: context.deadline },
         cancel,
       ];
@@ -135,8 +188,13 @@ function walkedEdges(): Set<string> {
   });
   const edges = new Set<string>();
   for (const vertex of Object.values(adjacency)) {
-    for (const transition of Object.values(vertex.transitions) as { event: SubagentEvent; state: unknown }[]) {
-      edges.add(`${phase(vertex.state as Snapshot)} --${transition.event.type}--> ${phase(transition.state as Snapshot)}`);
+    for (const transition of Object.values(vertex.transitions) as {
+      event: SubagentEvent;
+      state: unknown;
+    }[]) {
+      edges.add(
+        `${phase(vertex.state as Snapshot)} --${transition.event.type}--> ${phase(transition.state as Snapshot)}`,
+      );
     }
   }
   return edges;
@@ -192,7 +250,9 @@ describe('subagent machine (model-based)', () => {
   });
 
   it('reaches every terminate reason', () => {
-    const reasons = new Set(paths.map((path) => (path.state as Snapshot).context.end?.terminateReason).filter(Boolean));
+    const reasons = new Set(
+      paths.map((path) => (path.state as Snapshot).context.end?.terminateReason).filter(Boolean),
+    );
     expect([...reasons].sort()).toEqual(['ABORTED', 'ERROR', 'GOAL', 'MAX_TURNS', 'TIMEOUT', 'TOKEN_LIMIT']);
   });
 
@@ -204,7 +264,8 @@ describe('subagent machine (model-based)', () => {
       expect(serialize(snapshot)).toBe(serialize(path.state as Snapshot));
       if (snapshot.status === 'done') {
         const output = snapshot.output!;
-        const expectedStatus = { GOAL: 'completed', ABORTED: 'cancelled' }[output.terminateReason as string] ?? 'failed';
+        const expectedStatus =
+          { GOAL: 'completed', ABORTED: 'cancelled' }[output.terminateReason as string] ?? 'failed';
         expect(output.status).toBe(expectedStatus);
         expect(phase(snapshot)).toBe(expectedStatus);
       }

@@ -323,7 +323,10 @@ export const subagentMachine = setup({
       const { at, result } = event as Event<'TOOL_FINISHED'>;
       return {
         now: at,
-        messages: [...context.messages, { role: 'user' as const, content: [...context.step.results, result] }],
+        messages: [
+          ...context.messages,
+          { role: 'user' as const, content: [...context.step.results, result] },
+        ],
         step: NO_STEP,
       };
     }),

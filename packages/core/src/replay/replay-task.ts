@@ -43,7 +43,11 @@ export interface ReplayOutcome {
  * standing in for the model, the tools and the host. No network, no side effects. A journal
  * replays to exactly the recorded final state; `matches` checks that against the stored result.
  */
-export async function replayTask(store: TaskStore, taskId: string, options: ReplayOptions = {}): Promise<ReplayOutcome> {
+export async function replayTask(
+  store: TaskStore,
+  taskId: string,
+  options: ReplayOptions = {},
+): Promise<ReplayOutcome> {
   const { tasks } = await store.loadTasks();
   const task = tasks.find((candidate) => candidate.spec.taskId === taskId);
   if (!task) throw new TroupeError('TASK_NOT_FOUND', `No task "${taskId}" in the store.`);
@@ -66,7 +70,10 @@ export async function replayTask(store: TaskStore, taskId: string, options: Repl
   const limit = options.until ?? entries.length;
   for (const entry of entries.slice(0, limit)) {
     if (entry.v !== SCHEMA_VERSION)
-      throw new TroupeError('PERSISTENCE_VERSION', `Task ${taskId}: journal entry ${entry.seq} has schema version ${entry.v}; this troupe reads version ${SCHEMA_VERSION}.`);
+      throw new TroupeError(
+        'PERSISTENCE_VERSION',
+        `Task ${taskId}: journal entry ${entry.seq} has schema version ${entry.v}; this troupe reads version ${SCHEMA_VERSION}.`,
+      );
     actor.send(entry.event);
     const step = { seq: entry.seq, event: entry.event, snapshot: actor.getSnapshot() };
     steps.push(step);
@@ -78,9 +85,19 @@ export async function replayTask(store: TaskStore, taskId: string, options: Repl
   const recorded = task.result ?? (await store.loadResult(taskId));
   const differences: string[] = [];
   if (recorded && result) {
-    for (const key of ['status', 'terminateReason', 'output', 'turns', 'toolCalls', 'usage', 'model', 'durationMs'] as const) {
+    for (const key of [
+      'status',
+      'terminateReason',
+      'output',
+      'turns',
+      'toolCalls',
+      'usage',
+      'model',
+      'durationMs',
+    ] as const) {
       if (JSON.stringify(result[key]) !== JSON.stringify(recorded[key])) differences.push(key);
     }
-  } else if (recorded || result) differences.push(recorded ? 'the replay did not reach a final state' : 'the task has no recorded result');
+  } else if (recorded || result)
+    differences.push(recorded ? 'the replay did not reach a final state' : 'the task has no recorded result');
   return { steps, snapshot, result, recorded, matches: differences.length === 0, differences };
 }

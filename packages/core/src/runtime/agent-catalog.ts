@@ -74,12 +74,17 @@ export class AgentCatalog {
   ): string[] {
     // Definitions are immutable once registered, so the selection is computed once per agent.
     let cached = this.toolNames.get(definition);
-    if (!cached) this.toolNames.set(definition, (cached = {}));
+    if (!cached) {
+      cached = {};
+      this.toolNames.set(definition, cached);
+    }
     const key = canNest ? 'nesting' : 'flat';
     let names = cached[key];
     if (!names) {
       const pool = canNest ? [...base, ...taskTools] : base;
-      names = [...createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools }).names];
+      names = [
+        ...createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools }).names,
+      ];
       cached[key] = names;
     }
     return names;
@@ -119,7 +124,11 @@ export class AgentCatalog {
     return spec.outputSchema ? checkFinalAnswer(text, spec.outputSchema) : undefined;
   }
 
-  private validator(schema: object, definition: { name: string; path?: string }, field: string): JsonSchemaValidator {
+  private validator(
+    schema: object,
+    definition: { name: string; path?: string },
+    field: string,
+  ): JsonSchemaValidator {
     let validator = this.validators.get(schema);
     if (!validator) {
       validator = compileJsonSchema(schema, { field, ...(definition.path ? { file: definition.path } : {}) });

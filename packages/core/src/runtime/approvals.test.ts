@@ -4,7 +4,7 @@ import type { ToolResultBlock } from '../model/types.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
 
-const saveThenDone = (request: { tools: unknown[]; messages: unknown[] }, { call }: { call: number }) =>
+const saveThenDone = (_request: unknown, { call }: { call: number }) =>
   call % 2 === 0 ? toolReply('save', { note: `n${call}` }) : textReply('done');
 
 function resultOf(requestMessages: { role: string; content: unknown }[]): ToolResultBlock {
@@ -19,10 +19,18 @@ describe('approvals', () => {
       requests.push(request);
       runtime.approve(request.id);
     });
-    const result = await runtime.spawn({ agent: 'writer', prompt: 'Save a note', description: 'Save note' }).result;
+    const result = await runtime.spawn({ agent: 'writer', prompt: 'Save a note', description: 'Save note' })
+      .result;
     expect(result.status).toBe('completed');
     expect(requests).toEqual([
-      expect.objectContaining({ agent: 'writer', tool: 'save', access: 'write', input: { note: 'n0' }, description: 'Save note', background: false }),
+      expect.objectContaining({
+        agent: 'writer',
+        tool: 'save',
+        access: 'write',
+        input: { note: 'n0' },
+        description: 'Save note',
+        background: false,
+      }),
     ]);
     expect(calls.map((call) => call.tool)).toEqual(['save']);
   });
@@ -33,11 +41,16 @@ describe('approvals', () => {
     const result = await runtime.spawn({ agent: 'writer', prompt: 'x' }).result;
     expect(result.status).toBe('completed');
     expect(calls).toEqual([]);
-    expect(resultOf(model.requests[1]!.messages)).toMatchObject({ is_error: true, content: expect.stringContaining('not in this repo') });
+    expect(resultOf(model.requests[1]!.messages)).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('not in this repo'),
+    });
   });
 
   it('read tools never ask', async () => {
-    const { runtime } = fixtureRuntime([toolReply('echo', { text: 'x' }), textReply('ok')], { approval: 'ask' });
+    const { runtime } = fixtureRuntime([toolReply('echo', { text: 'x' }), textReply('ok')], {
+      approval: 'ask',
+    });
     let asked = 0;
     runtime.on('approval.requested', () => asked++);
     await runtime.spawn({ agent: 'writer', prompt: 'x' }).result;
@@ -59,7 +72,8 @@ describe('approvals', () => {
   it('a policy function decides, and a throwing one denies', async () => {
     const seen: string[] = [];
     const { runtime, calls } = fixtureRuntime(
-      (_request, { call }) => [toolReply('save', { note: 'a' }), toolReply('shell', { command: 'ls' }), textReply('done')][call]!,
+      (_request, { call }) =>
+        [toolReply('save', { note: 'a' }), toolReply('shell', { command: 'ls' }), textReply('done')][call]!,
       {
         approval: async (request) => {
           seen.push(request.tool);

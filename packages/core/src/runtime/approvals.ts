@@ -98,7 +98,10 @@ export class ApprovalCoordinator {
     if (decision === 'approve' && options.always) {
       const key = pending.request.sessionKey;
       let tools = this.always.get(key);
-      if (!tools) this.always.set(key, (tools = new Set()));
+      if (!tools) {
+        tools = new Set();
+        this.always.set(key, tools);
+      }
       tools.add(pending.request.tool);
     }
     this.decide(pending.driver, pending.request, decision, options.reason, 'host');

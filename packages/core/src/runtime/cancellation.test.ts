@@ -15,7 +15,11 @@ describe('cancellation', () => {
     runtime.cancel(handle.id, 'user changed their mind');
     expect(signal?.aborted).toBe(true);
     const result = await handle.result;
-    expect(result).toMatchObject({ status: 'cancelled', terminateReason: 'ABORTED', error: { message: 'user changed their mind' } });
+    expect(result).toMatchObject({
+      status: 'cancelled',
+      terminateReason: 'ABORTED',
+      error: { message: 'user changed their mind' },
+    });
   });
 
   it('aborts the in-flight tool', async () => {
@@ -29,7 +33,9 @@ describe('cancellation', () => {
   });
 
   it('cancels a queued task before it starts; it never calls the model', async () => {
-    const { runtime, model } = fixtureRuntime((_request, { signal }) => hang(signal), { limits: { maxConcurrent: 1 } });
+    const { runtime, model } = fixtureRuntime((_request, { signal }) => hang(signal), {
+      limits: { maxConcurrent: 1 },
+    });
     const first = runtime.spawn({ agent: 'explore', prompt: 'first' });
     const second = runtime.spawn({ agent: 'explore', prompt: 'second' });
     await settle();
@@ -42,8 +48,12 @@ describe('cancellation', () => {
   });
 
   it('cancelSession cancels the queued and running tasks of that session only', async () => {
-    const { runtime } = fixtureRuntime((_request, { signal }) => hang(signal), { limits: { maxConcurrent: 2 } });
-    const a = ['a1', 'a2', 'a3'].map((prompt) => runtime.spawn({ agent: 'explore', prompt, sessionKey: 'A' }));
+    const { runtime } = fixtureRuntime((_request, { signal }) => hang(signal), {
+      limits: { maxConcurrent: 2 },
+    });
+    const a = ['a1', 'a2', 'a3'].map((prompt) =>
+      runtime.spawn({ agent: 'explore', prompt, sessionKey: 'A' }),
+    );
     const b = runtime.spawn({ agent: 'explore', prompt: 'b', sessionKey: 'B' });
     await settle();
     expect(runtime.cancelSession('A')).toBe(3);

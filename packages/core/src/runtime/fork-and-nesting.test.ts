@@ -52,7 +52,10 @@ describe('forkContext', () => {
         ],
       },
       { role: 'assistant', content: [{ type: 'text', text: 'Delegating.' }] },
-      { role: 'user', content: [{ type: 'text', text: `${FORK_SEPARATOR}\n\nInvestigate the token expiry` }] },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: `${FORK_SEPARATOR}\n\nInvestigate the token expiry` }],
+      },
     ]);
   });
 
@@ -64,8 +67,18 @@ describe('forkContext', () => {
           return request.messages.length === 1
             ? {
                 content: [
-                  { type: 'tool_use', id: 'a', name: 'task', input: { description: 'd', prompt: 'forked task', subagent_type: 'forker' } },
-                  { type: 'tool_use', id: 'b', name: 'task', input: { description: 'd', prompt: 'plain task', subagent_type: 'explore' } },
+                  {
+                    type: 'tool_use',
+                    id: 'a',
+                    name: 'task',
+                    input: { description: 'd', prompt: 'forked task', subagent_type: 'forker' },
+                  },
+                  {
+                    type: 'tool_use',
+                    id: 'b',
+                    name: 'task',
+                    input: { description: 'd', prompt: 'plain task', subagent_type: 'explore' },
+                  },
                 ],
               }
             : textReply('ok');
@@ -113,7 +126,11 @@ describe('nesting', () => {
       (request, { signal }) => {
         if (request.system === 'lead')
           return request.messages.length === 1
-            ? toolReply('task', { description: 'nested', prompt: 'go deeper', subagent_type: 'explore' }, { usage: { input: 600, output: 100 } })
+            ? toolReply(
+                'task',
+                { description: 'nested', prompt: 'go deeper', subagent_type: 'explore' },
+                { usage: { input: 600, output: 100 } },
+              )
             : textReply('lead done');
         return hang(signal);
       },
@@ -139,6 +156,8 @@ describe('nesting', () => {
 
   it('refuses a spawn beyond maxDepth with a clear error', () => {
     const { runtime } = fixtureRuntime([textReply('ok')], { agents: nestingAgents });
-    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', parentTaskId: 'missing' })).toThrow(/Parent task "missing" is not running/);
+    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', parentTaskId: 'missing' })).toThrow(
+      /Parent task "missing" is not running/,
+    );
   });
 });

@@ -10,7 +10,10 @@ function lastResults(request: { messages: { role: string; content: unknown }[] }
 
 describe('tool isolation', () => {
   it('answers a hallucinated tool with an error result and runs nothing', async () => {
-    const { runtime, model, calls } = fixtureRuntime([toolReply('delete_everything', { path: '/' }), textReply('ok')]);
+    const { runtime, model, calls } = fixtureRuntime([
+      toolReply('delete_everything', { path: '/' }),
+      textReply('ok'),
+    ]);
     const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
     expect(result.status).toBe('completed');
     const [answer] = lastResults(model.requests[1]!);
@@ -41,7 +44,10 @@ describe('tool isolation', () => {
     const { runtime, model } = fixtureRuntime([toolReply('boom', {}), textReply('recovered')]);
     const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
     expect(result).toMatchObject({ status: 'completed', output: 'recovered' });
-    expect(lastResults(model.requests[1]!)[0]).toMatchObject({ is_error: true, content: 'Error: tool "boom" failed: disk on fire' });
+    expect(lastResults(model.requests[1]!)[0]).toMatchObject({
+      is_error: true,
+      content: 'Error: tool "boom" failed: disk on fire',
+    });
   });
 
   it('answers every call of a multi-call turn, in order', async () => {
@@ -56,7 +62,9 @@ describe('tool isolation', () => {
       textReply('ok'),
     ]);
     await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
-    expect(lastResults(model.requests[1]!).map((block) => [block.tool_use_id, block.is_error === true])).toEqual([
+    expect(
+      lastResults(model.requests[1]!).map((block) => [block.tool_use_id, block.is_error === true]),
+    ).toEqual([
       ['a', false],
       ['b', true],
       ['c', false],
@@ -67,6 +75,12 @@ describe('tool isolation', () => {
   it('gives sub-agents no task tools unless nesting is enabled', async () => {
     const { runtime, model } = fixtureRuntime([textReply('ok')]);
     await runtime.spawn({ agent: 'general-purpose', prompt: 'x' }).result;
-    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['boom', 'echo', 'save', 'shell', 'wait']);
+    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual([
+      'boom',
+      'echo',
+      'save',
+      'shell',
+      'wait',
+    ]);
   });
 });

@@ -7,16 +7,30 @@ describe('limits and terminate reasons', () => {
   it('GOAL: a final answer completes the task', async () => {
     const { runtime } = fixtureRuntime([toolReply('echo', { text: 'a' }), textReply('found it')]);
     const result = await runtime.spawn({ agent: 'explore', prompt: 'Find it' }).result;
-    expect(result).toMatchObject({ status: 'completed', terminateReason: 'GOAL', output: 'found it', turns: 2, toolCalls: 1 });
+    expect(result).toMatchObject({
+      status: 'completed',
+      terminateReason: 'GOAL',
+      output: 'found it',
+      turns: 2,
+      toolCalls: 1,
+    });
     expect(result.usage).toEqual({ input: 20, output: 10, total: 30 });
   });
 
   it('MAX_TURNS: after the last turn the agent gets one grace turn without tools', async () => {
     const { runtime, model } = fixtureRuntime((request) =>
-      request.tools.length === 0 ? textReply('best effort: half done') : toolReply('echo', { text: `t${turnOf(request)}` }),
+      request.tools.length === 0
+        ? textReply('best effort: half done')
+        : toolReply('echo', { text: `t${turnOf(request)}` }),
     );
     const result = await runtime.spawn({ agent: 'explore', prompt: 'Loop', limits: { maxTurns: 3 } }).result;
-    expect(result).toMatchObject({ status: 'failed', terminateReason: 'MAX_TURNS', output: 'best effort: half done', turns: 4, toolCalls: 3 });
+    expect(result).toMatchObject({
+      status: 'failed',
+      terminateReason: 'MAX_TURNS',
+      output: 'best effort: half done',
+      turns: 4,
+      toolCalls: 3,
+    });
     const grace = model.requests.at(-1)!;
     expect(grace.tools).toEqual([]);
     const last = grace.messages.at(-1)!;
@@ -25,8 +39,11 @@ describe('limits and terminate reasons', () => {
   });
 
   it('TOKEN_LIMIT: a task over its token budget fails at the next turn boundary', async () => {
-    const { runtime, model } = fixtureRuntime(() => toolReply('echo', { text: 'x' }, { usage: { input: 400, output: 200 } }));
-    const result = await runtime.spawn({ agent: 'explore', prompt: 'Spend', limits: { tokenBudget: 1000 } }).result;
+    const { runtime, model } = fixtureRuntime(() =>
+      toolReply('echo', { text: 'x' }, { usage: { input: 400, output: 200 } }),
+    );
+    const result = await runtime.spawn({ agent: 'explore', prompt: 'Spend', limits: { tokenBudget: 1000 } })
+      .result;
     expect(result).toMatchObject({ status: 'failed', terminateReason: 'TOKEN_LIMIT', turns: 2 });
     expect(result.usage.total).toBe(1200);
     expect(model.requests).toHaveLength(2);
@@ -48,7 +65,11 @@ describe('limits and terminate reasons', () => {
     clock.advance(1);
     const result = await handle.result;
     expect(signals[0]?.aborted).toBe(true);
-    expect(result).toMatchObject({ status: 'failed', terminateReason: 'TIMEOUT', output: 'out of time, partial answer' });
+    expect(result).toMatchObject({
+      status: 'failed',
+      terminateReason: 'TIMEOUT',
+      output: 'out of time, partial answer',
+    });
   });
 
   it('TIMEOUT: a grace turn that does not answer in time ends the task without waiting longer', async () => {
@@ -66,7 +87,12 @@ describe('limits and terminate reasons', () => {
   it('TIMEOUT: time spent awaiting approval does not count', async () => {
     let approvals = 0;
     const { runtime, clock } = fixtureRuntime(
-      (request, { call }) => (call === 0 ? toolReply('save', { note: 'n' }) : request.tools.length ? textReply('saved') : textReply('grace')),
+      (request, { call }) =>
+        call === 0
+          ? toolReply('save', { note: 'n' })
+          : request.tools.length
+            ? textReply('saved')
+            : textReply('grace'),
       { approval: 'ask' },
     );
     runtime.on('approval.requested', () => approvals++);
@@ -101,11 +127,13 @@ describe('limits and terminate reasons', () => {
   });
 
   it('per-agent limits from the definition apply, and call-site limits override them', async () => {
-    const { runtime } = fixtureRuntime((request) =>
-      request.tools.length === 0 ? textReply('done') : toolReply('echo', { text: 'x' }),
+    const { runtime } = fixtureRuntime(
+      (request) => (request.tools.length === 0 ? textReply('done') : toolReply('echo', { text: 'x' })),
       { agents: [{ name: 'short', description: 'x', systemPrompt: 'x', tools: ['echo'], maxTurns: 2 }] },
     );
     expect((await runtime.spawn({ agent: 'short', prompt: 'x' }).result).turns).toBe(3);
-    expect((await runtime.spawn({ agent: 'short', prompt: 'x', limits: { maxTurns: 4 } }).result).turns).toBe(5);
+    expect((await runtime.spawn({ agent: 'short', prompt: 'x', limits: { maxTurns: 4 } }).result).turns).toBe(
+      5,
+    );
   });
 });

@@ -4,14 +4,20 @@ import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
 
 /** Routes scripted replies by system prompt: the main agent vs sub-agents. */
-function byAgent(main: (request: ModelRequest, call: number) => ReturnType<typeof textReply>, sub: (request: ModelRequest) => ReturnType<typeof textReply>) {
+function byAgent(
+  main: (request: ModelRequest, call: number) => ReturnType<typeof textReply>,
+  sub: (request: ModelRequest) => ReturnType<typeof textReply>,
+) {
   let mainCalls = 0;
-  return (request: ModelRequest) => (request.system.includes('main agent') ? main(request, mainCalls++) : sub(request));
+  return (request: ModelRequest) =>
+    request.system.includes('main agent') ? main(request, mainCalls++) : sub(request);
 }
 
 function toolResults(request: ModelRequest): ToolResultBlock[] {
   const content = request.messages.at(-1)!.content;
-  return typeof content === 'string' ? [] : (content.filter((block) => block.type === 'tool_result') as ToolResultBlock[]);
+  return typeof content === 'string'
+    ? []
+    : (content.filter((block) => block.type === 'tool_result') as ToolResultBlock[]);
 }
 
 describe('main-agent tools', () => {
@@ -20,7 +26,11 @@ describe('main-agent tools', () => {
       byAgent(
         (request, call) =>
           call === 0
-            ? toolReply('task', { description: 'Find auth', prompt: 'Find the auth code', subagent_type: 'explore' })
+            ? toolReply('task', {
+                description: 'Find auth',
+                prompt: 'Find the auth code',
+                subagent_type: 'explore',
+              })
             : textReply(`The answer: ${(toolResults(request)[0]!.content as string).split('\n')[0]}`),
         () => textReply('auth lives in src/auth.ts'),
       ),
@@ -29,7 +39,9 @@ describe('main-agent tools', () => {
     const reply = await session.send('Where is auth handled?');
     expect(reply.text).toBe('The answer: auth lives in src/auth.ts');
     const footer = toolResults(model.requests.at(-1)!)[0]!.content as string;
-    expect(footer).toMatch(/---\ntask_id: t_\S+ · agent: explore · 0 tool calls · \d+ms · 15 tokens · completed$/);
+    expect(footer).toMatch(
+      /---\ntask_id: t_\S+ · agent: explore · 0 tool calls · \d+ms · 15 tokens · completed$/,
+    );
     expect(runtime.list({ sessionKey: 's1' })).toHaveLength(1);
   });
 
@@ -37,11 +49,9 @@ describe('main-agent tools', () => {
     const { runtime } = fixtureRuntime([]);
     const task = runtime.mainTools().find((tool) => tool.name === 'task')!;
     expect(task.description).toMatch(/- explore: Reads things\./);
-    expect((task.inputJsonSchema.properties as Record<string, { enum?: string[] }>).subagent_type!.enum).toEqual([
-      'explore',
-      'general-purpose',
-      'writer',
-    ]);
+    expect(
+      (task.inputJsonSchema.properties as Record<string, { enum?: string[] }>).subagent_type!.enum,
+    ).toEqual(['explore', 'general-purpose', 'writer']);
   });
 
   it('task with run_in_background returns the id at once; task_status and task_list report it', async () => {
@@ -52,7 +62,13 @@ describe('main-agent tools', () => {
     const { runtime } = fixtureRuntime(
       byAgent(
         (request, call) => {
-          if (call === 0) return toolReply('task', { description: 'Slow job', prompt: 'Do it', subagent_type: 'explore', run_in_background: true });
+          if (call === 0)
+            return toolReply('task', {
+              description: 'Slow job',
+              prompt: 'Do it',
+              subagent_type: 'explore',
+              run_in_background: true,
+            });
           return textReply(String(toolResults(request)[0]?.content ?? ''));
         },
         () => gate.then(() => textReply('slow job result')) as never,
@@ -62,28 +78,43 @@ describe('main-agent tools', () => {
     const reply = await session.send('start it');
     const id = /Started task (\S+) in the background/.exec(reply.text)?.[1];
     expect(id).toBeDefined();
-    const [status, list, cancel] = ['task_status', 'task_list', 'cancel_task'].map((name) => runtime.mainTools().find((tool) => tool.name === name)!);
-    const context = { signal: new AbortController().signal, taskId: 'host', agent: 'main', toolUseId: 'x', sessionKey: 's1' };
+    const [status, list, cancel] = ['task_status', 'task_list', 'cancel_task'].map(
+      (name) => runtime.mainTools().find((tool) => tool.name === name)!,
+    );
+    const context = {
+      signal: new AbortController().signal,
+      taskId: 'host',
+      agent: 'main',
+      toolUseId: 'x',
+      sessionKey: 's1',
+    };
     expect(await status!.execute({ task_id: id }, context)).toMatch(/status: running/);
     expect(await list!.execute({}, context)).toMatch(new RegExp(`${id}\\s+running\\s+explore\\s+Slow job`));
     expect(await status!.execute({ task_id: 'missing' }, context)).toBe('Error: no task with id "missing".');
     release();
-    await runtime.get(id!) && (await new Promise((resolve) => runtime.on('task.completed', resolve)));
-    expect(await status!.execute({ task_id: id }, context)).toMatch(/status: completed[\s\S]*output:\nslow job result/);
+    (await runtime.get(id!)) && (await new Promise((resolve) => runtime.on('task.completed', resolve)));
+    expect(await status!.execute({ task_id: id }, context)).toMatch(
+      /status: completed[\s\S]*output:\nslow job result/,
+    );
     expect(await cancel!.execute({ task_id: id }, context)).toMatch(/had already ended \(completed\)/);
   });
 
   it('an unknown subagent_type is an error result for the main agent, not a crash', async () => {
     const { runtime, model } = fixtureRuntime(
       byAgent(
-        (request, call) => (call === 0 ? toolReply('task', { description: 'x', prompt: 'x', subagent_type: 'nope' }) : textReply('ok')),
+        (_request, call) =>
+          call === 0
+            ? toolReply('task', { description: 'x', prompt: 'x', subagent_type: 'nope' })
+            : textReply('ok'),
         () => textReply('never'),
       ),
     );
     await runtime.createSession().send('go');
     const [result] = toolResults(model.requests.at(-1)!);
     expect(result).toMatchObject({ is_error: true });
-    expect(result!.content).toMatch(/invalid input for tool "task": subagent_type: .*"explore" \| "general-purpose" \| "writer"/);
+    expect(result!.content).toMatch(
+      /invalid input for tool "task": subagent_type: .*"explore" \| "general-purpose" \| "writer"/,
+    );
   });
 
   it('spawn announces the result to the originating session, which tells the user', async () => {
@@ -93,7 +124,9 @@ describe('main-agent tools', () => {
           if (call === 0) return toolReply('spawn', { task: 'Count the TODOs', label: 'Count TODOs' });
           if (call === 1) return textReply('I started counting the TODOs in the background.');
           const last = request.messages.at(-1)!;
-          return textReply(`Summary for the user: ${typeof last.content === 'string' ? last.content.includes('There are 7 TODOs') : false}`);
+          return textReply(
+            `Summary for the user: ${typeof last.content === 'string' ? last.content.includes('There are 7 TODOs') : false}`,
+          );
         },
         () => textReply('There are 7 TODOs.'),
       ),
@@ -108,10 +141,19 @@ describe('main-agent tools', () => {
     expect(event.message).toMatch(/background work "Count TODOs" finished/);
     expect(event.message).toMatch(/Do not mention task ids/);
     expect(event.message).not.toMatch(/t_[0-9a-z]{6,}/);
-    await new Promise((resolve) => session.on('message', (message) => message.kind === 'reply' && resolve(message)));
+    await new Promise((resolve) =>
+      session.on('message', (message) => message.kind === 'reply' && resolve(message)),
+    );
     // The announcement may arrive while the first run is still going; it is handled after it.
     expect(messages.map((message) => message.kind).sort()).toEqual(['announcement', 'reply', 'reply']);
-    expect(session.messages.filter((message) => message.role === 'user').map((message) => typeof message.content === 'string' && message.content.startsWith('[Background work update]'))).toEqual([false, false, true]);
+    expect(
+      session.messages
+        .filter((message) => message.role === 'user')
+        .map(
+          (message) =>
+            typeof message.content === 'string' && message.content.startsWith('[Background work update]'),
+        ),
+    ).toEqual([false, false, true]);
     expect(messages.at(-1)!.text).toBe('Summary for the user: true');
   });
 
@@ -125,13 +167,18 @@ describe('main-agent tools', () => {
     );
     const announced = new Promise<{ message: string }>((resolve) => runtime.on('task.announced', resolve));
     await runtime.createSession().send('go');
-    expect((await announced).message).toMatch(/stopped before finishing \(it ran out of steps\)[\s\S]*gave up/);
+    expect((await announced).message).toMatch(
+      /stopped before finishing \(it ran out of steps\)[\s\S]*gave up/,
+    );
   });
 
   it('interrupting a session cancels its foreground sub-agents', async () => {
     const { runtime } = fixtureRuntime(
       byAgent(
-        (_request, call) => (call === 0 ? toolReply('task', { description: 'x', prompt: 'x', subagent_type: 'explore' }) : textReply('ok')),
+        (_request, call) =>
+          call === 0
+            ? toolReply('task', { description: 'x', prompt: 'x', subagent_type: 'explore' })
+            : textReply('ok'),
         () => toolReply('wait', {}),
       ),
     );

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import { TroupeError } from '../errors.js';
 import { taskToolDescription } from '../definitions/task-tool-description.js';
+import { TroupeError } from '../errors.js';
+import type { Message } from '../model/types.js';
 import type { TaskResult } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
-import type { Runtime } from './create-runtime.js';
+import type { Runtime, TaskHandle } from './create-runtime.js';
 import type { TaskInfo } from './task-table.js';
 
 /** Formats a token count: 950, 12.3k, 1.2M. */
@@ -117,16 +118,16 @@ export function createMainTools(runtime: Runtime): Tool[] {
     }),
     async execute(input, context) {
       const who = caller(runtime, context);
-      let history;
+      let history: Message[] | undefined;
       if (input.resume) {
         const document = await runtime.store.loadSnapshot(input.resume).catch(() => undefined);
         const messages = (document?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
           ?.messages;
         if (!Array.isArray(messages))
           return `Error: cannot resume task "${input.resume}": no conversation is stored for it.`;
-        history = messages;
+        history = messages as Message[];
       }
-      let handle;
+      let handle: TaskHandle;
       try {
         handle = runtime.spawnInternal({
           agent: input.subagent_type,

@@ -10,18 +10,33 @@ describe('persistence, restore and replay (memory store)', () => {
     const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
     await result;
     const { tasks } = await store.loadTasks();
-    expect(tasks).toEqual([expect.objectContaining({ status: 'completed', spec: expect.objectContaining({ taskId: id, agent: 'explore' }) })]);
+    expect(tasks).toEqual([
+      expect.objectContaining({
+        status: 'completed',
+        spec: expect.objectContaining({ taskId: id, agent: 'explore' }),
+      }),
+    ]);
     const journal = await store.loadJournal(id);
-    expect(journal.entries.map((entry) => entry.event.type)).toEqual(['START', 'MODEL_RESPONDED', 'TOOL_FINISHED', 'MODEL_RESPONDED']);
+    expect(journal.entries.map((entry) => entry.event.type)).toEqual([
+      'START',
+      'MODEL_RESPONDED',
+      'TOOL_FINISHED',
+      'MODEL_RESPONDED',
+    ]);
     expect(journal.entries.every((entry, index) => entry.v === 1 && entry.seq === index)).toBe(true);
     const snapshot = await store.loadSnapshot(id);
-    expect(snapshot).toMatchObject({ v: 1, taskId: id, journalLength: 4, snapshot: { status: 'done', value: 'completed' } });
+    expect(snapshot).toMatchObject({
+      v: 1,
+      taskId: id,
+      journalLength: 4,
+      snapshot: { status: 'done', value: 'completed' },
+    });
     expect(await store.loadResult(id)).toEqual(await result);
   });
 
   it('replays a task journal to exactly the recorded result', async () => {
-    const { runtime, store } = fixtureRuntime(
-      (request) => (turnOf(request) < 3 ? toolReply('echo', { text: `t${turnOf(request)}` }) : textReply('all done')),
+    const { runtime, store } = fixtureRuntime((request) =>
+      turnOf(request) < 3 ? toolReply('echo', { text: `t${turnOf(request)}` }) : textReply('all done'),
     );
     const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
     await result;
@@ -37,7 +52,8 @@ describe('persistence, restore and replay (memory store)', () => {
   it('restores queued, running and approval-waiting tasks in a new runtime from the same store', async () => {
     const store = createMemoryStore();
     const script = (request: Parameters<typeof turnOf>[0], { signal }: { signal: AbortSignal }) => {
-      if (request.messages[0]!.content === 'save') return turnOf(request) === 1 ? toolReply('save', { note: 'n' }) : textReply('saved');
+      if (request.messages[0]!.content === 'save')
+        return turnOf(request) === 1 ? toolReply('save', { note: 'n' }) : textReply('saved');
       return hang(signal);
     };
     const first = fixtureRuntime(script, { store, limits: { maxConcurrent: 2 }, approval: 'ask' });
@@ -45,12 +61,19 @@ describe('persistence, restore and replay (memory store)', () => {
     const approving = first.runtime.spawn({ agent: 'writer', prompt: 'save' });
     const queued = first.runtime.spawn({ agent: 'explore', prompt: 'later' });
     await settle();
-    expect([running, approving, queued].map((handle) => first.runtime.get(handle.id)?.status)).toEqual(['running', 'awaitingApproval', 'queued']);
+    expect([running, approving, queued].map((handle) => first.runtime.get(handle.id)?.status)).toEqual([
+      'running',
+      'awaitingApproval',
+      'queued',
+    ]);
     await first.runtime.shutdown({ keepTasks: true });
     expect(first.calls).toEqual([]);
 
     const second = fixtureRuntime(
-      (request) => (request.messages[0]!.content === 'save' ? textReply('saved') : textReply(`answer to ${request.messages[0]!.content}`)),
+      (request) =>
+        request.messages[0]!.content === 'save'
+          ? textReply('saved')
+          : textReply(`answer to ${request.messages[0]!.content}`),
       { store, approval: 'ask' },
     );
     const asked: string[] = [];
@@ -82,18 +105,31 @@ describe('persistence, restore and replay (memory store)', () => {
     const handle = first.runtime.spawn({ agent: 'explore', prompt: 'x' });
     await settle();
     await first.runtime.shutdown({ keepTasks: true });
-    const broken = { ...store, loadSnapshot: async () => Promise.reject(new Error('Unexpected end of JSON input')) };
+    const broken = {
+      ...store,
+      loadSnapshot: async () => Promise.reject(new Error('Unexpected end of JSON input')),
+    };
     const second = fixtureRuntime(() => textReply('done after replay'), { store: broken });
     const { warnings } = await second.runtime.restore();
-    expect(warnings).toEqual([expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(handle.id) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(handle.id) }),
+    ]);
     const result = await waitForEnd(second.runtime, handle.id);
-    expect(result).toMatchObject({ status: 'completed', output: 'done after replay', turns: 2, toolCalls: 1 });
+    expect(result).toMatchObject({
+      status: 'completed',
+      output: 'done after replay',
+      turns: 2,
+      toolCalls: 1,
+    });
     expect(second.calls).toEqual([]);
   });
 
   it('never re-runs a write tool that was in flight; the model is told the outcome is unknown', async () => {
     const store = createMemoryStore();
-    const first = fixtureRuntime((_request, { call, signal }) => (call === 0 ? toolReply('save', { note: 'once' }) : hang(signal)), { store });
+    const first = fixtureRuntime(
+      (_request, { call, signal }) => (call === 0 ? toolReply('save', { note: 'once' }) : hang(signal)),
+      { store },
+    );
     const handle = first.runtime.spawn({ agent: 'writer', prompt: 'x' });
     await settle();
     expect(first.calls.map((call) => call.tool)).toEqual(['save']);
@@ -105,7 +141,14 @@ describe('persistence, restore and replay (memory store)', () => {
     // The store as it was when the process died in the middle of the tool.
     const crashed = createMemoryStore();
     const [task] = (await store.loadTasks()).tasks;
-    crashed.appendStatus({ v: 1, taskId: handle.id, event: 'task.queued', status: 'queued', at: 1, spec: task!.spec });
+    crashed.appendStatus({
+      v: 1,
+      taskId: handle.id,
+      event: 'task.queued',
+      status: 'queued',
+      at: 1,
+      spec: task!.spec,
+    });
     crashed.appendStatus({ v: 1, taskId: handle.id, event: 'task.started', status: 'running', at: 2 });
     for (const entry of journal.slice(0, started + 1)) crashed.appendJournal(handle.id, entry);
 

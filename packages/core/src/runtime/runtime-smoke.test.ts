@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { createRuntime } from './create-runtime.js';
 import { scriptedModel, textReply, toolReply } from '../testing/index.js';
 import { defineTool } from '../tools/define-tool.js';
+import { createRuntime } from './create-runtime.js';
 
 it('runs a task with a tool call to completion', async () => {
   const echo = defineTool({

@@ -19,7 +19,9 @@ describe('bad input is a clear synchronous error', () => {
 
   it('unknown agent, naming the available ones', () => {
     expect(() => runtime.spawn({ agent: 'ghost', prompt: 'x' })).toThrow(DefinitionError);
-    expect(() => runtime.spawn({ agent: 'ghost', prompt: 'x' })).toThrow('Unknown agent "ghost". Available agents: explore, typed.');
+    expect(() => runtime.spawn({ agent: 'ghost', prompt: 'x' })).toThrow(
+      'Unknown agent "ghost". Available agents: explore, typed.',
+    );
   });
 
   it('seed names resolve case-insensitively', async () => {
@@ -28,23 +30,41 @@ describe('bad input is a clear synchronous error', () => {
   });
 
   it('empty prompt and invalid options name the field', () => {
-    expect(() => runtime.spawn({ agent: 'explore', prompt: '   ' })).toThrow(/prompt: prompt must not be empty/);
-    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', limits: { maxTurns: 0 } })).toThrow(/limits\.maxTurns/);
-    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', colour: 'red' } as never)).toThrow(ValidationError);
+    expect(() => runtime.spawn({ agent: 'explore', prompt: '   ' })).toThrow(
+      /prompt: prompt must not be empty/,
+    );
+    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', limits: { maxTurns: 0 } })).toThrow(
+      /limits\.maxTurns/,
+    );
+    expect(() => runtime.spawn({ agent: 'explore', prompt: 'x', colour: 'red' } as never)).toThrow(
+      ValidationError,
+    );
     expect(() => runtime.spawn(undefined as never)).toThrow(ValidationError);
   });
 
   it('input failing the agent input schema', () => {
     expect(() => runtime.spawn({ agent: 'typed', prompt: 'x', input: { path: 3 } })).toThrow(
-      expect.objectContaining({ code: 'INPUT_SCHEMA_FAILED', message: expect.stringMatching(/path: expected a string/) }),
+      expect.objectContaining({
+        code: 'INPUT_SCHEMA_FAILED',
+        message: expect.stringMatching(/path: expected a string/),
+      }),
     );
     expect(() => runtime.spawn({ agent: 'typed', prompt: 'x', input: { path: 'src' } })).not.toThrow();
   });
 
   it('a runtime without a model, or with bad limits', () => {
-    expect(() => createRuntime({} as never)).toThrow(expect.objectContaining({ code: 'MODEL_NOT_CONFIGURED' }));
-    expect(() => createRuntime({ model: scriptedModel([]), limits: { maxConcurrent: 0 } })).toThrow(/limits.maxConcurrent must be a positive integer/);
-    expect(() => createRuntime({ model: scriptedModel([]), agents: [{ name: '', description: 'x', systemPrompt: 'x' }] })).toThrow(TroupeError);
+    expect(() => createRuntime({} as never)).toThrow(
+      expect.objectContaining({ code: 'MODEL_NOT_CONFIGURED' }),
+    );
+    expect(() => createRuntime({ model: scriptedModel([]), limits: { maxConcurrent: 0 } })).toThrow(
+      /limits.maxConcurrent must be a positive integer/,
+    );
+    expect(() =>
+      createRuntime({
+        model: scriptedModel([]),
+        agents: [{ name: '', description: 'x', systemPrompt: 'x' }],
+      }),
+    ).toThrow(TroupeError);
   });
 
   it('task failures are data: the result never rejects', async () => {

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { ModelRequest } from '../model/types.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
-import { type Script, type ScriptedReply, scriptedModel } from '../testing/scripted-model.js';
 import { manualClock } from '../testing/manual-clock.js';
+import { type Script, type ScriptedReply, scriptedModel } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 
@@ -68,18 +68,39 @@ export function createFixtureTools() {
 }
 
 export const fixtureAgents: AgentDefinition[] = [
-  { name: 'explore', description: 'Reads things.', systemPrompt: 'You explore.', tools: ['echo', 'wait', 'boom'] },
+  {
+    name: 'explore',
+    description: 'Reads things.',
+    systemPrompt: 'You explore.',
+    tools: ['echo', 'wait', 'boom'],
+  },
   { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You do anything.' },
-  { name: 'writer', description: 'Writes notes.', systemPrompt: 'You write.', tools: ['echo', 'save', 'shell'] },
+  {
+    name: 'writer',
+    description: 'Writes notes.',
+    systemPrompt: 'You write.',
+    tools: ['echo', 'save', 'shell'],
+  },
 ];
 
 /** A runtime over the fixture tools and agents, with a manual clock. */
-export function fixtureRuntime(script: Script | readonly ScriptedReply[], options: Partial<RuntimeOptions> = {}) {
+export function fixtureRuntime(
+  script: Script | readonly ScriptedReply[],
+  options: Partial<RuntimeOptions> = {},
+) {
   const clock = manualClock();
   const model = scriptedModel(script);
   const { calls, tools } = createFixtureTools();
   const store = options.store ?? createMemoryStore();
-  const runtime = createRuntime({ model, tools, agents: fixtureAgents, clock, store, approval: 'auto', ...options });
+  const runtime = createRuntime({
+    model,
+    tools,
+    agents: fixtureAgents,
+    clock,
+    store,
+    approval: 'auto',
+    ...options,
+  });
   return { runtime, model, calls, clock, store };
 }
 
@@ -96,6 +117,10 @@ export async function settle(rounds = 20): Promise<void> {
 /** A model call that never answers until aborted. */
 export function hang(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) =>
-    signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }),
+    signal.addEventListener(
+      'abort',
+      () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
+      { once: true },
+    ),
   );
 }

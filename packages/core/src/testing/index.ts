@@ -1,3 +1,4 @@
+export { type ManualClock, manualClock } from './manual-clock.js';
 export {
   type Script,
   type ScriptedModel,
@@ -6,4 +7,3 @@ export {
   textReply,
   toolReply,
 } from './scripted-model.js';
-export { manualClock, type ManualClock } from './manual-clock.js';

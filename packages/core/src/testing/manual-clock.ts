@@ -27,7 +27,8 @@ export function manualClock(start = 1_700_000_000_000): ManualClock {
       const target = now + ms;
       for (;;) {
         let due: [number, { at: number; callback: () => void }] | undefined;
-        for (const entry of timers) if (entry[1].at <= target && (!due || entry[1].at < due[1].at)) due = entry;
+        for (const entry of timers)
+          if (entry[1].at <= target && (!due || entry[1].at < due[1].at)) due = entry;
         if (!due) break;
         timers.delete(due[0]);
         now = Math.max(now, due[1].at);
