@@ -37,7 +37,12 @@ export function fromStopReason(reason: ApiStopReason | null): StopReason | undef
 export function fromUsage(usage: ApiUsage): Usage {
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-  return { input: usage.input_tokens + cacheRead + cacheWrite, output: usage.output_tokens, cacheRead, cacheWrite };
+  return {
+    input: usage.input_tokens + cacheRead + cacheWrite,
+    output: usage.output_tokens,
+    cacheRead,
+    cacheWrite,
+  };
 }
 
 /** A complete API message as a troupe `ModelResponse`, with the model id the API reports. */

@@ -8,6 +8,12 @@ export {
   loadAgentDirectories,
   readAgentFile,
 } from './agents/load-agent-directories.js';
+export {
+  createFileStore,
+  DEFAULT_RETENTION_MS,
+  type FileStore,
+  type FileStoreOptions,
+} from './store/file-store.js';
 export { type BashInput, createBashTool } from './tools/bash-tool.js';
 export { createNodeTools } from './tools/create-node-tools.js';
 export { createEditTool, type EditInput } from './tools/edit-tool.js';
@@ -19,9 +25,3 @@ export { createReadTool, type ReadInput } from './tools/read-tool.js';
 export { DEFAULT_MAX_OUTPUT_CHARS } from './tools/truncate.js';
 export { createWorkspace, type Workspace } from './tools/workspace.js';
 export { createWriteTool, type WriteInput } from './tools/write-tool.js';
-export {
-  createFileStore,
-  DEFAULT_RETENTION_MS,
-  type FileStore,
-  type FileStoreOptions,
-} from './store/file-store.js';
