@@ -1,11 +1,4 @@
-import {
-  type AgentRegistry,
-  createRuntime,
-  type Runtime,
-  type Session,
-  type TaskInfo,
-  type TaskResult,
-} from '@troupe/core';
+import { type AgentRegistry, createRuntime, type Runtime, type TaskResult } from '@troupe/core';
 import { createNodeTools } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
@@ -178,44 +171,34 @@ async function runMain(
 ): Promise<Outcome> {
   const session = runtime.createSession({ sessionKey: 'run' });
   let cancelled = false;
+  let announcements = 0;
+  const replies: string[] = [];
+  let wake: () => void = () => {};
+  const idle = () =>
+    replies.length === 1 + announcements && runtime.list({ sessionKey: 'run', active: true }).length === 0;
+  const off = [
+    session.on('message', (message) => {
+      if (message.kind === 'announcement') announcements++;
+      else replies.push(message.text);
+      wake();
+    }),
+    ...(['task.completed', 'task.failed', 'task.cancelled'] as const).map((name) =>
+      runtime.on(name, () => wake()),
+    ),
+  ];
   setCancel(() => {
     cancelled = true;
     session.interrupt();
     runtime.cancelSession('run', 'Interrupted by the user.');
   });
-  const followUps: string[] = [];
-  let first = true;
-  const off = session.on('message', (message) => {
-    if (message.kind !== 'reply') return;
-    if (first) first = false;
-    else followUps.push(message.text);
-  });
   const reply = await session.send(prompt);
-  if (!cancelled) await settled(runtime, session);
-  off();
+  // Background tasks it started are announced into the session, which answers each: wait for all.
+  while (!cancelled && !idle()) {
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  }
+  for (const unsubscribe of off) unsubscribe();
   session.close();
-  return { result: reply.result, followUps };
+  return { result: reply.result, followUps: replies.slice(1) };
 }
-
-/** Resolves once the session is idle and no task of it is unfinished. */
-function settled(runtime: Runtime, session: Session): Promise<void> {
-  const idle = () =>
-    !session.isBusy && runtime.list({ sessionKey: session.sessionKey, active: true }).length === 0;
-  if (idle()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const offs: (() => void)[] = [];
-    const check = () => {
-      // Checked after the event's handlers ran (the session may start a turn for an announcement).
-      queueMicrotask(() => {
-        if (!idle()) return;
-        for (const off of offs) off();
-        resolve();
-      });
-    };
-    offs.push(session.on('message', check));
-    for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const)
-      offs.push(runtime.on(name, check));
-  });
-}
-
-export type { TaskInfo };

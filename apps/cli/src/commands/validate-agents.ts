@@ -86,7 +86,7 @@ export async function validateAgentPaths(
     );
     if (unknown.length) {
       report.warnings.push({
-        message: `${file}: tools ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not troupe tools and will be left out (troupe has ${TOOL_NAMES.join(', ')}).`,
+        message: `${file}: ${unknown.length === 1 ? `tool ${unknown[0]} is not a troupe tool` : `tools ${unknown.join(', ')} are not troupe tools`} and will be left out (troupe has ${TOOL_NAMES.join(', ')}).`,
         file,
       });
     }

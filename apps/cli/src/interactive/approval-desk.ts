@@ -54,7 +54,14 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
     let lines = approvalLines(request, colors);
     for (;;) {
       const answer = await prompter.ask({ key: request.id, lines, prompt: approvalPrompt(request.tool) });
-      if (answer === undefined) return;
+      if (answer === undefined) {
+        // Withdrawn: its task ended (nothing to do), or nobody is left to answer (deny it).
+        if (runtime.pendingApprovals().some((pending) => pending.id === request.id)) {
+          runtime.deny(request.id, 'Nobody answered the approval (input ended).');
+          log(colors.yellow(`Denied ${request.tool}: nobody answered (input ended).`));
+        }
+        return;
+      }
       const parsed = parseApprovalAnswer(answer);
       if (!parsed) {
         lines = [

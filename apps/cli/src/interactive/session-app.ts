@@ -54,10 +54,8 @@ export class SessionApp {
   readonly options: SessionAppOptions;
   private detachDesk: () => void = () => {};
   private offMessage: () => void = () => {};
-  private unanswered = 0;
   private exitArmed = false;
   private agentsChanged = false;
-  private inputEnded = false;
   private closing = false;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolve) => {
@@ -88,7 +86,7 @@ export class SessionApp {
       const off = this.options.onSignal('SIGINT', () => this.onInterrupt());
       void this.finished.then(off);
     }
-    rl?.on('close', () => this.onInputEnd());
+    terminal.onEnd(() => void this.exit());
     terminal.showPrompt();
     return this.finished;
   }
@@ -182,7 +180,7 @@ export class SessionApp {
     this.build(old.session.messages, old.session.sessionKey);
   }
 
-  private onLine(line: string): void {
+  private onLine(line: string): Promise<void> | undefined {
     if (this.closing) return;
     const text = line.trim();
     if (!text) {
@@ -190,20 +188,17 @@ export class SessionApp {
       return;
     }
     this.exitArmed = false;
-    void this.track(text.startsWith('/') ? () => runSlashCommand(this, text) : () => this.send(text));
+    return this.handle(text.startsWith('/') ? () => runSlashCommand(this, text) : () => this.send(text));
   }
 
-  /** Runs one input's work; the session waits for it before exiting at end of input. */
-  private async track(work: () => Promise<void>): Promise<void> {
-    this.unanswered++;
+  /** Runs one input's work and prints its error, if any. */
+  private async handle(work: () => Promise<void>): Promise<void> {
     try {
       await work();
     } catch (error) {
       this.terminal.log(this.terminal.colors.red(`troupe: ${(error as Error).message}`));
     } finally {
-      this.unanswered--;
       this.terminal.showPrompt();
-      if (this.inputEnded && this.unanswered === 0) void this.exit();
     }
   }
 
@@ -246,11 +241,5 @@ export class SessionApp {
     this.exitArmed = true;
     terminal.clearInput();
     terminal.log(terminal.colors.dim('Press Ctrl-C again to exit (or type /exit).'));
-  }
-
-  private onInputEnd(): void {
-    if (this.closing) return;
-    this.inputEnded = true;
-    if (this.terminal.terminalInput || this.unanswered === 0) void this.exit();
   }
 }

@@ -37,7 +37,13 @@ export class Terminal {
   private currentPrompt = '';
   private promptShown = false;
   private closed = false;
-  private lineHandler: ((line: string) => void) | undefined;
+  private lineHandler: ((line: string) => void | Promise<void>) | undefined;
+  private endHandler: (() => void) | undefined;
+  /** Piped input: lines not handled yet, handled one at a time (see {@link pump}). */
+  private readonly buffer: string[] = [];
+  private working = false;
+  private inputEnded = false;
+  private endReported = false;
 
   constructor(options: TerminalOptions) {
     const { io, out } = options;
@@ -50,6 +56,15 @@ export class Terminal {
         ? createInterface({ input: io.stdin, output: out as NodeJS.WritableStream, terminal: true })
         : createInterface({ input: io.stdin, terminal: false });
       this.rl.on('line', (line) => this.onInput(line));
+      this.rl.on('close', () => {
+        this.inputEnded = true;
+        if (this.terminalInput) {
+          if (!this.closed && !this.endReported) {
+            this.endReported = true;
+            this.endHandler?.();
+          }
+        } else this.pump();
+      });
     }
     const rl = this.terminalInput ? this.rl : undefined;
     this.screen = this.tty
@@ -77,9 +92,18 @@ export class Terminal {
     this.screen.log(text);
   }
 
-  /** Input lines no question is waiting for. */
-  onLine(handler: (line: string) => void): void {
+  /**
+   * Input lines no question is waiting for. On a terminal each line is handled at once (the prompt
+   * stays usable); from a pipe, lines are handled in order, each after the previous one's work
+   * (the promise) is done, and a line goes to a question when one is waiting.
+   */
+  onLine(handler: (line: string) => void | Promise<void>): void {
     this.lineHandler = handler;
+  }
+
+  /** The end of input (Ctrl-D, or a pipe's end once every line was handled). */
+  onEnd(handler: () => void): void {
+    this.endHandler = handler;
   }
 
   /** Shows progress lines for a runtime's tasks. Returns the board (for `expanded`, `mainEnded`). */
@@ -134,9 +158,45 @@ export class Terminal {
   }
 
   private onInput(line: string): void {
-    if (this.terminalInput) this.screen.submitted(this.currentPrompt + line);
+    if (!this.terminalInput) {
+      this.buffer.push(line);
+      this.pump();
+      return;
+    }
+    this.screen.submitted(this.currentPrompt + line);
     if (this.prompter.answer(line)) return;
-    this.lineHandler?.(line);
+    void this.lineHandler?.(line);
+  }
+
+  /** Feeds piped lines to the waiting question or, one at a time, to the line handler. */
+  private pump(): void {
+    for (;;) {
+      if (this.prompter.busy) {
+        const line = this.buffer.shift();
+        if (line !== undefined) {
+          this.prompter.answer(line);
+          continue;
+        }
+        // Nobody can answer any more: the question resolves without an answer.
+        if (this.inputEnded) this.prompter.withdrawAll();
+        return;
+      }
+      if (this.working) return;
+      const line = this.buffer.shift();
+      if (line !== undefined) {
+        this.working = true;
+        void Promise.resolve(this.lineHandler?.(line)).finally(() => {
+          this.working = false;
+          this.pump();
+        });
+        continue;
+      }
+      if (this.inputEnded && !this.endReported) {
+        this.endReported = true;
+        this.endHandler?.();
+      }
+      return;
+    }
   }
 
   private applyPrompt(label: string): void {
@@ -147,8 +207,11 @@ export class Terminal {
   private setPrompt(label: string | undefined): void {
     if (!this.rl || this.closed) return;
     if (!this.terminalInput) {
-      // Questions read from a pipe: print the question's prompt as a line.
-      if (label !== undefined) this.screen.log(label.trimEnd());
+      // Questions read from a pipe: print the question's prompt as a line, then answer it.
+      if (label !== undefined) {
+        this.screen.log(label.trimEnd());
+        queueMicrotask(() => this.pump());
+      }
       return;
     }
     if (label !== undefined) {

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** The CLI's source entry (tests run the source, so no build is needed). */
+export const BIN = join(here, '..', '..', 'src', 'bin.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** `node` arguments that run the CLI from source: workspace packages resolve to their `src/`. */
+export function cliArgs(args: readonly string[]): string[] {
+  return ['--conditions=source', '--import', TSX, BIN, ...args];
+}
+
+/** The command line (for tmux) that runs `troupe ARGS` from source. */
+export function cliCommandLine(args: readonly string[]): string {
+  return [process.execPath, ...cliArgs(args)].map(shellQuote).join(' ');
+}
+
+/** Quotes a word for sh. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What a finished CLI process printed. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment without the caller's Anthropic settings, with HOME set and colours allowed. */
+export function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extra };
+  for (const key of [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'ANTHROPIC_BASE_URL',
+    'NO_COLOR',
+    'FORCE_COLOR',
+  ]) {
+    if (!(key in extra)) delete env[key];
+  }
+  return env;
+}
+
+/** Runs `troupe ARGS` as a child process with piped stdio; resolves when it exits. */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, cliArgs(args), { cwd: options.cwd, env: options.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A fresh temporary folder. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `troupe-cli-${prefix}-`));
+}
+
+/** A temporary copy of the small project in test/fixtures/project. */
+export function fixtureProject(): string {
+  const dir = tempDir('project');
+  cpSync(join(here, '..', 'fixtures', 'project'), dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
+import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
+
+let server: FakeAnthropicServer;
+
+beforeEach(async () => {
+  server = await startFakeClaude(sessionScenario({ explore: gate(true) }));
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+describe('troupe with piped input (not a terminal)', () => {
+  it('answers each line with plain output, runs / commands, and exits at the end of input', async () => {
+    const run = await runCli([], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input: 'find the auth code\nwrite the notes\n/tasks\n',
+    });
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    expect(out).not.toContain('\x1b');
+    expect(out).toContain('Not a terminal: write and execute tools (write, edit, bash) will be denied');
+    expect(out).toContain('[explore] Find auth code ... started');
+    expect(out).toContain('[explore] Find auth code ... grep login');
+    expect(out).toMatch(/\[explore\] Find auth code - done \(1 tool, /);
+    expect(out).toContain('Summary: login is in src/auth.js');
+    // Denied without a question (nothing waits for input).
+    expect(out).toMatch(/Summary: Could not write notes\.txt: Permission to run write was denied/);
+    expect(out).not.toContain('Approve?');
+    expect(out).toMatch(/ID\s+AGENT\s+DESCRIPTION\s+STATUS\s+TOOLS\s+TIME\s+TOKENS/);
+    expect(out.indexOf('Summary: login')).toBeLessThan(out.indexOf('Summary: Could not write'));
+  });
+
+  it('asks approvals on stdin with --approval ask', async () => {
+    const project = fixtureProject();
+    const run = await runCli(['--approval', 'ask'], {
+      cwd: project,
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input: 'write the notes\ny\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'Approval needed: [general-purpose] Write notes file wants to run write (write)',
+    );
+    expect(run.stdout).toContain('Approve? [y]es / [n]o / [a]lways allow write this session:');
+    expect(run.stdout).toContain('Approved write.');
+    expect(run.stdout).toContain('Summary: Wrote notes.txt.');
+  });
+
+  it('says which unfinished tasks it cancels at the end of input', async () => {
+    server.setHandler(sessionScenario({ explore: gate() }));
+    const run = await runCli([], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input: 'search in the background\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Summary: Started task t_\S+ in the background/);
+    expect(run.stdout).toContain(
+      'Cancelled 1 unfinished task of this session on exit: [explore] Search in the background.',
+    );
+  });
+});

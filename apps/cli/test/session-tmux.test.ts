@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
+import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
+import { fakeEnv, type Gate, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
+import { TmuxTerminal } from './helpers/tmux.js';
+
+let server: FakeAnthropicServer | undefined;
+let terminal: TmuxTerminal | undefined;
+
+afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+async function startSession(explore: Gate): Promise<{ terminal: TmuxTerminal; project: string }> {
+  server = await startFakeClaude(sessionScenario({ explore }));
+  const project = fixtureProject();
+  const home = tempDir('home');
+  terminal = TmuxTerminal.start(cliCommandLine([]), {
+    cwd: project,
+    env: { HOME: home, ...fakeEnv(server), TERM: 'xterm-256color' },
+  });
+  await terminal.waitFor(/Type a request; \/help for commands/);
+  await terminal.waitFor(/^> $/m);
+  return { terminal, project };
+}
+
+describe('troupe in a real terminal (tmux)', () => {
+  it('delegates with live progress, asks for approval, lists agents and tasks, and exits', async () => {
+    const explore = gate();
+    const { terminal, project } = await startSession(explore);
+
+    terminal.line('find the auth code');
+    // The live line while the sub-agent works (its answer waits on the gate).
+    await terminal.waitFor(/\[explore\] Find auth code \.\.\. 1 tool, [\d.]+m?s · grep login/);
+    explore.open();
+    const afterAuth = await terminal.waitFor(/Summary: login is in src\/auth\.js/);
+    expect(afterAuth).toMatch(/\[explore\] Find auth code - done \(1 tool, [\d.]+m?s, [\d.]+k? tokens\)/);
+    // The finished line replaced the live one: it is on screen once.
+    expect(afterAuth.match(/\[explore\] Find auth code/g)).toHaveLength(1);
+
+    terminal.line('write the notes');
+    const prompt = await terminal.waitFor(
+      /Approve\? \[y\]es \/ \[n\]o \/ \[a\]lways allow write this session: $/m,
+    );
+    expect(prompt).toMatch(
+      /Approval needed: \[general-purpose\] Write notes file wants to run write \(write\)/,
+    );
+    expect(prompt).toContain('file_path: notes.txt');
+    expect(prompt).toContain('content:');
+    expect(prompt).toContain('│ hello from troupe');
+    terminal.line('y');
+    await terminal.waitFor(/Approved write\./);
+    await terminal.waitFor(/Summary: Wrote notes\.txt\./);
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hello from troupe\n');
+
+    terminal.line('/agents');
+    const agents = await terminal.waitFor(/NAME\s+SOURCE\s+MODEL\s+TOOLS[\s\S]*plan\s+built-in/);
+    expect(agents).toMatch(/explore\s+built-in\s+small\s+read, glob, grep, ls/);
+
+    terminal.line('/tasks');
+    const tasks = await terminal.waitFor(/ID\s+AGENT\s+DESCRIPTION\s+STATUS[\s\S]*Write notes file/);
+    expect(tasks).toMatch(/t_\S+\s+explore\s+Find auth code\s+completed\s+1/);
+    expect(tasks).toMatch(/t_\S+\s+general-purpose\s+Write notes file\s+completed\s+1/);
+    const id = /(t_\S+)\s+explore\s+Find auth code/.exec(tasks)![1]!;
+
+    terminal.line(`/tasks show ${id}`);
+    const shown = await terminal.waitFor(/→ grep/);
+    expect(shown).toMatch(/pattern: login/);
+    expect(shown).toMatch(/login is in src\/auth\.js/);
+
+    terminal.line('/exit');
+    await terminal.waitFor(/\[exit 0\]/);
+  });
+
+  it('Ctrl-C cancels the turn and its foreground sub-agent; a second Ctrl-C exits', async () => {
+    const { terminal } = await startSession(gate());
+    terminal.line('find the auth code');
+    await terminal.waitFor(/\[explore\] Find auth code \.\.\. 1 tool/);
+    terminal.press('C-c');
+    const screen = await terminal.waitFor(
+      (text) => text.includes('(The turn was interrupted.)') && text.includes('Press Ctrl-C again to exit.'),
+    );
+    expect(screen).toContain('Interrupted: the current turn and its foreground sub-agents were cancelled.');
+    expect(screen).toMatch(/\[explore\] Find auth code - cancelled \(1 tool, /);
+    terminal.press('C-c');
+    await terminal.waitFor(/\[exit 0\]/);
+  });
+
+  it('keeps the prompt usable while a background task runs and cancels it on exit', async () => {
+    const { terminal } = await startSession(gate());
+    terminal.line('search in the background');
+    await terminal.waitFor(/\[explore\] Search in the background \.\.\. 1 tool/);
+    await terminal.waitFor(/Summary: Started task t_\S+ in the background/);
+    // The main agent is idle while the task runs: another message is answered at once.
+    terminal.line('hello');
+    await terminal.waitFor(/Hello from the fake Claude\./);
+    terminal.line('/exit');
+    const screen = await terminal.waitFor(/\[exit 0\]/);
+    expect(screen).toMatch(
+      /Cancelled 1 unfinished task of this session on exit: \[explore\] Search in the background\./,
+    );
+  });
+});
