@@ -14,6 +14,6 @@ export default defineConfig({
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
-    typecheck: { enabled: true, include: ['packages/*/src/**/*.test-d.ts'] },
+    typecheck: { enabled: true, include: ['packages/core/src/**/*.test-d.ts'], tsconfig: 'packages/core/tsconfig.json' },
   },
 });
