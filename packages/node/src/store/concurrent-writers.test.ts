@@ -19,10 +19,20 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** Starts the writer process and resolves once it has opened the store. */
-async function startWriter(prefix: string, tasks: number, padding: number) {
+async function startWriter(prefix: string, tasks: number, padding: number, flushDelayMs = 0) {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', writerScript, dir, prefix, String(tasks), String(padding)],
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      writerScript,
+      dir,
+      prefix,
+      String(tasks),
+      String(padding),
+      String(flushDelayMs),
+    ],
     { cwd: repositoryRoot, stdio: 'pipe' },
   );
   let stderr = '';
@@ -88,8 +98,8 @@ describe('two writers on one store directory', () => {
     await expectComplete({ b: 200 });
   });
 
-  it('lines from another process never interleave with ours', async () => {
-    const writer = await startWriter('child', 600, 6_000);
+  it('lines from another process never interleave with ours (and it exits by itself when done)', async () => {
+    const writer = await startWriter('child', 600, 6_000, 5);
     const store = createFileStore({ dir });
     writer.go();
     await writeTasks(store, 'parent', 600, 6_000);

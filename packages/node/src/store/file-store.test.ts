@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PersistenceError, ValidationError } from '@troupe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   finished,
   journalEntry,
@@ -70,6 +72,40 @@ describe('createFileStore', () => {
     store.appendStatus(started('t1'));
     await store.flush();
     expect(await lines('tasks.jsonl')).toHaveLength(2);
+  });
+
+  it('writes snapshots and results after snapshotDelayMs, coalescing them meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const store = createFileStore({ dir, snapshotDelayMs: 100 });
+      let produced = 0;
+      store.appendStatus(queued('t1'));
+      store.saveSnapshot('t1', () => snapshotOf('t1', ++produced));
+      await nextTurn();
+      expect(await lines('tasks.jsonl')).toHaveLength(1);
+      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
+      store.saveSnapshot('t1', () => snapshotOf('t1', ++produced));
+      store.saveResult({ v: 1, result: resultOf('t1') });
+      vi.advanceTimersByTime(99);
+      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(produced).toBe(1);
+      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(true);
+      expect(existsSync(join(dir, 't1.json'))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('writes what is buffered when the process exits', async () => {
+    const script = fileURLToPath(new URL('../../test/helpers/exit-writer.ts', import.meta.url));
+    execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir], {
+      cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+    });
+    const store = createFileStore({ dir });
+    expect((await store.loadTasks()).tasks).toHaveLength(1);
+    expect((await store.loadJournal('t1')).entries).toEqual([journalEntry(0)]);
+    expect(await store.loadSnapshot('t1')).toEqual(snapshotOf('t1', 1));
   });
 
   it('writes through at once with durability "sync"', async () => {

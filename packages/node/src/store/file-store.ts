@@ -34,8 +34,17 @@ export interface FileStoreOptions {
    * `flushDelayMs`), or at `flush()`. `sync`: every call writes through before it returns.
    */
   durability?: 'batched' | 'sync';
-  /** Delay of a batched flush after the first buffered write, in ms; 0 (default) = next event-loop turn. */
+  /**
+   * Delay before buffered status and journal lines are written, in ms; 0 (default) = the next
+   * event-loop turn.
+   */
   flushDelayMs?: number;
+  /**
+   * Delay before buffered snapshots and results are written, in ms (default 100): snapshots saved
+   * meanwhile coalesce, so a task that runs many turns a second writes a few documents, not one per
+   * turn. The journal, written with the lines, holds every step in between. 0 = with the lines.
+   */
+  snapshotDelayMs?: number;
   /** fsync files (and the directory after renames) so that writes survive a power loss. Default false. */
   fsync?: boolean;
   /** How long finished tasks are kept by `pruneExpired()` and argument-less `prune()`, in ms. Default 7 days. */
@@ -69,13 +78,15 @@ class FileTaskStore implements FileStore {
   private readonly paths: StorePaths;
   private readonly durability: 'batched' | 'sync';
   private readonly flushDelayMs: number;
+  private readonly snapshotDelayMs: number;
   private readonly fsync: boolean;
   private readonly retentionMs: number;
   private readonly lockStaleMs: number;
   private readonly now: () => number;
 
   private readonly pending: PendingWrites;
-  private scheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private linesTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private documentsTimer: NodeJS.Timeout | undefined;
   private failure: PersistenceError | undefined;
   private closed = false;
 
@@ -91,11 +102,13 @@ class FileTaskStore implements FileStore {
       );
     }
     this.flushDelayMs = options.flushDelayMs ?? 0;
+    this.snapshotDelayMs = options.snapshotDelayMs ?? 100;
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.lockStaleMs = options.lockStaleMs ?? 60_000;
     this.now = options.now ?? Date.now;
     for (const [name, value] of Object.entries({
       flushDelayMs: this.flushDelayMs,
+      snapshotDelayMs: this.snapshotDelayMs,
       retentionMs: this.retentionMs,
     })) {
       if (!Number.isFinite(value) || value < 0) {
@@ -108,28 +121,28 @@ class FileTaskStore implements FileStore {
     this.assertOpen();
     checkTaskId(record.taskId, this.dir);
     this.pending.status(record);
-    this.schedule();
+    this.schedule(false);
   }
 
   appendJournal(taskId: string, entry: JournalEntry): void {
     this.assertOpen();
     checkTaskId(taskId, this.dir);
     this.pending.journal(taskId, entry);
-    this.schedule();
+    this.schedule(false);
   }
 
   saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
     this.assertOpen();
     checkTaskId(taskId, this.dir);
     this.pending.snapshot(taskId, produce);
-    this.schedule();
+    this.schedule(true);
   }
 
   saveResult(document: TaskResultDocument): void {
     this.assertOpen();
     const taskId = checkTaskId(document.result?.taskId, this.dir);
     this.pending.result(taskId, document);
-    this.schedule();
+    this.schedule(true);
   }
 
   async flush(): Promise<void> {
@@ -223,13 +236,26 @@ class FileTaskStore implements FileStore {
 
   /** Writes everything buffered, synchronously. Failures are kept for the next `flush()`. */
   flushNow(): void {
-    if (this.scheduled !== undefined) {
-      clearImmediate(this.scheduled as NodeJS.Immediate);
-      clearTimeout(this.scheduled as NodeJS.Timeout);
-      this.scheduled = undefined;
+    if (this.linesTimer !== undefined) {
+      // Each kind must be cleared by its own function: clearImmediate on a Timeout corrupts Node's queue.
+      if (this.flushDelayMs > 0) clearTimeout(this.linesTimer as NodeJS.Timeout);
+      else clearImmediate(this.linesTimer as NodeJS.Immediate);
+      this.linesTimer = undefined;
     }
+    clearTimeout(this.documentsTimer);
+    this.documentsTimer = undefined;
     unflushed.delete(this);
-    const error = this.pending.write();
+    this.keep(this.pending.write(true));
+  }
+
+  /** The background write of lines (and of documents when they are not delayed). */
+  private flushLines(): void {
+    this.linesTimer = undefined;
+    this.keep(this.pending.write(this.snapshotDelayMs === 0));
+    if (this.pending.empty) unflushed.delete(this);
+  }
+
+  private keep(error: PersistenceError | undefined): void {
     if (error) this.failure ??= error;
   }
 
@@ -250,18 +276,22 @@ class FileTaskStore implements FileStore {
     return parsed.value;
   }
 
-  private schedule(): void {
+  private schedule(documents: boolean): void {
     if (this.durability === 'sync') {
       this.flushNow();
       return;
     }
-    if (this.scheduled !== undefined) return;
     unflushed.add(this);
     installExitHook();
-    this.scheduled =
+    if (documents && this.snapshotDelayMs > 0) {
+      // Unreferenced: a process that is otherwise done exits at once; the exit hook writes them.
+      this.documentsTimer ??= setTimeout(() => this.flushNow(), this.snapshotDelayMs).unref();
+      return;
+    }
+    this.linesTimer ??=
       this.flushDelayMs > 0
-        ? setTimeout(() => this.flushNow(), this.flushDelayMs)
-        : setImmediate(() => this.flushNow());
+        ? setTimeout(() => this.flushLines(), this.flushDelayMs)
+        : setImmediate(() => this.flushLines());
   }
 
   private assertOpen(): void {

@@ -66,12 +66,18 @@ export class PendingWrites {
     this.results.set(taskId, JSON.stringify(document));
   }
 
+  /** Whether snapshots or results are waiting. */
+  get hasDocuments(): boolean {
+    return this.snapshots.size > 0 || this.results.size > 0;
+  }
+
   /**
-   * Writes everything, synchronously: journals first, then snapshots and results, then the status
-   * log, so that a snapshot on disk never covers journal entries that are not. Returns the first
-   * error, if any; what failed stays buffered.
+   * Writes the buffered lines and, with `documents`, the snapshots and results, synchronously:
+   * journals first, then snapshots and results, then the status log, so that a snapshot on disk
+   * never covers journal entries that are not. Returns the first error, if any; what failed stays
+   * buffered.
    */
-  write(): PersistenceError | undefined {
+  write(documents: boolean): PersistenceError | undefined {
     if (this.empty) return undefined;
     const errors: PersistenceError[] = [];
     try {
@@ -84,7 +90,7 @@ export class PendingWrites {
       if (this.append(this.paths.journal(taskId), text, false, errors)) this.journals.delete(taskId);
     }
     let renamed = false;
-    for (const [taskId, produce] of this.snapshots) {
+    for (const [taskId, produce] of documents ? this.snapshots : []) {
       const path = this.paths.snapshot(taskId);
       let text: string;
       try {
@@ -100,7 +106,7 @@ export class PendingWrites {
         renamed = true;
       }
     }
-    for (const [taskId, text] of this.results) {
+    for (const [taskId, text] of documents ? this.results : []) {
       if (this.replace(this.paths.result(taskId), text, errors)) {
         this.results.delete(taskId);
         renamed = true;

@@ -1,13 +1,13 @@
 // A second process writing to a file store, for the concurrency tests.
-// Usage: node --conditions=source --import tsx concurrent-writer.ts <dir> <prefix> <tasks> <padding>
+// Usage: node --conditions=source --import tsx concurrent-writer.ts <dir> <prefix> <tasks> <padding> [flushDelayMs]
 // Prints "ready" once the store is open, starts writing when a line arrives on stdin, prints "done".
 import { once } from 'node:events';
 import { createFileStore } from '../../src/store/file-store.js';
 import { journalEntry, queued, started } from './store-records.js';
 
-const [dir, prefix, tasks, padding] = process.argv.slice(2);
+const [dir, prefix, tasks, padding, flushDelayMs] = process.argv.slice(2);
 if (!dir || !prefix) throw new Error('usage: concurrent-writer.ts <dir> <prefix> <tasks> <padding>');
-const store = createFileStore({ dir });
+const store = createFileStore({ dir, flushDelayMs: Number(flushDelayMs ?? 0) });
 process.stdout.write('ready\n');
 await once(process.stdin, 'data');
 for (let index = 0; index < Number(tasks); index++) {
