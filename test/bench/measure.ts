@@ -30,15 +30,15 @@ const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice
 const tasks = Number(tasksArg);
 const rounds = Number(roundsArg);
 
-async function once(): Promise<{ wallMs: number; cpuMs: number }> {
+async function once(size = tasks): Promise<{ wallMs: number; cpuMs: number }> {
   globalThis.gc?.();
   const cpu = process.cpuUsage();
   const wallMs =
     kind === 'bare'
-      ? await runBareLoop(tasks)
+      ? await runBareLoop(size)
       : kind === 'troupe-file'
-        ? await runWithFileStore(tasks)
-        : await runTroupe(tasks, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+        ? await runWithFileStore(size)
+        : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }
@@ -53,7 +53,8 @@ if (kind === 'rss') {
   peak = Math.max(peak, process.memoryUsage().rss);
   console.log(JSON.stringify({ kind, tasks, peakRssMb: peak / 2 ** 20 }));
 } else {
-  await once(); // warm-up
+  // Warm up the JIT with at least 2,000 tasks, so small runs measure steady state too.
+  for (let warm = 0; warm < Math.max(1, Math.ceil(2000 / tasks)); warm++) await once(Math.min(tasks, 2000));
   const samples = [];
   for (let round = 0; round < rounds; round++) samples.push(await once());
   samples.sort((a, b) => a.wallMs - b.wallMs);

@@ -65,5 +65,7 @@ for (const [name, sample] of [
 console.log(
   `\nPer-task cost (wall): ${perTask(small).toFixed(0)} µs at 100 tasks, ${perTask(large).toFixed(0)} µs at 10,000 tasks (${(perTask(large) / perTask(small)).toFixed(2)}×).`,
 );
-console.log(`File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`);
+console.log(
+  `File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`,
+);
 console.log(`Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB.`);

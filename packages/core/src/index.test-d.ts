@@ -35,9 +35,15 @@ describe('public API types', () => {
   });
 
   it('the runtime contract', () => {
-    const model = scriptedModel(() => ({ content: [{ type: 'text', text: 'done' }], usage: { input: 1, output: 1 } }));
+    const model = scriptedModel(() => ({
+      content: [{ type: 'text', text: 'done' }],
+      usage: { input: 1, output: 1 },
+    }));
     expectTypeOf(model).toMatchTypeOf<ModelAdapter>();
-    const runtime = createRuntime({ model, approval: async (request) => (request.tool === 'bash' ? 'deny' : 'approve') });
+    const runtime = createRuntime({
+      model,
+      approval: async (request) => (request.tool === 'bash' ? 'deny' : 'approve'),
+    });
     expectTypeOf(runtime).toEqualTypeOf<Runtime>();
     const handle = runtime.spawn({ agent: 'explore', prompt: 'Find X', sessionKey: 's1' });
     expectTypeOf(handle).toEqualTypeOf<TaskHandle>();

@@ -28,6 +28,7 @@ export class AgentCatalog {
   private readonly source: { get(name: string): AgentDefinition | undefined; list(): AgentDefinition[] };
   private readonly registries = new Map<string, ToolRegistry>();
   private readonly validators = new Map<object, JsonSchemaValidator>();
+  private readonly toolWarnings = new Set<string>();
   private readonly toolNames = new WeakMap<AgentDefinition, { flat?: string[]; nesting?: string[] }>();
 
   constructor(source: AgentCatalogSource, models: Partial<ModelConfig>) {
@@ -82,12 +83,26 @@ export class AgentCatalog {
     let names = cached[key];
     if (!names) {
       const pool = canNest ? [...base, ...taskTools] : base;
-      names = [
-        ...createToolRegistry(pool, { allow: definition.tools, deny: definition.disallowedTools }).names,
-      ];
+      const registry = createToolRegistry(pool, {
+        allow: definition.tools,
+        deny: definition.disallowedTools,
+      });
+      names = [...registry.names];
       cached[key] = names;
+      for (const pattern of registry.unmatched) {
+        // Task tools are withheld on purpose when nesting is off; that is not a mistake in the file.
+        if (!canNest && (TASK_TOOL_NAMES as readonly string[]).includes(pattern.toLowerCase())) continue;
+        this.toolWarnings.add(
+          `Agent "${definition.name}" lists tool "${pattern}", which matches no tool of this runtime; it is ignored.`,
+        );
+      }
     }
     return names;
+  }
+
+  /** Tool names in agents' allow-lists that matched no tool, found so far (one message each). */
+  warnings(): string[] {
+    return [...this.toolWarnings];
   }
 
   /** A registry with exactly the spec's tools (cached: most tasks of an agent share one). */
