@@ -42,6 +42,20 @@ describe('bash', () => {
     expect(await bash.execute({ command: 'true' }, toolContext())).toBe('(no output)\n[Exit code: 0]');
   });
 
+  it("keeps troupe's own credentials out of commands unless given an environment", async () => {
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
+    try {
+      const command = 'echo "key=${ANTHROPIC_API_KEY:-unset} home=${HOME:+set}"';
+      expect(await createBashTool({ root: ws.root }).execute({ command }, toolContext())).toBe(
+        'key=unset home=set\n[Exit code: 0]',
+      );
+      const explicit = createBashTool({ root: ws.root, bashEnv: { ANTHROPIC_API_KEY: 'given', HOME: '/x' } });
+      expect(await explicit.execute({ command }, toolContext())).toBe('key=given home=set\n[Exit code: 0]');
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+
   it('keeps the start and end of long output with a note', async () => {
     const bash = createBashTool({ root: ws.root, maxOutputChars: 1_000 });
     const text = String(await bash.execute({ command: 'seq 1 100000' }, toolContext()));

@@ -22,6 +22,15 @@ const bashInput = v.object({
   ),
 });
 
+/** Variables holding troupe's own credentials: kept from commands unless `bashEnv` is given. */
+const CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+
+function defaultEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env };
+  for (const name of CREDENTIAL_VARIABLES) delete environment[name];
+  return environment;
+}
+
 /** Input of the `bash` tool. */
 export type BashInput = v.InferOutput<typeof bashInput>;
 
@@ -63,7 +72,7 @@ export function createBashTool(options: NodeToolsOptions | NodeToolsContext): To
           shell: context.shell,
           command,
           cwd: workspace.realRoot,
-          env: context.bashEnv,
+          env: context.bashEnv ?? defaultEnvironment(),
           timeoutMs,
           killGraceMs: context.bashKillGraceMs,
           maxOutputChars: context.maxOutputChars,

@@ -13,7 +13,11 @@ export interface NodeToolsOptions {
   bashMaxTimeoutMs?: number;
   /** Time between SIGTERM and SIGKILL when a command's process group is killed, in ms (default 2,000). */
   bashKillGraceMs?: number;
-  /** Environment of `bash` commands (default: this process's environment). */
+  /**
+   * Environment of `bash` commands. Default: this process's environment, read at each call,
+   * without troupe's own credentials (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`), so that a
+   * command cannot print them into a conversation that is then persisted.
+   */
   bashEnv?: NodeJS.ProcessEnv;
   /** Shell used by `bash` (default `bash`). */
   shell?: string;
@@ -41,7 +45,7 @@ export interface NodeToolsContext {
   bashTimeoutMs: number;
   bashMaxTimeoutMs: number;
   bashKillGraceMs: number;
-  bashEnv: NodeJS.ProcessEnv;
+  bashEnv: NodeJS.ProcessEnv | undefined;
   shell: string;
   ripgrep: string | false;
   ignoreDirectories: readonly string[];
@@ -71,7 +75,7 @@ export function resolveNodeToolsOptions(options: NodeToolsOptions | NodeToolsCon
     bashTimeoutMs: positive('bashTimeoutMs', options.bashTimeoutMs, 120_000),
     bashMaxTimeoutMs: positive('bashMaxTimeoutMs', options.bashMaxTimeoutMs, 600_000),
     bashKillGraceMs: positive('bashKillGraceMs', options.bashKillGraceMs, 2_000),
-    bashEnv: options.bashEnv ?? process.env,
+    bashEnv: options.bashEnv,
     shell: options.shell ?? 'bash',
     ripgrep: options.ripgrep ?? 'rg',
     ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],
