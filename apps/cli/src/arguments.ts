@@ -153,7 +153,7 @@ function parse(argv: readonly string[]) {
 function parseErrorMessage(error: unknown): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
-  const option = /'(-[^']*)'/.exec(message)?.[1];
+  const option = /'(-[^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
     return `Unknown option ${option}. Run \`troupe --help\` for the options.`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {

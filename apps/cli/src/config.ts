@@ -96,6 +96,8 @@ export async function readConfigFile(file: string): Promise<CliConfig | undefine
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     throw new CliError(`The config file ${file} is invalid: it must hold a JSON object.`);
+  if (Array.isArray((data as { limits?: unknown }).limits))
+    throw new CliError(`The config file ${file} is invalid: field "limits" must be an object.`);
   const result = v.safeParse(ConfigSchema, data);
   if (!result.success) {
     const issue = result.issues[0]!;

@@ -1,5 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
+import { type FakeAnthropicServer, toolNamesOf } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
 import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
 
@@ -62,6 +64,48 @@ describe('troupe with piped input (not a terminal)', () => {
     expect(run.stdout).toMatch(/Summary: Started task t_\S+ in the background/);
     expect(run.stdout).toContain(
       'Cancelled 1 unfinished task of this session on exit: [explore] Search in the background.',
+    );
+  });
+});
+
+describe('/agents create and delete in a session', () => {
+  it('drafts an agent from one line, offers it from the next message, and deletes it', async () => {
+    const project = fixtureProject();
+    const run = await runCli([], {
+      cwd: project,
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input:
+        '/agents create reviews SQL migrations for safety\nhello\n/agents show migration-reviewer\n/agents delete migration-reviewer\n/agents\n',
+    });
+    expect(run.code).toBe(0);
+    const file = join(project, '.troupe', 'agents', 'migration-reviewer.md');
+    expect(run.stdout).toContain(`Created agent "migration-reviewer" in ${file}.`);
+    expect(run.stdout).toContain('tools: read, grep');
+    expect(run.stdout).toContain(`Deleted agent "migration-reviewer" (${file}).`);
+    expect(existsSync(file)).toBe(false);
+    // The message after the creation went to a main agent whose task tool offers the new agent.
+    const main = server.requests.filter((request) => toolNamesOf(request).includes('task'));
+    const task = main.at(-1)!.body.tools.find((tool: { name: string }) => tool.name === 'task');
+    expect(task.description).toContain('migration-reviewer');
+    expect(task.input_schema.properties.subagent_type.enum).toContain('migration-reviewer');
+    // After the deletion it is gone from the list.
+    expect(run.stdout.slice(run.stdout.lastIndexOf('NAME'))).not.toContain('migration-reviewer');
+  });
+
+  it('creates an agent step by step from answered questions', async () => {
+    const project = fixtureProject();
+    const run = await runCli([], {
+      cwd: project,
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input:
+        '/agents create\nshop-helper\nAnswers questions about the shop\nread, grep\nhaiku\nYou answer questions about the shop.\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Name (lowercase-with-hyphens):');
+    const file = join(project, '.troupe', 'agents', 'shop-helper.md');
+    expect(run.stdout).toContain(`Created agent "shop-helper" in ${file}.`);
+    expect(readFileSync(file, 'utf8')).toBe(
+      '---\nname: "shop-helper"\ndescription: "Answers questions about the shop"\ntools: ["read", "grep"]\nmodel: "haiku"\n---\n\nYou answer questions about the shop.\n',
     );
   });
 });

@@ -81,6 +81,9 @@ describe('troupe in a real terminal (tmux)', () => {
     const { terminal } = await startSession(gate());
     terminal.line('find the auth code');
     await terminal.waitFor(/\[explore\] Find auth code \.\.\. 1 tool/);
+    // Ctrl-O shows the streamed text under each running task; the main agent's is its tool call.
+    terminal.press('C-o');
+    await terminal.waitFor(/Showing streamed text \(Ctrl-O to hide\)\./);
     terminal.press('C-c');
     const screen = await terminal.waitFor(
       (text) => text.includes('(The turn was interrupted.)') && text.includes('Press Ctrl-C again to exit.'),

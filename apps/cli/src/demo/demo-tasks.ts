@@ -28,6 +28,10 @@ export interface DemoTask {
 
 const SOURCE_GLOB = '**/*.{ts,tsx,js,jsx,mjs,cjs,py,go,rs,java,rb}';
 
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function last(outcomes: readonly ToolOutcome[], name: string): ToolOutcome | undefined {
   return [...outcomes].reverse().find((outcome) => outcome.name === name);
 }
@@ -51,7 +55,7 @@ const layout: DemoTask = {
     if (!listing || listing.isError) return { answer: 'I could not list the workspace.' };
     const { directories, files } = lsFacts(listing.text);
     return {
-      answer: `The top level holds ${directories.length} folders (${listSome(directories, 5)}) and ${files.length} files (${listSome(files, 5)}). It looks like a ${projectKind(files)} project.`,
+      answer: `The top level holds ${count(directories.length, 'folder')} (${listSome(directories, 5)}) and ${count(files.length, 'file')} (${listSome(files, 5)}). It looks like a ${projectKind(files)} project.`,
     };
   },
 };
@@ -83,7 +87,7 @@ const sources: DemoTask = {
       ? ` Most of the listed ones are under ${busiest.map(([dir, n]) => `${dir} (${n})`).join(', ')}.`
       : '';
     return {
-      answer: `Found ${code?.total ?? 0} source files and ${docs?.total ?? 0} Markdown files.${where}`,
+      answer: `Found ${count(code?.total ?? 0, 'source file')} and ${count(docs?.total ?? 0, 'Markdown file')}.${where}`,
     };
   },
 };
@@ -98,7 +102,7 @@ const notes: DemoTask = {
     const found = grepCountFacts(last(outcomes, 'grep')?.text ?? '');
     if (found.lines === 0) return { answer: 'There are no TODO or FIXME notes in the workspace.' };
     return {
-      answer: `There are ${found.lines} lines with TODO or FIXME in ${found.files} files${found.top ? `; the most are in ${found.top.path} (${found.top.count})` : ''}.`,
+      answer: `There are ${count(found.lines, 'line')} with TODO or FIXME in ${count(found.files, 'file')}${found.top ? `; the most are in ${found.top.path} (${found.top.count})` : ''}.`,
     };
   },
 };

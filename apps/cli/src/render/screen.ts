@@ -111,7 +111,7 @@ export class LiveScreen implements Screen {
       if (logText) this.out.write(logText);
       return;
     }
-    const width = Math.max(20, (this.out.columns ?? 80) - 1);
+    const width = Math.max(10, (this.out.columns ?? 80) - 1);
     const height = Math.max(4, (this.out.rows ?? 24) - 3);
     let lines = this.options.lines(width).map((line) => truncate(line, width));
     if (lines.length > height) {

@@ -4,6 +4,7 @@ import {
   type FakeHandler,
   lastUserText,
   startFakeAnthropic,
+  systemOf,
   textStep,
   toolNamesOf,
   toolResultsOf,
@@ -41,10 +42,21 @@ function firstLine(text: string): string {
  * A fake Claude for CLI tests. The main agent (it has the `task` tool) delegates:
  * "auth" → explore greps for `login` and answers (after `gates.explore`); "notes" →
  * general-purpose writes notes.txt (needs approval); "background" → explore in the background.
- * Once its task answers, the main agent replies `Summary: <first line of the answer>`.
+ * Once its task answers, the main agent replies `Summary: <first line of the answer>`. Asked to draft
+ * an agent (`/agents create TEXT`), it answers with a `migration-reviewer` definition.
  */
 export function sessionScenario(gates: ScenarioGates): FakeHandler {
   return (request) => {
+    if (systemOf(request).startsWith('You write sub-agent definitions')) {
+      return textStep(
+        JSON.stringify({
+          name: 'migration-reviewer',
+          description: 'Reviews SQL migrations for safety.',
+          tools: ['read', 'grep', 'WebFetch'],
+          prompt: 'You review SQL migrations. Report risky statements.',
+        }),
+      );
+    }
     const tools = toolNamesOf(request);
     const results = toolResultsOf(request);
     const text = lastUserText(request);

@@ -1,0 +1,88 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+
+const REVIEWER = `---
+name: shop-reviewer
+description: Reviews the shop's code
+tools: Read, Grep
+model: haiku
+---
+You review code.
+`;
+
+function projectWithAgents(): string {
+  const project = fixtureProject();
+  mkdirSync(join(project, '.claude', 'agents'), { recursive: true });
+  writeFileSync(join(project, '.claude', 'agents', 'shop-reviewer.md'), REVIEWER);
+  return project;
+}
+
+describe('troupe agents', () => {
+  it('lists project and built-in agents with source, model and tools', async () => {
+    const run = await runCli(['agents', 'list'], {
+      cwd: projectWithAgents(),
+      env: cleanEnv(tempDir('home')),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/NAME\s+SOURCE\s+MODEL\s+TOOLS/);
+    expect(run.stdout).toMatch(/shop-reviewer\s+project\s+haiku\s+Read, Grep/);
+    expect(run.stdout).toMatch(/general-purpose\s+built-in\s+inherit\s+all tools/);
+    const json = await runCli(['agents', 'list', '--json'], {
+      cwd: projectWithAgents(),
+      env: cleanEnv(tempDir('home')),
+    });
+    const names = (JSON.parse(json.stdout) as { name: string }[]).map((agent) => agent.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['shop-reviewer', 'explore', 'plan', 'codebase-investigator']),
+    );
+  });
+
+  it('shows one agent in full, found by any case or seed alias', async () => {
+    const run = await runCli(['agents', 'show', 'Explore'], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home')),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('name: explore');
+    expect(run.stdout).toContain('source: built-in');
+    expect(run.stdout).toContain('tools: read, glob, grep, ls');
+    expect(run.stdout).toMatch(/prompt:\n {2}You are a fast, read-only code search specialist/);
+    const missing = await runCli(['agents', 'show', 'nobody'], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home')),
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^troupe: No agent named "nobody"/);
+  });
+
+  it('validate reports every problem in a folder, with files and lines (exit 1)', async () => {
+    const dir = tempDir('agents');
+    writeFileSync(join(dir, 'good.md'), REVIEWER.replace('Read, Grep', 'Read, Grep, WebFetch'));
+    writeFileSync(join(dir, 'no-front-matter.md'), 'Just a prompt.\n');
+    writeFileSync(join(dir, 'broken.json'), '{"name": "x", ');
+    writeFileSync(join(dir, 'odd.md'), '---\nname: Odd Name\ndescription: Use: when odd\n---\nBody\n');
+    writeFileSync(join(dir, 'README.md'), '# not an agent\n');
+    const run = await runCli(['agents', 'validate', dir], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home')),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`error    ${join(dir, 'no-front-matter.md')}:1: no front matter found`);
+    expect(run.stdout).toContain(`error    ${join(dir, 'broken.json')}:1: not valid JSON`);
+    expect(run.stdout).toContain(`${join(dir, 'good.md')}: tool WebFetch is not a troupe tool`);
+    expect(run.stdout).toMatch(/warning {2}.*odd\.md:2: name "Odd Name" is not lowercase-with-hyphens/);
+    expect(run.stdout).toMatch(/4 files checked: 2 agents usable, 2 errors, \d+ warnings\./);
+  });
+
+  it('validate passes (exit 0) on a folder of good files, and reads a .claude/agents folder', async () => {
+    const project = projectWithAgents();
+    const run = await runCli(['agents', 'validate', '.claude/agents'], {
+      cwd: project,
+      env: cleanEnv(tempDir('home')),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('1 file checked: 1 agent usable, 0 errors, 0 warnings.');
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../src/arguments.js';
+import { UsageError } from '../src/errors.js';
+
+describe('parseCommandLine', () => {
+  it('a bare troupe is the interactive session, with its flags', () => {
+    const line = parseCommandLine(['--model', 'opus', '--approval', 'auto', '--store', 'tasks']);
+    expect(line).toMatchObject({
+      command: 'interactive',
+      args: [],
+      options: { model: 'opus', approval: 'auto', store: 'tasks', json: false },
+    });
+  });
+
+  it('run takes an agent, flags in any position, and the prompt words', () => {
+    const line = parseCommandLine(['run', '-a', 'explore', 'find', '--json', 'the auth code']);
+    expect(line.command).toBe('run');
+    expect(line.args).toEqual(['find', 'the auth code']);
+    expect(line.options).toMatchObject({ agent: 'explore', json: true, background: false });
+  });
+
+  it('words after -- are prompt text, even when they look like flags', () => {
+    expect(parseCommandLine(['run', '--', '--not-a-flag']).args).toEqual(['--not-a-flag']);
+  });
+
+  it.each([
+    [['frobnicate'], /Unknown command "frobnicate"/],
+    [['--nope'], /Unknown option --nope/],
+    [['agents', '--agent', 'x'], /troupe agents does not take --agent/],
+    [['--approval', 'sometimes'], /--approval must be ask, auto or deny/],
+    [['tasks', 'list', '--limit', '0'], /--limit must be a positive whole number/],
+    [['tasks', 'list', '--status', 'done'], /--status must be one of queued, running/],
+    [['run', '--model'], /--model needs a value/],
+    [['run', '--model', ' '], /--model needs a value/],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(UsageError);
+    expect(() => parseCommandLine(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { LiveScreen, PlainScreen } from '../src/render/screen.js';
+
+function stream(columns = 40, rows = 20) {
+  const chunks: string[] = [];
+  return { chunks, out: { isTTY: true, columns, rows, write: (text: string) => chunks.push(text) > 0 } };
+}
+
+describe('LiveScreen', () => {
+  it('redraws its region in place: up over the old lines, clear down, log lines, then the region', () => {
+    const { chunks, out } = stream();
+    let lines = ['[a] one', '[b] two'];
+    const screen = new LiveScreen(out, { lines: () => lines, tickMs: 60_000 });
+    screen.refresh();
+    expect(chunks.pop()).toBe('\r\x1b[J[a] one\n[b] two\n');
+    lines = ['[b] two'];
+    screen.log('[a] one - done');
+    expect(chunks.pop()).toBe('\r\x1b[2A\x1b[J[a] one - done\n[b] two\n');
+    lines = [];
+    screen.refresh();
+    expect(chunks.pop()).toBe('\r\x1b[1A\x1b[J');
+    screen.close();
+  });
+
+  it('cuts lines to the terminal width and caps the region to its height', () => {
+    const { chunks, out } = stream(20, 8);
+    const screen = new LiveScreen(out, {
+      lines: () => Array.from({ length: 10 }, (_, index) => `line ${index} ${'x'.repeat(40)}`),
+      tickMs: 60_000,
+    });
+    screen.refresh();
+    const drawn = chunks.pop()!.replace('\r\x1b[J', '').split('\n').slice(0, -1);
+    expect(drawn).toHaveLength(5);
+    expect(drawn[0]).toBe(`line 0 ${'x'.repeat(11)}…`);
+    expect(drawn[4]).toBe('… and 6 more');
+    screen.close();
+  });
+
+  it('keeps a readline prompt below the region and accounts for a submitted line', () => {
+    const { chunks, out } = stream();
+    let redraws = 0;
+    const screen = new LiveScreen(out, {
+      lines: () => ['[a] working'],
+      tickMs: 60_000,
+      prompt: { rowsAboveCursor: () => 0, redraw: () => redraws++, visible: () => true },
+    });
+    screen.refresh();
+    expect(redraws).toBe(1);
+    screen.submitted('> hello');
+    // Up over the region and the echoed line, then the line again as a log line.
+    expect(chunks.pop()).toBe('\r\x1b[2A\x1b[J> hello\n[a] working\n');
+    expect(redraws).toBe(2);
+    screen.close();
+  });
+});
+
+describe('PlainScreen', () => {
+  it('just prints lines', () => {
+    const chunks: string[] = [];
+    const screen = new PlainScreen({ write: (text) => chunks.push(text) > 0 });
+    screen.log('hello');
+    screen.refresh();
+    expect(chunks).toEqual(['hello\n']);
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { approvalLines, inputLines } from '../src/render/approval-text.js';
+import { colorsFor, createColors } from '../src/render/colors.js';
+import { renderTable } from '../src/render/table.js';
+import { finalLine, liveLine, type TaskView, toolSummary } from '../src/render/task-line.js';
+import { stripAnsi, truncate, visibleWidth } from '../src/render/text.js';
+
+const plain = createColors(false);
+const view: TaskView = {
+  taskId: 't1',
+  agent: 'explore',
+  description: 'Find auth code',
+  status: 'running',
+  toolCalls: 5,
+  tokens: 12_345,
+  elapsedMs: 3_000,
+  updatedAt: 1_000,
+  background: false,
+};
+
+describe('progress lines', () => {
+  it('a running task counts on from its last update', () => {
+    expect(liveLine(view, 1_200, plain)).toBe('[explore] Find auth code ... 5 tools, 3.2s');
+    expect(liveLine({ ...view, lastTool: 'grep auth' }, 1_200, plain)).toBe(
+      '[explore] Find auth code ... 5 tools, 3.2s · grep auth',
+    );
+  });
+
+  it('queued and waiting tasks say so', () => {
+    expect(liveLine({ ...view, status: 'queued', position: 2 }, 0, plain)).toBe(
+      '[explore] Find auth code ... queued (#2)',
+    );
+    expect(
+      liveLine({ ...view, status: 'awaitingApproval', approvalTool: 'bash', toolCalls: 1 }, 9_000, plain),
+    ).toBe('[explore] Find auth code ... 1 tool, 3.0s · waiting for approval: bash');
+  });
+
+  it('finished lines carry tools, time and tokens', () => {
+    const done = { ...view, status: 'completed' as const, toolCalls: 8, elapsedMs: 5_100, tokens: 12_000 };
+    expect(finalLine(done, plain)).toBe('[explore] Find auth code - done (8 tools, 5.1s, 12k tokens)');
+    expect(finalLine({ ...done, status: 'cancelled' }, plain)).toBe(
+      '[explore] Find auth code - cancelled (8 tools, 5.1s, 12k tokens)',
+    );
+    expect(finalLine({ ...done, status: 'failed', terminateReason: 'MAX_TURNS' }, plain)).toBe(
+      '[explore] Find auth code - failed, MAX_TURNS (8 tools, 5.1s, 12k tokens)',
+    );
+    expect(
+      finalLine({ ...done, status: 'failed', terminateReason: 'ERROR', error: 'overloaded\nstack' }, plain),
+    ).toBe('[explore] Find auth code - failed, ERROR: overloaded (8 tools, 5.1s, 12k tokens)');
+  });
+
+  it('tool summaries pick the telling field and cut it', () => {
+    expect(toolSummary('read', { file_path: 'src/a.ts', limit: 3 })).toBe('read src/a.ts');
+    expect(toolSummary('bash', { command: `echo ${'x'.repeat(100)}` })).toHaveLength(5 + 60);
+    expect(toolSummary('ls', {})).toBe('ls');
+  });
+});
+
+describe('colours', () => {
+  it('only on a terminal, never with NO_COLOR or TERM=dumb', () => {
+    expect(colorsFor({ isTTY: true }, {}).enabled).toBe(true);
+    expect(colorsFor({ isTTY: false }, {}).enabled).toBe(false);
+    expect(colorsFor({ isTTY: true }, { NO_COLOR: '' }).enabled).toBe(false);
+    expect(colorsFor({ isTTY: true }, { TERM: 'dumb' }).enabled).toBe(false);
+    const colors = createColors(true);
+    expect(colors.red('x')).toBe('\x1b[31mx\x1b[39m');
+    expect(colors.named('purple')('x')).toBe(colors.magenta('x'));
+    expect(colors.named(undefined)('x')).toBe(colors.cyan('x'));
+  });
+});
+
+describe('text', () => {
+  it('cuts to visible width, keeping escape codes balanced', () => {
+    const colors = createColors(true);
+    const line = `${colors.cyan('[explore]')} ${'a'.repeat(30)}`;
+    const cut = truncate(line, 15);
+    expect(visibleWidth(cut)).toBe(15);
+    expect(stripAnsi(cut)).toBe('[explore] aaaa…');
+    expect(cut).toContain('\x1b[39m');
+    expect(truncate('short', 10)).toBe('short');
+  });
+
+  it('tables pad to the widest cell and right-align numbers', () => {
+    expect(
+      renderTable(
+        [{ header: 'NAME' }, { header: 'N', align: 'right' }],
+        [
+          ['a', '1'],
+          ['long', '100'],
+        ],
+      ),
+    ).toEqual(['NAME    N', '----  ---', 'a       1', 'long  100']);
+  });
+});
+
+describe('approval text', () => {
+  it('shows the agent, the tool and every field of its input, long text as a block', () => {
+    const lines = approvalLines(
+      {
+        id: 'a1',
+        taskId: 't1',
+        agent: 'general-purpose',
+        sessionKey: 's',
+        description: 'Write notes',
+        tool: 'write',
+        access: 'write',
+        toolUseId: 'u1',
+        input: { file_path: 'notes.txt', content: 'line one\nline two\n', overwrite: true },
+        background: true,
+        requestedAt: 0,
+      },
+      plain,
+    );
+    expect(lines).toEqual([
+      'Approval needed: [general-purpose] Write notes wants to run write (write) [background task]',
+      '  file_path: notes.txt',
+      '  content:',
+      '    │ line one',
+      '    │ line two',
+      '  overwrite: true',
+    ]);
+    expect(inputLines('just text')).toEqual(['"just text"']);
+  });
+});

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
+import { cleanEnv, cliArgs, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
+
+let server: FakeAnthropicServer | undefined;
+let child: ChildProcess | undefined;
+
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  child = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+function exited(process: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => process.on('exit', (code, signal) => resolve(signal ? null : code)));
+}
+
+/** Starts `troupe run --agent explore` whose model call hangs, then kills it: an unfinished task. */
+async function crashedRun(project: string, home: string, store: string): Promise<void> {
+  server = await startFakeClaude(sessionScenario({ explore: gate(true) }));
+  server.enqueue({ fault: 'hang' });
+  const env = cleanEnv(home, fakeEnv(server));
+  child = spawn(process.execPath, cliArgs(['run', '--store', store, '--agent', 'explore', 'find login']), {
+    cwd: project,
+    env,
+    stdio: 'ignore',
+  });
+  await server.waitForRequests(1);
+  const done = exited(child);
+  child.kill('SIGKILL');
+  await done;
+  child = undefined;
+}
+
+describe('troupe tasks over the persisted store', () => {
+  it('lists, shows, resumes an interrupted task after a crash, and refuses to cancel a finished one', async () => {
+    const project = fixtureProject();
+    const home = tempDir('home');
+    const store = join(tempDir('store'), 'tasks');
+    await crashedRun(project, home, store);
+    const env = cleanEnv(home, fakeEnv(server!));
+
+    const listed = await runCli(['tasks', 'list', '--store', store], { cwd: project, env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/t_\S+\s+explore\s+find login\s+running/);
+    const id = /(t_\S+)\s+explore/.exec(listed.stdout)![1]!;
+
+    const resumed = await runCli(['tasks', 'resume', id.slice(0, -2), '--store', store], {
+      cwd: project,
+      env,
+    });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('Resuming 1 task');
+    expect(resumed.stdout).toMatch(/login is in src\/auth\.js/);
+
+    const shown = await runCli(['tasks', 'show', id, '--store', store], { cwd: project, env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('status:   completed (GOAL)');
+    expect(shown.stdout).toContain('→ grep');
+    expect(shown.stdout).toMatch(/pattern: login/);
+    expect(shown.stdout).toMatch(/login is in src\/auth\.js/);
+
+    const again = await runCli(['tasks', 'cancel', id, '--store', store], { cwd: project, env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`troupe: Task ${id} already ended (completed).\n`);
+  });
+
+  it('cancels an unfinished task no process runs; it is then listed as cancelled', async () => {
+    const project = fixtureProject();
+    const home = tempDir('home');
+    const store = join(tempDir('store'), 'tasks');
+    await crashedRun(project, home, store);
+    const env = cleanEnv(home, fakeEnv(server!));
+    const json = await runCli(['tasks', 'list', '--json', '--store', store], { cwd: project, env });
+    const [task] = JSON.parse(json.stdout) as { id: string; status: string }[];
+    expect(task?.status).toBe('running');
+
+    const cancelled = await runCli(['tasks', 'cancel', task!.id, '--store', store], { cwd: project, env });
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toContain(`Cancelled task ${task!.id}`);
+    const listed = await runCli(['tasks', 'list', '--status', 'cancelled', '--store', store], {
+      cwd: project,
+      env,
+    });
+    expect(listed.stdout).toMatch(new RegExp(`${task!.id}\\s+explore\\s+find login\\s+cancelled`));
+    const nothing = await runCli(['tasks', 'resume', '--store', store], { cwd: project, env });
+    expect(nothing.stdout).toContain('No unfinished tasks to resume');
+  });
+
+  it('run --background returns at once; the detached process persists the task, which can be cancelled', async () => {
+    server = await startFakeClaude(sessionScenario({ explore: gate() }));
+    const project = fixtureProject();
+    const store = join(tempDir('store'), 'tasks');
+    const env = cleanEnv(tempDir('home'), fakeEnv(server));
+    const started = await runCli(
+      ['run', '--background', '--json', '--agent', 'explore', '--store', store, 'find login'],
+      {
+        cwd: project,
+        env,
+      },
+    );
+    expect(started.code).toBe(0);
+    const { taskId } = JSON.parse(started.stdout) as { taskId: string };
+    // The detached process reaches the model: its second call waits on the closed gate.
+    await server.waitForRequests(2);
+    const shown = await runCli(['tasks', 'show', taskId, '--store', store], { cwd: project, env });
+    expect(shown.stdout).toMatch(/status: {3}running/);
+    const cancel = await runCli(['tasks', 'cancel', taskId, '--store', store], { cwd: project, env });
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toMatch(
+      new RegExp(`Asked the process running task ${taskId} \\(pid \\d+\\) to cancel it\\.`),
+    );
+    // The detached process records the cancellation and ends: its model call is closed by the client.
+    const outcome = await server.requests[1]!.finished;
+    expect(outcome).toBe('client-closed');
+  });
+});
