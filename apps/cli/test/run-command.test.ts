@@ -42,6 +42,34 @@ describe('troupe run (not a terminal)', () => {
     expect(run.stderr + run.stdout).not.toContain('\x1b');
   });
 
+  it('uses --model for the main agent and --small-model for agents with model: small', async () => {
+    const run = await runCli(
+      ['run', '--model', 'main-model-id', '--small-model', 'small-model-id', 'find the auth code'],
+      {
+        cwd: project,
+        env: env(),
+      },
+    );
+    expect(run.code).toBe(0);
+    const models = server.requests.map((request) => request.body.model);
+    expect(models).toEqual(['main-model-id', 'small-model-id', 'small-model-id', 'main-model-id']);
+  });
+
+  it('waits for background tasks the main agent started and prints its follow-up summaries', async () => {
+    const run = await runCli(['run', '--json', 'search in the background'], { cwd: project, env: env() });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.output).toMatch(/^Summary: Started task t_\S+ in the background/);
+    expect(result.followUps).toEqual(['Background news: the login search is done.']);
+    expect(result.tasks).toEqual([
+      expect.objectContaining({
+        description: 'Search in the background',
+        status: 'completed',
+        background: true,
+      }),
+    ]);
+  });
+
   it('runs one agent directly with --agent and prints its answer', async () => {
     const run = await runCli(['run', '--agent', 'Explore', 'find login'], { cwd: project, env: env() });
     expect(run.code).toBe(0);

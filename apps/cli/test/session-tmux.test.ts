@@ -73,6 +73,9 @@ describe('troupe in a real terminal (tmux)', () => {
     expect(shown).toMatch(/pattern: login/);
     expect(shown).toMatch(/login is in src\/auth\.js/);
 
+    // Colours on a terminal (the agent tag is coloured).
+    expect(terminal.captureWithStyles()).toMatch(/\x1b\[[0-9;]*m\[explore\]/);
+
     terminal.line('/exit');
     await terminal.waitFor(/\[exit 0\]/);
   });

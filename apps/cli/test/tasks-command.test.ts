@@ -91,6 +91,35 @@ describe('troupe tasks over the persisted store', () => {
     expect(nothing.stdout).toContain('No unfinished tasks to resume');
   });
 
+  it('will not cancel a task from the store while the troupe process running it is alive', async () => {
+    server = await startFakeClaude(sessionScenario({ explore: gate() }));
+    const project = fixtureProject();
+    const store = join(tempDir('store'), 'tasks');
+    const env = cleanEnv(tempDir('home'), fakeEnv(server));
+    child = spawn(process.execPath, cliArgs(['run', '--store', store, '--agent', 'explore', 'find login']), {
+      cwd: project,
+      env,
+      stdio: 'ignore',
+    });
+    await server.waitForRequests(2);
+    const json = await runCli(['tasks', 'list', '--json', '--store', store], { cwd: project, env });
+    const [task] = JSON.parse(json.stdout) as { id: string }[];
+    const refused = await runCli(['tasks', 'cancel', task!.id, '--store', store], { cwd: project, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^troupe: Task ${task!.id} belongs to a troupe process that is still running \\(pid ${child.pid}\\)`,
+      ),
+    );
+    // SIGINT (Ctrl-C) cancels it there: exit code 130.
+    const done = exited(child);
+    child.kill('SIGINT');
+    expect(await done).toBe(130);
+    child = undefined;
+    const listed = await runCli(['tasks', 'list', '--store', store], { cwd: project, env });
+    expect(listed.stdout).toMatch(/explore\s+find login\s+cancelled/);
+  });
+
   it('run --background returns at once; the detached process persists the task, which can be cancelled', async () => {
     server = await startFakeClaude(sessionScenario({ explore: gate() }));
     const project = fixtureProject();

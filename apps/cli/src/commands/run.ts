@@ -11,7 +11,7 @@ import { agentProblemsNotice, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
-import { startDetached } from './run-detached.js';
+import { newTaskId, startDetached } from './run-detached.js';
 import { resultJson } from './run-output.js';
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -85,8 +85,14 @@ export async function runCommand(context: CliContext): Promise<number> {
     store: openStore(dir),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
   });
-  const unregister = taskId ? registerRun(dir, taskId) : () => {};
-  terminal.track(runtime, { sessionKey: 'run' });
+  const sessionKey = `run-${taskId ?? newTaskId().slice(2)}`;
+  const unregisterTask = taskId ? registerRun(dir, taskId) : () => {};
+  const unregisterSession = registerRun(dir, sessionKey);
+  const unregister = () => {
+    unregisterTask();
+    unregisterSession();
+  };
+  terminal.track(runtime, { sessionKey });
   const detachDesk =
     approval.mode === 'ask'
       ? attachApprovalDesk({
@@ -113,13 +119,13 @@ export async function runCommand(context: CliContext): Promise<number> {
   terminal.rl?.on('SIGINT', onInterrupt);
   try {
     const outcome = agent
-      ? await runAgent(runtime, registry, agent, prompt, (fn) => {
+      ? await runAgent(runtime, registry, agent, prompt, sessionKey, (fn) => {
           cancel = fn;
         })
-      : await runMain(runtime, prompt, (fn) => {
+      : await runMain(runtime, prompt, sessionKey, (fn) => {
           cancel = fn;
         });
-    const tasks = runtime.list({ sessionKey: 'run' }).reverse();
+    const tasks = runtime.list({ sessionKey }).reverse();
     await runtime.shutdown();
     terminal.close();
     const { result } = outcome;
@@ -155,10 +161,11 @@ async function runAgent(
   registry: AgentRegistry,
   agent: string,
   prompt: string,
+  sessionKey: string,
   setCancel: (cancel: () => void) => void,
 ): Promise<Outcome> {
   const definition = registry.require(agent);
-  const handle = runtime.spawn({ agent: definition.name, prompt, sessionKey: 'run' });
+  const handle = runtime.spawn({ agent: definition.name, prompt, sessionKey });
   setCancel(() => runtime.cancel(handle.id, 'Interrupted by the user.'));
   return { result: await handle.result, followUps: [] };
 }
@@ -167,15 +174,16 @@ async function runAgent(
 async function runMain(
   runtime: Runtime,
   prompt: string,
+  sessionKey: string,
   setCancel: (cancel: () => void) => void,
 ): Promise<Outcome> {
-  const session = runtime.createSession({ sessionKey: 'run' });
+  const session = runtime.createSession({ sessionKey });
   let cancelled = false;
   let announcements = 0;
   const replies: string[] = [];
   let wake: () => void = () => {};
   const idle = () =>
-    replies.length === 1 + announcements && runtime.list({ sessionKey: 'run', active: true }).length === 0;
+    replies.length === 1 + announcements && runtime.list({ sessionKey, active: true }).length === 0;
   const off = [
     session.on('message', (message) => {
       if (message.kind === 'announcement') announcements++;
@@ -189,7 +197,7 @@ async function runMain(
   setCancel(() => {
     cancelled = true;
     session.interrupt();
-    runtime.cancelSession('run', 'Interrupted by the user.');
+    runtime.cancelSession(sessionKey, 'Interrupted by the user.');
   });
   const reply = await session.send(prompt);
   // Background tasks it started are announced into the session, which answers each: wait for all.

@@ -140,7 +140,7 @@ async function cancel(context: CliContext, store: FileStore, given: string): Pro
   const session = runnerOf(store.dir, task.spec.sessionKey);
   if (session !== undefined) {
     throw new CliError(
-      `Task ${id} belongs to a troupe session that is still running (pid ${session}); cancel it there with /tasks cancel ${id}.`,
+      `Task ${id} belongs to a troupe process that is still running (pid ${session}); cancel it there (/tasks cancel ${id} in a session, Ctrl-C for troupe run).`,
     );
   }
   const result: TaskResult = {

@@ -14,6 +14,7 @@ import {
 import type { InputStream } from '../io.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
+import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
 import { runSlashCommand } from './slash-commands.js';
 import type { Terminal } from './terminal.js';
@@ -71,6 +72,9 @@ export class SessionApp {
   /** Starts the session; resolves with the exit code once it ends. */
   run(): Promise<number> {
     this.build();
+    // Lets `troupe tasks cancel` / `resume` in another terminal see that this session is alive.
+    const unregister = registerRun(this.options.storeDir, this.session.sessionKey);
+    void this.finished.then(unregister);
     const { terminal } = this;
     terminal.onLine((line) => this.onLine(line));
     const rl = terminal.rl;
