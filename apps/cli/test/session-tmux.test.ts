@@ -74,7 +74,9 @@ describe('troupe in a real terminal (tmux)', () => {
     expect(shown).toMatch(/login is in src\/auth\.js/);
 
     // Colours on a terminal (the agent tag is coloured).
-    expect(terminal.captureWithStyles()).toMatch(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m\\[explore\\]`));
+    expect(terminal.captureWithStyles()).toMatch(
+      new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m\\[explore\\]`),
+    );
 
     terminal.line('/exit');
     await terminal.waitFor(/\[exit 0\]/);
