@@ -31,6 +31,19 @@ function isGone(pid: number): boolean {
   }
 }
 
+/**
+ * Resolves whether `pid` is gone. A process closes its pipes a moment before it becomes a zombie,
+ * and the exit of a process that is not our child cannot be awaited, so this checks again on each
+ * event-loop turn, for at most `turns` turns.
+ */
+async function becomesGone(pid: number, turns = 200_000): Promise<boolean> {
+  for (let turn = 0; turn < turns; turn++) {
+    if (isGone(pid)) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
+}
+
 const pidsIn = (text: string) => [...text.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
 
 describe('bash', () => {
@@ -78,7 +91,7 @@ describe('bash', () => {
     );
     const pids = pidsIn(error!.message);
     expect(pids).toHaveLength(3);
-    for (const pid of pids) expect(isGone(pid), `process ${pid} survived`).toBe(true);
+    for (const pid of pids) expect(await becomesGone(pid), `process ${pid} survived`).toBe(true);
   });
 
   it('escalates to SIGKILL for processes that ignore SIGTERM', async () => {
@@ -88,7 +101,7 @@ describe('bash', () => {
     );
     const pids = pidsIn(String(error?.message));
     expect(pids).toHaveLength(1);
-    expect(isGone(pids[0]!)).toBe(true);
+    expect(await becomesGone(pids[0]!)).toBe(true);
   });
 
   it('kills the whole process group when cancelled', async () => {
@@ -107,14 +120,14 @@ describe('bash', () => {
     for (const pid of pids) expect(isGone(pid)).toBe(false);
     controller.abort();
     await expect(running).rejects.toThrow('The command was cancelled and its processes were killed.');
-    for (const pid of pids) expect(isGone(pid), `process ${pid} survived`).toBe(true);
+    for (const pid of pids) expect(await becomesGone(pid), `process ${pid} survived`).toBe(true);
   });
 
   it('stops background jobs the command leaves behind', async () => {
     const bash = createBashTool({ root: ws.root, bashKillGraceMs: 100 });
     const text = String(await bash.execute({ command: 'sleep 30 & echo pid=$!' }, toolContext()));
     expect(text).toMatch(/^pid=\d+\n\[Exit code: 0\]$/);
-    expect(isGone(pidsIn(text)[0]!)).toBe(true);
+    expect(await becomesGone(pidsIn(text)[0]!)).toBe(true);
   });
 
   it('refuses timeouts above the maximum and reports a shell that cannot start', async () => {
