@@ -1,10 +1,15 @@
 // Full sub-agent runs through createRuntime with @troupe/anthropic against the local fake
 // Anthropic server: the real SDK, real HTTP and SSE, no network. The fake is strict: closing it
 // fails the test if any request the adapter sent would have been refused by the real API.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRuntime, defineTool, type TaskResult } from '@troupe/core';
+import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  FAKE_API_KEY,
   type FakeAnthropicModel,
   lastUserText,
   type RecordedRequest,
@@ -205,5 +210,30 @@ describe('@troupe/anthropic through the runtime, against the fake API', () => {
     });
     expect(fake.server.requests).toHaveLength(3);
     expect(lastUserText(fake.server.requests[0]!)).toBe('x');
+  });
+
+  it('never persists the API key', async () => {
+    fake = await startFakeAnthropicModel({
+      simulateCache: false,
+      handler: (request) =>
+        toolResultsOf(request).length === 0 ? toolStep('lookup', { key: 'x' }) : textStep('done'),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'troupe-secrets-'));
+    try {
+      const runtime = createRuntime({
+        model: fake.model,
+        tools: [lookup],
+        agents,
+        store: createFileStore({ dir }),
+      });
+      expect((await runtime.spawn({ agent: 'explore', prompt: 'x' }).result).status).toBe('completed');
+      await runtime.shutdown();
+      const files = readdirSync(dir);
+      expect(files.length).toBeGreaterThanOrEqual(4);
+      for (const file of files) expect(readFileSync(join(dir, file), 'utf8')).not.toContain(FAKE_API_KEY);
+      expect(JSON.stringify(fake.model)).not.toContain(FAKE_API_KEY);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
