@@ -1,24 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { LiveScreen, PlainScreen } from '../src/render/screen.js';
+import { LiveScreen } from '../src/render/live-screen.js';
+import { PlainScreen } from '../src/render/screen.js';
 
 function stream(columns = 40, rows = 20) {
   const chunks: string[] = [];
   return { chunks, out: { isTTY: true, columns, rows, write: (text: string) => chunks.push(text) > 0 } };
 }
 
+const E = '\x1b[2K';
+
 describe('LiveScreen', () => {
-  it('redraws its region in place: up over the old lines, clear down, log lines, then the region', () => {
+  it('redraws its region in place: up over the old rows, each row overwritten, leftovers blanked', () => {
     const { chunks, out } = stream();
     let lines = ['[a] one', '[b] two'];
     const screen = new LiveScreen(out, { lines: () => lines, tickMs: 60_000 });
     screen.refresh();
-    expect(chunks.pop()).toBe('\r\x1b[J[a] one\n[b] two\n');
+    expect(chunks.pop()).toBe(`\r${E}[a] one\n${E}[b] two\n`);
     lines = ['[b] two'];
     screen.log('[a] one - done');
-    expect(chunks.pop()).toBe('\r\x1b[2A\x1b[J[a] one - done\n[b] two\n');
+    expect(chunks.pop()).toBe(`\r\x1b[2A${E}[a] one - done\n${E}[b] two\n${E}`);
     lines = [];
     screen.refresh();
-    expect(chunks.pop()).toBe('\r\x1b[1A\x1b[J');
+    expect(chunks.pop()).toBe(`\r\x1b[1A${E}\x1b[1B${E}\x1b[1A`);
+    // The screen is never cleared as a whole (tmux would push it into the scrollback).
+    expect(chunks.join('')).not.toContain('\x1b[J');
     screen.close();
   });
 
@@ -29,10 +34,23 @@ describe('LiveScreen', () => {
       tickMs: 60_000,
     });
     screen.refresh();
-    const drawn = chunks.pop()!.replace('\r\x1b[J', '').split('\n').slice(0, -1);
+    const drawn = chunks
+      .pop()!
+      .replace('\r', '')
+      .split('\n')
+      .slice(0, -1)
+      .map((row) => row.replace(E, ''));
     expect(drawn).toHaveLength(5);
     expect(drawn[0]).toBe(`line 0 ${'x'.repeat(11)}…`);
     expect(drawn[4]).toBe('… and 6 more');
+    screen.close();
+  });
+
+  it('erases the tail of a log line that wraps', () => {
+    const { chunks, out } = stream(10);
+    const screen = new LiveScreen(out, { lines: () => [], tickMs: 60_000 });
+    screen.log('123456789012345');
+    expect(chunks.pop()).toBe(`\r${E}123456789012345\x1b[K\n`);
     screen.close();
   });
 
@@ -47,8 +65,8 @@ describe('LiveScreen', () => {
     screen.refresh();
     expect(redraws).toBe(1);
     screen.submitted('> hello');
-    // Up over the region and the echoed line, then the line again as a log line.
-    expect(chunks.pop()).toBe('\r\x1b[2A\x1b[J> hello\n[a] working\n');
+    // Up over the region and the echoed line, then the line again as a log line, then the region.
+    expect(chunks.pop()).toBe(`\r\x1b[2A${E}> hello\n${E}[a] working\n${E}`);
     expect(redraws).toBe(2);
     screen.close();
   });

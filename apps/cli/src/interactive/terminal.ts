@@ -2,8 +2,9 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Runtime } from '@troupe/core';
 import type { CliIo, OutputStream } from '../io.js';
 import { type Colors, colorsFor } from '../render/colors.js';
+import { LiveScreen } from '../render/live-screen.js';
 import { ProgressBoard } from '../render/progress-board.js';
-import { LiveScreen, PlainScreen, type Screen } from '../render/screen.js';
+import { PlainScreen, type Screen } from '../render/screen.js';
 import { Prompter } from './prompter.js';
 
 /** Options of {@link Terminal}. */
