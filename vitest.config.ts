@@ -14,6 +14,10 @@ export default defineConfig({
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
-    typecheck: { enabled: true, include: ['packages/core/src/**/*.test-d.ts'], tsconfig: 'packages/core/tsconfig.json' },
+    typecheck: {
+      enabled: true,
+      include: ['packages/core/src/**/*.test-d.ts'],
+      tsconfig: 'packages/core/tsconfig.json',
+    },
   },
 });

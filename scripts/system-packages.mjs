@@ -17,8 +17,13 @@ if (isRoot && has('apt-get')) {
   console.log(`Installing ${missing.join(', ')} with apt-get (needed by the tests)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    stdio: 'inherit',
+    env,
+  });
   process.exit(0);
 }
-console.error(`The tests need ${missing.join(' and ')}. Install ${missing.length > 1 ? 'them' : 'it'} first, e.g.: sudo apt-get install ${missing.join(' ')}`);
+console.error(
+  `The tests need ${missing.join(' and ')}. Install ${missing.length > 1 ? 'them' : 'it'} first, e.g.: sudo apt-get install ${missing.join(' ')}`,
+);
 process.exit(1);

@@ -58,6 +58,7 @@ describe('bash', () => {
   it("keeps troupe's own credentials out of commands unless given an environment", async () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
     try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
       const command = 'echo "key=${ANTHROPIC_API_KEY:-unset} home=${HOME:+set}"';
       expect(await createBashTool({ root: ws.root }).execute({ command }, toolContext())).toBe(
         'key=unset home=set\n[Exit code: 0]',
