@@ -31,7 +31,11 @@ export async function demoCommand(context: CliContext): Promise<number> {
   const runtime = createRuntime({
     model: createDemoModel({ pace: interactive ? 1 : 0.02 }),
     agents: registry,
-    tools: createNodeTools({ root: context.cwd, globSort: 'name' }),
+    tools: createNodeTools({
+      root: context.cwd,
+      globSort: 'name',
+      ignoreDirectories: ['.git', 'node_modules', 'dist'],
+    }),
     store: createFileStore({ dir }),
     approval: approvals === 'deny' ? 'deny' : 'ask',
     limits: { maxConcurrent: 5 },

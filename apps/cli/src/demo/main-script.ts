@@ -13,7 +13,7 @@ function lastUserText(messages: readonly Message[]): string {
   return typeof last.content === 'string' ? last.content : textOf(last.content);
 }
 
-/** The first sentence of a background result (the `summary` of a JSON one). */
+/** A background result in one line: short ones whole, long ones cut to the first sentence; the `summary` of a JSON one. */
 function gist(output: string): string {
   try {
     const value = JSON.parse(output) as { summary?: unknown };
@@ -21,8 +21,9 @@ function gist(output: string): string {
   } catch {
     // Plain text.
   }
-  const sentence = /^[^\n]*?[.!?](\s|$)/.exec(output.trim())?.[0] ?? output.trim().split('\n')[0] ?? '';
-  return sentence.trim();
+  const text = output.trim().replace(/\s+/g, ' ');
+  if (text.length <= 240) return text;
+  return (/^.*?[.!?](\s|$)/.exec(text)?.[0] ?? text.slice(0, 240)).trim();
 }
 
 /**
