@@ -43,7 +43,7 @@ describe('startFakeAnthropicModel', () => {
       signal,
     );
     expect(second.content).toEqual([{ type: 'text', text: 'echo said: ping (error: false)' }]);
-    expect(second.model).toBe('claude-haiku-4-5');
+    expect(second.model).toBe('claude-haiku-5-5');
     const [recorded] = fake.server.requests;
     expect(recorded && [systemOf(recorded), toolNamesOf(recorded)]).toEqual(['Be brief.', ['echo']]);
   });

@@ -11,8 +11,8 @@ Usage:
   troupe help [COMMAND]
 
 Session options:
-  --model ID            main model (default claude-sonnet-4-5)
-  --small-model ID      fast model for agents with model: small (default claude-haiku-4-5)
+  --model ID            main model (default claude-sonnet-5-5)
+  --small-model ID      fast model for agents with model: small (default claude-haiku-5-5)
   --plan-model ID       model for agents with model: plan (default: --model)
   --approval MODE       ask | auto | deny for write and execute tools
                         (default: ask in a terminal, deny otherwise)

@@ -39,7 +39,7 @@ export async function demoCommand(context: CliContext): Promise<number> {
     store: createFileStore({ dir }),
     approval: approvals === 'deny' ? 'deny' : 'ask',
     limits: { maxConcurrent: 5 },
-    models: { default: 'claude-sonnet-4-5', small: 'claude-haiku-4-5' },
+    models: { default: 'claude-sonnet-5-5', small: 'claude-haiku-5-5' },
   });
   const terminal = new Terminal({ io: context, out: context.stdout, input: approvals === 'ask' });
   const { colors } = terminal;
