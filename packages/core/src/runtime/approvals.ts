@@ -107,6 +107,12 @@ export class ApprovalCoordinator {
     this.decide(pending.driver, pending.request, decision, options.reason, 'host');
   }
 
+  /** Emits `approval.resolved` for a call the policy or an "always allow" decided without asking. */
+  reportAutomatic(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void {
+    const by = this.always.get(request.sessionKey)?.has(request.tool) ? 'always' : 'policy';
+    this.emitter.emit('approval.resolved', { ...request, decision, by, ...(reason ? { reason } : {}) });
+  }
+
   withdraw(id: string): void {
     this.pending.delete(id);
   }

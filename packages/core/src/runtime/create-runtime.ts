@@ -143,11 +143,13 @@ export class Runtime {
       maxTokens: options.maxTokens ?? 8192,
       dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
       requestApproval: (driver, request) => {
-        this.table.setStatus(driver.spec.taskId, 'awaitingApproval');
         this.record(driver.spec.taskId, 'task.awaitingApproval', 'awaitingApproval');
         this.approvals.request(driver, request);
       },
+      approvalResolved: (driver) => this.record(driver.spec.taskId, 'task.resumed', 'running'),
       withdrawApproval: (id) => this.approvals.withdraw(id),
+      reportAutomaticDecision: (request, decision, reason) =>
+        this.approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
       finished: (driver, result) => this.finished(driver, result),
     };
@@ -341,7 +343,13 @@ export class Runtime {
   }
 
   private sessionHost(): DriverHost {
-    return { ...this.host, store: nullStore };
+    // A session's main agent is not a supervised task: nothing of it goes to the task store.
+    return {
+      ...this.host,
+      store: nullStore,
+      requestApproval: (driver, request) => this.approvals.request(driver, request),
+      approvalResolved: () => {},
+    };
   }
 
   private assertRunning(): void {

@@ -126,8 +126,13 @@ export class Session {
 
   private enqueue(text: string): Promise<SessionReply> {
     this.busy++;
-    const run = this.chain.then(() => this.run(text));
-    this.chain = run.catch(() => {}).finally(() => this.busy--);
+    // `busy` drops before the caller's await resumes, so `isBusy` is false right after `send`.
+    const run = this.chain.then(() =>
+      this.run(text).finally(() => {
+        this.busy--;
+      }),
+    );
+    this.chain = run.catch(() => {});
     return run;
   }
 
@@ -164,7 +169,6 @@ export class Session {
     return new Promise<SessionReply>((resolve) => {
       const host: DriverHost = {
         ...this.host,
-        requestApproval: (driver, request) => this.host.requestApproval(driver, request),
         finished: (driver, result) => {
           runtime.sessionDrivers.delete(taskId);
           this.current = undefined;

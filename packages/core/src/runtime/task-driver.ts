@@ -6,9 +6,16 @@ import type { OutputCheck, SubagentEvent, ToolCallPlan } from '../machines/subag
 import type { SubagentContext, SubagentMachine, SubagentOutput } from '../machines/subagent-machine.js';
 import { subagentMachine } from '../machines/subagent-machine.js';
 import { textOf, toolUsesOf } from '../model/content.js';
-import type { ModelAdapter, ModelDelta, ModelResponse, ToolUseBlock } from '../model/types.js';
+import type {
+  ModelAdapter,
+  ModelDelta,
+  ModelResponse,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '../model/types.js';
 import type { JournalEntry, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
+import type { ToolAccess } from '../tools/define-tool.js';
 import { checkToolCall, errorResult, executeToolCall } from '../tools/run-tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
@@ -30,6 +37,10 @@ export interface DriverHost {
   dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
   /** Asks the host (or the policy function); resolves through `driver.resolveApproval`. */
   requestApproval(driver: TaskDriver, request: ApprovalRequest): void;
+  /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
+  reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
+  /** The pending approval was decided; the task carries on. */
+  approvalResolved(driver: TaskDriver): void;
   /** Withdraws an outstanding approval request (task ended). */
   withdrawApproval(approvalId: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
@@ -58,6 +69,8 @@ export class TaskDriver {
   private controller = new AbortController();
   /** An effect was started and has not reported back. */
   private inFlight = false;
+  /** Read calls of the current turn already running, by tool_use id. */
+  private readonly running = new Map<string, Promise<ToolResultBlock>>();
   /** Tool inputs already validated when the response arrived, by tool_use id. */
   private readonly parsedInputs = new Map<string, unknown>();
   private timer: unknown;
@@ -108,6 +121,7 @@ export class TaskDriver {
   resolveApproval(toolUseId: string, decision: 'approve' | 'deny', reason?: string): void {
     const at = this.host.clock.now();
     this.approvalId = '';
+    this.host.approvalResolved(this);
     if (decision === 'approve') this.send({ type: 'APPROVE', at, toolUseId });
     else this.send(reason ? { type: 'DENY', at, toolUseId, reason } : { type: 'DENY', at, toolUseId });
   }
@@ -153,6 +167,7 @@ export class TaskDriver {
         this.controller.abort();
         this.controller = new AbortController();
         this.inFlight = false;
+        this.running.clear();
       }
       this.effectKey = key;
       if (key) {
@@ -242,6 +257,13 @@ export class TaskDriver {
     if (tool.access === 'read')
       return { toolUseId: use.id, name: use.name, access: 'read', disposition: 'run' };
     const disposition = this.host.dispositionFor(this.spec, tool.name);
+    if (disposition !== 'approval' && this.host.emitter.listening('approval.resolved')) {
+      this.host.reportAutomaticDecision(
+        this.approvalRequest(use, tool.name, tool.access),
+        disposition === 'run' ? 'approve' : 'deny',
+        typeof disposition === 'object' ? disposition.deny : undefined,
+      );
+    }
     if (typeof disposition === 'object')
       return {
         toolUseId: use.id,
@@ -292,25 +314,95 @@ export class TaskDriver {
       });
       return;
     }
+    if (call.disposition === 'run' && call.access === 'read') {
+      this.startReadCalls(context);
+      const pending = this.running.get(toolUseId);
+      if (pending) {
+        const signal = this.controller.signal;
+        void pending.then((result) => {
+          if (this.stale(key, signal)) return;
+          this.running.delete(toolUseId);
+          this.inFlight = false;
+          this.send({ type: 'TOOL_FINISHED', at: this.host.clock.now(), toolUseId, result });
+        });
+        return;
+      }
+    }
     void this.executeTool(call.access, use, key);
+  }
+
+  /**
+   * Starts, all at once, the next call and every following call of the turn that is a `read` call
+   * needing no approval: several `task` calls in one reply run in parallel. Their results still
+   * enter the machine in the order of the calls. Write and execute calls run one at a time.
+   */
+  private startReadCalls(context: SubagentContext): void {
+    const { plan, results } = context.step;
+    const signal = this.controller.signal;
+    for (let index = results.length; index < plan.length; index++) {
+      const call = plan[index]!;
+      if (call.disposition !== 'run' || call.access !== 'read') break;
+      if (this.running.has(call.toolUseId)) continue;
+      const use = this.findUse(context, call.toolUseId);
+      if (!use) break;
+      const checked = this.validInput(use);
+      this.running.set(
+        call.toolUseId,
+        checked.ok ? this.invoke(use, checked.input, signal) : Promise.resolve(checked.result),
+      );
+    }
+  }
+
+  private validInput(
+    use: ToolUseBlock,
+  ): { ok: true; input: unknown } | { ok: false; result: ToolResultBlock } {
+    if (this.parsedInputs.has(use.id)) {
+      const input = this.parsedInputs.get(use.id);
+      this.parsedInputs.delete(use.id);
+      return { ok: true, input };
+    }
+    // After a restore the validated input is not in memory: check again.
+    return checkToolCall(this.registry, use);
+  }
+
+  /** Runs one tool call, emitting `tool.started` and `tool.finished`. */
+  private invoke(use: ToolUseBlock, input: unknown, signal: AbortSignal): Promise<ToolResultBlock> {
+    const host = this.host;
+    const emitter = host.emitter;
+    const started = host.clock.now();
+    if (emitter.listening('tool.started'))
+      emitter.emit('tool.started', { ...this.base(), toolUseId: use.id, tool: use.name, input: use.input });
+    const context = {
+      signal,
+      taskId: this.spec.taskId,
+      agent: this.spec.agent,
+      toolUseId: use.id,
+      sessionKey: this.spec.sessionKey,
+    };
+    return executeToolCall(this.registry, use, input, context).then((result) => {
+      if (!signal.aborted && emitter.listening('tool.finished'))
+        emitter.emit('tool.finished', {
+          ...this.base(),
+          toolUseId: use.id,
+          tool: use.name,
+          isError: result.is_error === true,
+          durationMs: host.clock.now() - started,
+        });
+      return result;
+    });
   }
 
   private async executeTool(access: string, use: ToolUseBlock, key: string): Promise<void> {
     const host = this.host;
     const signal = this.controller.signal;
-    let input = this.parsedInputs.get(use.id);
-    this.parsedInputs.delete(use.id);
-    if (input === undefined) {
-      // After a restore the validated input is not in memory: check again.
-      const checked = checkToolCall(this.registry, use);
-      if (!checked.ok) {
-        this.inFlight = false;
-        this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result: checked.result });
-        return;
-      }
-      input = checked.input;
+    const checked = this.validInput(use);
+    if (!checked.ok) {
+      this.inFlight = false;
+      this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result: checked.result });
+      return;
     }
     if (access !== 'read') {
+      // Journal the start durably before the side effect, so a crash never runs it twice.
       this.send({ type: 'TOOL_STARTED', at: host.clock.now(), toolUseId: use.id });
       try {
         await host.store.flush();
@@ -330,49 +422,38 @@ export class TaskDriver {
       }
       if (this.stale(key, signal)) return;
     }
-    const started = host.clock.now();
-    const emitter = host.emitter;
-    if (emitter.listening('tool.started'))
-      emitter.emit('tool.started', { ...this.base(), toolUseId: use.id, tool: use.name, input: use.input });
-    const context = {
-      signal,
-      taskId: this.spec.taskId,
-      agent: this.spec.agent,
-      toolUseId: use.id,
-      sessionKey: this.spec.sessionKey,
-    };
-    const result = await executeToolCall(this.registry, use, input, context);
+    const result = await this.invoke(use, checked.input, signal);
     if (this.stale(key, signal)) return;
     this.inFlight = false;
-    const at = host.clock.now();
-    this.send({ type: 'TOOL_FINISHED', at, toolUseId: use.id, result });
-    if (emitter.listening('tool.finished'))
-      emitter.emit('tool.finished', {
-        ...this.base(),
-        toolUseId: use.id,
-        tool: use.name,
-        isError: result.is_error === true,
-        durationMs: at - started,
-      });
+    this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result });
   }
 
   private askApproval(context: SubagentContext, call: ToolCallPlan): void {
     if (call.disposition !== 'approval') return;
     const use = this.findUse(context, call.toolUseId);
-    this.approvalId = `${this.spec.taskId}:${call.toolUseId}`;
-    this.host.requestApproval(this, {
-      id: this.approvalId,
+    const request = this.approvalRequest(
+      use ?? { type: 'tool_use', id: call.toolUseId, name: call.name, input: undefined },
+      call.name,
+      call.access,
+    );
+    this.approvalId = request.id;
+    this.host.requestApproval(this, request);
+  }
+
+  private approvalRequest(use: ToolUseBlock, tool: string, access: ToolAccess): ApprovalRequest {
+    return {
+      id: `${this.spec.taskId}:${use.id}`,
       taskId: this.spec.taskId,
       agent: this.spec.agent,
       sessionKey: this.spec.sessionKey,
       description: this.spec.description,
-      tool: call.name,
-      access: call.access,
-      toolUseId: call.toolUseId,
-      input: use?.input,
+      tool,
+      access,
+      toolUseId: use.id,
+      input: use.input,
       background: this.spec.background,
       requestedAt: this.host.clock.now(),
-    });
+    };
   }
 
   /** Fields every event about this task carries. */

@@ -2,7 +2,7 @@ import type { AnyActorLogic } from 'xstate';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { TaskDriver } from './task-driver.js';
+import { phaseOf, type TaskDriver } from './task-driver.js';
 
 /** What `runtime.get` and `runtime.list` report about a task. */
 export interface TaskInfo {
@@ -143,10 +143,11 @@ export class TaskTable {
     const all = [...this.entries.values()];
     for (let index = all.length - 1; index >= 0; index--) {
       const entry = all[index]!;
-      if (statuses && !statuses.has(entry.status)) continue;
+      const status = statusOf(entry);
+      if (statuses && !statuses.has(status)) continue;
       if (agent && entry.spec.agent.toLowerCase() !== agent) continue;
       if (filter.sessionKey && entry.spec.sessionKey !== filter.sessionKey) continue;
-      if (filter.active && FINAL.has(entry.status)) continue;
+      if (filter.active && FINAL.has(status)) continue;
       out.push(this.info(entry.spec.taskId, now)!);
       if (filter.limit && out.length >= filter.limit) break;
     }
@@ -154,12 +155,20 @@ export class TaskTable {
   }
 }
 
+/** A task's status: from its result, else from its live actor's state, else queued. */
+function statusOf(entry: TaskEntry): TaskStatus {
+  if (entry.result) return entry.result.status;
+  const snapshot = entry.driver?.snapshot;
+  if (!snapshot) return entry.status;
+  return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
+}
+
 function baseInfo(entry: TaskEntry): TaskInfo {
   const spec = entry.spec;
   const info: TaskInfo = {
     id: spec.taskId,
     agent: spec.agent,
-    status: entry.status,
+    status: statusOf(entry),
     sessionKey: spec.sessionKey,
     description: spec.description,
     background: spec.background,
