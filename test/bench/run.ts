@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TURNS_PER_TASK } from './workload.ts';
+import { TURNS_PER_TASK } from './workload.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000);
@@ -16,13 +16,14 @@ interface Sample {
   cpuMs: number;
   minWallMs: number;
   peakRssMb: number;
+  baselineMb: number;
   bytesWritten: number;
 }
 
 function measure(kind: string, tasks: number, rounds = ROUNDS): Sample {
   const out = execFileSync(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(here, 'measure.ts'), kind, String(tasks), rounds],
+    ['--expose-gc', join(here, 'measure.mjs'), kind, String(tasks), rounds],
     {
       encoding: 'utf8',
       maxBuffer: 1 << 20,
@@ -68,4 +69,6 @@ console.log(
 console.log(
   `File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`,
 );
-console.log(`Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB.`);
+console.log(
+  `Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB (the process was ${rss.baselineMb.toFixed(0)} MB before the first task).`,
+);

@@ -11,12 +11,12 @@ export interface QueuedTask {
   logic?: AnyActorLogic;
 }
 
-/** The supervisor's context. `queue` is owned and mutated in place (see TaskQueue). */
+/** The supervisor's context. `queue` and `running` are owned and mutated in place (see TaskQueue). */
 export interface SupervisorContext {
   maxConcurrent: number;
   queue: TaskQueue<QueuedTask>;
   /** Running task id → session key. Never more than `maxConcurrent` entries. */
-  running: Record<string, string>;
+  running: Map<string, string>;
 }
 
 /** Events the supervisor accepts. */
@@ -51,10 +51,10 @@ export function createSupervisorMachine(hooks: SupervisorHooks) {
     actors: { subagent: subagentMachine },
     actions: {
       startNext: enqueueActions(({ context, enqueue, self }) => {
-        while (Object.keys(context.running).length < context.maxConcurrent) {
+        while (context.running.size < context.maxConcurrent) {
           const next = context.queue.shift();
           if (!next) break;
-          context.running = { ...context.running, [next.taskId]: next.sessionKey };
+          context.running.set(next.taskId, next.sessionKey);
           enqueue.spawnChild((next.logic ?? 'subagent') as 'subagent', {
             id: next.taskId,
             systemId: next.taskId,
@@ -73,7 +73,7 @@ export function createSupervisorMachine(hooks: SupervisorHooks) {
     context: ({ input }) => ({
       maxConcurrent: input.maxConcurrent,
       queue: new TaskQueue<QueuedTask>(),
-      running: {},
+      running: new Map(),
     }),
     initial: 'active',
     states: {
@@ -84,7 +84,7 @@ export function createSupervisorMachine(hooks: SupervisorHooks) {
           },
           CANCEL: {
             actions: ({ context, event }) => {
-              if (context.running[event.taskId] !== undefined) {
+              if (context.running.has(event.taskId)) {
                 hooks.cancelRunning(event.taskId, event.reason);
                 return;
               }
@@ -96,7 +96,7 @@ export function createSupervisorMachine(hooks: SupervisorHooks) {
             actions: ({ context, event }) => {
               const removed = context.queue.remove((task) => task.sessionKey === event.sessionKey);
               for (const task of removed) hooks.dropped(task.taskId, event.reason);
-              for (const [taskId, sessionKey] of Object.entries(context.running)) {
+              for (const [taskId, sessionKey] of [...context.running]) {
                 if (sessionKey === event.sessionKey) hooks.cancelRunning(taskId, event.reason);
               }
             },
@@ -105,9 +105,7 @@ export function createSupervisorMachine(hooks: SupervisorHooks) {
             actions: [
               enqueueActions(({ context, event, enqueue }) => {
                 const taskId = event.type.slice('xstate.done.actor.'.length);
-                if (context.running[taskId] === undefined) return;
-                const { [taskId]: _finished, ...running } = context.running;
-                context.running = running;
+                if (!context.running.delete(taskId)) return;
                 enqueue(stopChild(taskId));
               }),
               'startNext',

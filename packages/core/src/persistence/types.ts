@@ -133,7 +133,8 @@ export interface StoreWarning {
  * Where tasks are persisted. Writes are synchronous calls that may be buffered; `flush()`
  * resolves when everything written so far is durable and rejects with a `PersistenceError` if it
  * could not be. `saveSnapshot` takes a function so a store can coalesce snapshots and serialise
- * only the latest one; the function always returns the same document.
+ * only the latest one; it returns the task's latest snapshot document when called (a store may call
+ * it late, at its next flush: the document then agrees with the journal appended so far).
  */
 export interface TaskStore {
   appendStatus(record: TaskStatusRecord): void;

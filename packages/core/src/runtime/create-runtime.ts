@@ -381,8 +381,11 @@ export class Runtime {
     if (restore?.logic) task.logic = restore.logic;
     if (this.emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = this.supervisor.getSnapshot().context;
-      const position = Object.keys(running).length < maxConcurrent ? 0 : queue.size + 1;
-      this.emitter.emit('task.queued', { ...this.table.eventBase(spec, this.clock.now()), position });
+      const position = running.size < maxConcurrent ? 0 : queue.size + 1;
+      this.emitter.emit(
+        'task.queued',
+        Object.assign(this.table.eventBase(spec, this.clock.now()), { position }),
+      );
     }
     this.supervisor.send({ type: 'SUBMIT', task });
     return { id: spec.taskId, result: entry.promise };
@@ -452,9 +455,12 @@ export class Runtime {
     const base = entry.driver ? entry.driver.base() : this.table.eventBase(spec, at);
     this.table.settle(spec.taskId, result, at);
     const name = `task.${result.status}` as const;
-    if (this.emitter.listening(name)) this.emitter.emit(name, { ...base, result });
+    if (this.emitter.listening(name)) this.emitter.emit(name, Object.assign(base, { result }));
     if (spec.announce) {
-      this.emitter.emit('task.announced', { ...base, result, message: announcement(spec, result) });
+      this.emitter.emit(
+        'task.announced',
+        Object.assign({}, base, { result, message: announcement(spec, result) }),
+      );
     }
   }
 

@@ -29,7 +29,12 @@ export function prepareTask(
   taskId: string,
 ): { spec: TaskSpec; registry: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
-  const { history, ...rest } = raw;
+  const history = raw.history;
+  let rest: SpawnOptions = raw;
+  if ('history' in raw) {
+    const { history: _history, ...others } = raw;
+    rest = others;
+  }
   const options = parseSpawnOptions(rest);
   const definition = runtime.agents.require(options.agent);
   runtime.agents.checkInput(definition, options.input);

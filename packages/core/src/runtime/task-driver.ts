@@ -1,7 +1,7 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { Clock } from '../clock.js';
 import { serializeError } from '../errors.js';
-import type { ApprovalRequest } from '../events.js';
+import type { ApprovalRequest, TaskEventBase } from '../events.js';
 import type { OutputCheck, SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentMachine, SubagentOutput } from '../machines/subagent-machine.js';
 import { subagentMachine } from '../machines/subagent-machine.js';
@@ -13,7 +13,13 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types.js';
-import type { JournalEntry, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type {
+  JournalEntry,
+  TaskResult,
+  TaskSnapshotDocument,
+  TaskSpec,
+  TaskStore,
+} from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import { checkToolCall, errorResult, executeToolCall } from '../tools/run-tool-call.js';
@@ -81,6 +87,11 @@ export class TaskDriver {
   /** Journal events to feed before going live (restore). */
   private replaying = false;
   snapshot: SubagentSnapshot | undefined;
+  /**
+   * The latest snapshot document. A store may call it late (at its next flush): the driver is then
+   * between events, so the snapshot and the journal length agree.
+   */
+  private readonly produceSnapshot = () => snapshotDocument(this.spec.taskId, this.snapshot!, this.seq);
 
   constructor(host: DriverHost, spec: TaskSpec, registry: ToolRegistry, journalLength = 0) {
     this.host = host;
@@ -135,15 +146,14 @@ export class TaskDriver {
     if (this.replaying) return;
     if (!force && snapshot === this.snapshot) return;
     this.snapshot = snapshot;
-    const journalLength = this.seq;
     const taskId = this.spec.taskId;
-    this.host.store.saveSnapshot(taskId, () => ({
-      v: SCHEMA_VERSION,
-      taskId,
-      journalLength,
-      savedAt: snapshot.context.now,
-      snapshot: subagentMachine.getPersistedSnapshot(snapshot),
-    }));
+    if (snapshot.status === 'done') {
+      // The final document captures only the snapshot, so a store that keeps it keeps no driver.
+      const journalLength = this.seq;
+      this.host.store.saveSnapshot(taskId, () => snapshotDocument(taskId, snapshot, journalLength));
+    } else {
+      this.host.store.saveSnapshot(taskId, this.produceSnapshot);
+    }
     if (snapshot.status === 'done') {
       this.finish(snapshot);
       return;
@@ -211,7 +221,7 @@ export class TaskDriver {
       ? (delta: ModelDelta) => {
           if (delta.type === 'tool_use') return;
           const text = delta.type === 'text' ? delta.text : delta.thinking;
-          emitter.emit('task.progress', { ...this.base(), kind: delta.type, text });
+          emitter.emit('task.progress', this.event({ kind: delta.type, text }));
         }
       : undefined;
     let response: ModelResponse;
@@ -245,7 +255,8 @@ export class TaskDriver {
       if (check) event.outputCheck = check;
     }
     this.send(event);
-    if (emitter.listening('task.progress')) emitter.emit('task.progress', { ...this.base(), kind: 'turn' });
+    if (emitter.listening('task.progress'))
+      emitter.emit('task.progress', this.event({ kind: 'turn' as const }));
   }
 
   private planCall(use: ToolUseBlock): ToolCallPlan {
@@ -371,7 +382,7 @@ export class TaskDriver {
     const emitter = host.emitter;
     const started = host.clock.now();
     if (emitter.listening('tool.started'))
-      emitter.emit('tool.started', { ...this.base(), toolUseId: use.id, tool: use.name, input: use.input });
+      emitter.emit('tool.started', this.event({ toolUseId: use.id, tool: use.name, input: use.input }));
     const context = {
       signal,
       taskId: this.spec.taskId,
@@ -381,13 +392,15 @@ export class TaskDriver {
     };
     return executeToolCall(this.registry, use, input, context).then((result) => {
       if (!signal.aborted && emitter.listening('tool.finished'))
-        emitter.emit('tool.finished', {
-          ...this.base(),
-          toolUseId: use.id,
-          tool: use.name,
-          isError: result.is_error === true,
-          durationMs: host.clock.now() - started,
-        });
+        emitter.emit(
+          'tool.finished',
+          this.event({
+            toolUseId: use.id,
+            tool: use.name,
+            isError: result.is_error === true,
+            durationMs: host.clock.now() - started,
+          }),
+        );
       return result;
     });
   }
@@ -456,12 +469,17 @@ export class TaskDriver {
     };
   }
 
+  /** An event about this task: the common fields plus `extra` (one object, no spreading). */
+  private event<T extends object>(extra: T): TaskEventBase & T {
+    return Object.assign(this.base(), extra);
+  }
+
   /** Fields every event about this task carries. */
-  base() {
+  base(): TaskEventBase {
     const context = this.snapshot?.context;
     const now = this.host.clock.now();
     const started = context?.startedAt ?? 0;
-    const base = {
+    const base: TaskEventBase = {
       taskId: this.spec.taskId,
       agent: this.spec.agent,
       sessionKey: this.spec.sessionKey,
@@ -473,7 +491,8 @@ export class TaskDriver {
       tokens: context ? context.usage.input + context.usage.output : 0,
       depth: this.spec.depth,
     };
-    return this.spec.parentTaskId ? { ...base, parentTaskId: this.spec.parentTaskId } : base;
+    if (this.spec.parentTaskId) base.parentTaskId = this.spec.parentTaskId;
+    return base;
   }
 
   private finish(snapshot: SubagentSnapshot): void {
@@ -489,6 +508,21 @@ export class TaskDriver {
 }
 
 type ToolSpecList = import('../model/types.js').ToolSpec[];
+
+/** A snapshot document: the machine's persisted snapshot and the journal length it reflects. */
+function snapshotDocument(
+  taskId: string,
+  snapshot: SubagentSnapshot,
+  journalLength: number,
+): TaskSnapshotDocument {
+  return {
+    v: SCHEMA_VERSION,
+    taskId,
+    journalLength,
+    savedAt: snapshot.context.now,
+    snapshot: subagentMachine.getPersistedSnapshot(snapshot),
+  };
+}
 
 /** A task result from the machine's output. */
 export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {

@@ -1,4 +1,5 @@
 import type { AnyActorLogic } from 'xstate';
+import type { TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -110,8 +111,8 @@ export class TaskTable {
     for (const entry of this.entries.values()) entry.driver = undefined;
   }
 
-  eventBase(spec: TaskSpec, at: number) {
-    const base = {
+  eventBase(spec: TaskSpec, at: number): TaskEventBase {
+    const base: TaskEventBase = {
       taskId: spec.taskId,
       agent: spec.agent,
       sessionKey: spec.sessionKey,
@@ -123,7 +124,8 @@ export class TaskTable {
       tokens: 0,
       depth: spec.depth,
     };
-    return spec.parentTaskId ? { ...base, parentTaskId: spec.parentTaskId } : base;
+    if (spec.parentTaskId) base.parentTaskId = spec.parentTaskId;
+    return base;
   }
 
   info(id: string, now: number): TaskInfo | undefined {

@@ -4,21 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import { runBareLoop, runTroupe } from './workload.ts';
+import { runBareLoop, runTroupe } from './workload.mjs';
 
+const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice(2);
+const tasks = Number(tasksArg);
+const rounds = Number(roundsArg);
 let bytesWritten = 0;
 
-function directoryBytes(dir: string): number {
+function directoryBytes(dir) {
   let total = 0;
   for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
   return total;
 }
 
 /** A run with the durable file store in a fresh directory; records the bytes it wrote. */
-async function runWithFileStore(tasks: number): Promise<number> {
+async function runWithFileStore(size) {
   const dir = mkdtempSync(join(tmpdir(), 'troupe-bench-'));
   try {
-    const elapsed = await runTroupe(tasks, { store: createFileStore({ dir }) });
+    const elapsed = await runTroupe(size, { store: createFileStore({ dir }) });
     bytesWritten = directoryBytes(dir);
     return elapsed;
   } finally {
@@ -26,11 +29,7 @@ async function runWithFileStore(tasks: number): Promise<number> {
   }
 }
 
-const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice(2);
-const tasks = Number(tasksArg);
-const rounds = Number(roundsArg);
-
-async function once(size = tasks): Promise<{ wallMs: number; cpuMs: number }> {
+async function once(size = tasks) {
   globalThis.gc?.();
   const cpu = process.cpuUsage();
   const wallMs =
@@ -44,20 +43,17 @@ async function once(size = tasks): Promise<{ wallMs: number; cpuMs: number }> {
 }
 
 if (kind === 'rss') {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 2);
+  // The OS high-water mark of the whole process, against the same process before any task.
+  const baselineMb = process.memoryUsage().rss / 2 ** 20;
   await runTroupe(tasks);
-  clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  console.log(JSON.stringify({ kind, tasks, peakRssMb: peak / 2 ** 20 }));
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ kind, tasks, peakRssMb, baselineMb }));
 } else {
-  // Warm up the JIT with at least 2,000 tasks, so small runs measure steady state too.
+  // Warm the JIT up with at least 2,000 tasks, so small runs measure steady state too.
   for (let warm = 0; warm < Math.max(1, Math.ceil(2000 / tasks)); warm++) await once(Math.min(tasks, 2000));
   const samples = [];
   for (let round = 0; round < rounds; round++) samples.push(await once());
   samples.sort((a, b) => a.wallMs - b.wallMs);
-  const median = samples[Math.floor(samples.length / 2)]!;
-  console.log(JSON.stringify({ kind, tasks, ...median, minWallMs: samples[0]!.wallMs, bytesWritten }));
+  const median = samples[Math.floor(samples.length / 2)];
+  console.log(JSON.stringify({ kind, tasks, ...median, minWallMs: samples[0].wallMs, bytesWritten }));
 }

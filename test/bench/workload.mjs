@@ -1,43 +1,30 @@
-import {
-  createMemoryStore,
-  createRuntime,
-  defineTool,
-  type ModelAdapter,
-  type ModelRequest,
-  type ModelResponse,
-  type TaskStore,
-} from '@troupe/core';
+// The DESIGN.md "Performance" workload, in plain JavaScript over the built packages, so the
+// measured process carries no TypeScript loader.
+import { createMemoryStore, createRuntime, defineTool } from '@troupe/core';
 import * as v from 'valibot';
 
-/** The DESIGN.md workload: each task makes 5 model turns, the first 4 calling one read tool. */
+/** Model turns per task: the first ones call one read tool, the last one answers. */
 export const TURNS_PER_TASK = Number(process.env.BENCH_TURNS ?? 5);
 
 let toolUseCounter = 0;
-/** A zero-latency model: tool calls until the 5th turn, then an answer. */
-export function respond(request: ModelRequest): ModelResponse {
+const usage = { input: 100, output: 20 };
+
+/** A zero-latency model: a tool call per turn until the last turn, then an answer. */
+export function respond(request) {
   const turn = (request.messages.length + 1) / 2;
   if (turn < TURNS_PER_TASK) {
+    const id = `toolu_${++toolUseCounter}`;
     return {
-      content: [
-        { type: 'tool_use', id: `toolu_${++toolUseCounter}`, name: 'lookup', input: { key: `k${turn}` } },
-      ],
+      content: [{ type: 'tool_use', id, name: 'lookup', input: { key: `k${turn}` } }],
       stopReason: 'tool_use',
-      usage: { input: 100, output: 20 },
+      usage,
       model: request.model,
     };
   }
-  return {
-    content: [{ type: 'text', text: 'done' }],
-    stopReason: 'end_turn',
-    usage: { input: 100, output: 20 },
-    model: request.model,
-  };
+  return { content: [{ type: 'text', text: 'done' }], stopReason: 'end_turn', usage, model: request.model };
 }
 
-export const zeroLatencyModel: ModelAdapter = {
-  name: 'bench',
-  generate: async (request) => respond(request),
-};
+export const zeroLatencyModel = { name: 'bench', generate: async (request) => respond(request) };
 
 export const lookupTool = defineTool({
   name: 'lookup',
@@ -47,11 +34,8 @@ export const lookupTool = defineTool({
   execute: ({ key }) => `value of ${key}`,
 });
 
-/** Runs `tasks` tasks through troupe, 5 at a time; returns elapsed ms. */
-export async function runTroupe(
-  tasks: number,
-  options: { store?: TaskStore; events?: boolean } = {},
-): Promise<number> {
+/** Runs `tasks` tasks through troupe, 5 at a time; resolves with the elapsed ms. */
+export async function runTroupe(tasks, options = {}) {
   const runtime = createRuntime({
     model: zeroLatencyModel,
     tools: [lookupTool],
@@ -68,7 +52,7 @@ export async function runTroupe(
       'tool.started',
       'tool.finished',
       'task.completed',
-    ] as const)
+    ])
       runtime.on(name, () => {
         events++;
       });
@@ -79,31 +63,32 @@ export async function runTroupe(
     handles.push(runtime.spawn({ agent: 'worker', prompt: `task ${index}` }).result);
   const results = await Promise.all(handles);
   const elapsed = performance.now() - started;
-  if (options.events !== false && events === 0) throw new Error('bench: no events were delivered');
   if (results.some((result) => result.status !== 'completed' || result.turns !== TURNS_PER_TASK))
     throw new Error('bench: a task did not complete as scripted');
+  if (options.events !== false && events === 0) throw new Error('bench: no events were delivered');
   await runtime.shutdown();
   return elapsed;
 }
 
 /** The same workload as a bare async loop: 5 workers pulling from a shared queue. */
-export async function runBareLoop(tasks: number): Promise<number> {
+export async function runBareLoop(tasks) {
   const started = performance.now();
   let next = 0;
+  const signal = new AbortController().signal;
   const worker = async () => {
     while (next < tasks) {
       next++;
-      const messages: ModelRequest['messages'] = [{ role: 'user', content: 'task' }];
+      const messages = [{ role: 'user', content: 'task' }];
       for (;;) {
         const response = await zeroLatencyModel.generate(
           { model: 'm', system: 's', messages, tools: [], maxTokens: 1 },
-          new AbortController().signal,
+          signal,
         );
         messages.push({ role: 'assistant', content: response.content });
         const use = response.content.find((block) => block.type === 'tool_use');
         if (use?.type !== 'tool_use') break;
-        const output = await lookupTool.execute(use.input as { key: string }, {
-          signal: new AbortController().signal,
+        const output = await lookupTool.execute(use.input, {
+          signal,
           taskId: 't',
           agent: 'a',
           toolUseId: use.id,
