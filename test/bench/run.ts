@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TURNS_PER_TASK } from './workload.mjs';
+
+// Kept in step with workload.mjs (BENCH_TURNS).
+const TURNS_PER_TASK = Number(process.env.BENCH_TURNS ?? 5);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000);
