@@ -130,6 +130,7 @@ export {
   type SessionReply,
 } from './runtime/session.js';
 export type { SpawnOptions } from './runtime/spawn-options.js';
+export { cancelledBeforeStart } from './runtime/task-driver.js';
 export type { TaskInfo, TaskListFilter } from './runtime/task-table.js';
 export {
   defineTool,

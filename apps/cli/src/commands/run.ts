@@ -3,7 +3,7 @@ import { createNodeTools } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { attachApprovalDesk } from '../interactive/approval-desk.js';
+import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
@@ -93,16 +93,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     unregisterSession();
   };
   terminal.track(runtime, { sessionKey });
-  const detachDesk =
-    approval.mode === 'ask'
-      ? attachApprovalDesk({
-          runtime,
-          prompter: terminal.prompter,
-          colors: terminal.colors,
-          log: (text) => terminal.log(text),
-          mode: 'ask',
-        })
-      : () => {};
+  const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
   let cancel: () => void = () => {};
   let interrupts = 0;
   const onInterrupt = () => {

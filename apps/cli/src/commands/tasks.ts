@@ -1,4 +1,5 @@
 import {
+  cancelledBeforeStart,
   createRuntime,
   formatDuration,
   formatTokens,
@@ -11,7 +12,7 @@ import { createNodeTools, type FileStore } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { attachApprovalDesk } from '../interactive/approval-desk.js';
+import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
@@ -143,19 +144,8 @@ async function cancel(context: CliContext, store: FileStore, given: string): Pro
       `Task ${id} belongs to a troupe process that is still running (pid ${session}); cancel it there (/tasks cancel ${id} in a session, Ctrl-C for troupe run).`,
     );
   }
-  const result: TaskResult = {
-    taskId: id,
-    agent: task.spec.agent,
-    status: 'cancelled',
-    terminateReason: 'ABORTED',
-    output: '',
-    turns: 0,
-    toolCalls: 0,
-    durationMs: 0,
-    model: task.spec.model,
-    usage: { input: 0, output: 0, total: 0 },
-    error: { name: 'TroupeError', code: 'ABORTED', message: 'Cancelled with `troupe tasks cancel`.' },
-  };
+  const result = cancelledBeforeStart(task.spec, 'Cancelled with `troupe tasks cancel`.');
+
   store.saveResult({ v: SCHEMA_VERSION, result });
   store.appendStatus({
     v: SCHEMA_VERSION,
@@ -227,16 +217,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     store: onlyTasks(store, (task) => ids.has(task.spec.taskId)),
   });
   terminal.track(runtime);
-  const detachDesk =
-    approval.mode === 'ask'
-      ? attachApprovalDesk({
-          runtime,
-          prompter: terminal.prompter,
-          colors: terminal.colors,
-          log: (text) => terminal.log(text),
-          mode: 'ask',
-        })
-      : () => {};
+  const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
   const results = new Map<string, TaskResult>();
   let done!: () => void;
   const allDone = new Promise<void>((resolve) => {

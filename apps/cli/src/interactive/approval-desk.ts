@@ -115,3 +115,26 @@ function approveWaiting(runtime: Runtime, prompter: Prompter, request: ApprovalR
     runtime.approve(pending.id);
   }
 }
+
+/**
+ * Attaches an asking desk over a terminal when the approval mode is `ask`; with any other mode
+ * the runtime's policy decides and nothing is attached. Returns the function that detaches it.
+ */
+export function attachDeskIfAsking(
+  runtime: ApprovalDeskOptions['runtime'],
+  terminal: {
+    prompter: ApprovalDeskOptions['prompter'];
+    colors: ApprovalDeskOptions['colors'];
+    log(text: string): void;
+  },
+  mode: string,
+): () => void {
+  if (mode !== 'ask') return () => {};
+  return attachApprovalDesk({
+    runtime,
+    prompter: terminal.prompter,
+    colors: terminal.colors,
+    log: (text) => terminal.log(text),
+    mode: 'ask',
+  });
+}

@@ -20,7 +20,7 @@ import { prepareTask } from './prepare-task.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
-import { type DriverHost, TaskDriver } from './task-driver.js';
+import { cancelledBeforeStart, type DriverHost, TaskDriver } from './task-driver.js';
 import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
 
 /** Runtime-wide limits. Per-agent fields in a definition override the task defaults. */
@@ -414,24 +414,8 @@ export class Runtime {
   private dropped(taskId: string, reason: string | undefined): void {
     const entry = this.table.get(taskId);
     if (!entry || entry.result) return;
+    const result = cancelledBeforeStart(entry.spec, reason ?? 'The task was cancelled before it started.');
     const at = this.clock.now();
-    const result: TaskResult = {
-      taskId,
-      agent: entry.spec.agent,
-      status: 'cancelled',
-      terminateReason: 'ABORTED',
-      output: '',
-      turns: 0,
-      toolCalls: 0,
-      durationMs: 0,
-      model: entry.spec.model,
-      usage: { input: 0, output: 0, total: 0 },
-      error: {
-        name: 'TroupeError',
-        code: 'ABORTED',
-        message: reason ?? 'The task was cancelled before it started.',
-      },
-    };
     this.settle(entry.spec, result, at);
   }
 

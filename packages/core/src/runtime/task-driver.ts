@@ -524,6 +524,23 @@ function snapshotDocument(
   };
 }
 
+/** The result of a task cancelled before it ever started (no turns, no tokens). */
+export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResult {
+  return {
+    taskId: spec.taskId,
+    agent: spec.agent,
+    status: 'cancelled',
+    terminateReason: 'ABORTED',
+    output: '',
+    turns: 0,
+    toolCalls: 0,
+    durationMs: 0,
+    model: spec.model,
+    usage: { input: 0, output: 0, total: 0 },
+    error: { name: 'TroupeError', code: 'ABORTED', message },
+  };
+}
+
 /** A task result from the machine's output. */
 export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
   const result: TaskResult = {
