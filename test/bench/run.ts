@@ -45,6 +45,9 @@ const file = measure('troupe-file', TASKS);
 const small = measure('troupe', 100, '15');
 const large = measure('troupe', 10_000, '3');
 const rss = measure('rss', TASKS);
+const startup = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
+  encoding: 'utf8',
+}).trim();
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(
@@ -71,6 +74,7 @@ console.log(
 console.log(
   `File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`,
 );
+console.log(startup);
 console.log(
   `Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB (the process was ${rss.baselineMb.toFixed(0)} MB before the first task).`,
 );

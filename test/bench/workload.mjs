@@ -70,14 +70,21 @@ export async function runTroupe(tasks, options = {}) {
   return elapsed;
 }
 
+const lookupSpec = {
+  name: lookupTool.name,
+  description: lookupTool.description,
+  input_schema: lookupTool.inputJsonSchema,
+};
+
 /** The same workload as a bare async loop: 5 workers pulling from a shared queue. */
 export async function runBareLoop(tasks) {
   const started = performance.now();
   let next = 0;
-  const signal = new AbortController().signal;
   const worker = async () => {
     while (next < tasks) {
       next++;
+      // The least a real loop does: a cancel signal per task, a request per call.
+      const { signal } = new AbortController();
       const messages = [{ role: 'user', content: 'task' }];
       for (;;) {
         const response = await zeroLatencyModel.generate(
