@@ -87,10 +87,8 @@ export async function runBareLoop(tasks) {
       const { signal } = new AbortController();
       const messages = [{ role: 'user', content: 'task' }];
       for (;;) {
-        const response = await zeroLatencyModel.generate(
-          { model: 'm', system: 's', messages, tools: [], maxTokens: 1 },
-          signal,
-        );
+        const request = { model: 'm', system: 's', messages, tools: [lookupSpec], maxTokens: 1024 };
+        const response = await zeroLatencyModel.generate(request, signal);
         messages.push({ role: 'assistant', content: response.content });
         const use = response.content.find((block) => block.type === 'tool_use');
         if (use?.type !== 'tool_use') break;

@@ -110,9 +110,9 @@ export {
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
+export { announcement } from './runtime/announcement.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export {
-  announcement,
   createRuntime,
   Runtime,
   type RuntimeLimits,
@@ -130,7 +130,7 @@ export {
   type SessionReply,
 } from './runtime/session.js';
 export type { SpawnOptions } from './runtime/spawn-options.js';
-export { cancelledBeforeStart } from './runtime/task-driver.js';
+export { cancelledBeforeStart } from './runtime/task-results.js';
 export type { TaskInfo, TaskListFilter } from './runtime/task-table.js';
 export {
   defineTool,

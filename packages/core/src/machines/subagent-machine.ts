@@ -1,148 +1,27 @@
 import { and, assign, not, setup } from 'xstate';
-import type { SerializedError } from '../errors.js';
-import { addUsage, textOf, toolUsesOf } from '../model/content.js';
-import type { ContentBlock, Message, ToolResultBlock, Usage } from '../model/types.js';
-import type { TaskLimits, TerminateReason } from '../persistence/types.js';
-import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
+import { addUsage, textOf } from '../model/content.js';
+import {
+  lastAssistantText,
+  messagesForGrace,
+  NO_STEP,
+  nextCall,
+  type SubagentContext,
+  type SubagentInput,
+  type SubagentOutput,
+  statusOf,
+  tokens,
+} from './subagent-context.js';
+import type { SubagentEvent } from './subagent-events.js';
 
-/** What a subagent actor starts from. */
-export interface SubagentInput {
-  taskId: string;
-  agent: string;
-  /** Requested model id (already resolved from aliases). */
-  model: string;
-  messages: Message[];
-  limits: TaskLimits;
-  /** Length of the grace turn given after MAX_TURNS or TIMEOUT, in ms. */
-  graceMs: number;
-  /** Whether a final answer is checked against an output schema. */
-  hasOutputSchema: boolean;
-}
-
-/** Why the task is in its grace turn. */
-export type GraceReason = 'MAX_TURNS' | 'TIMEOUT';
-
-/** Tool calls of the last assistant message and how far they got. Replaced as a whole. */
-export interface TurnStep {
-  /** How each call of the last assistant message is handled. */
-  plan: ToolCallPlan[];
-  /** Results so far for `plan`, in order. */
-  results: ToolResultBlock[];
-  approved: string[];
-  /** Write/execute calls that started and have not finished (never re-run after a crash). */
-  inFlight: string[];
-}
-
-/** How the task ended. */
-export interface TaskOutcome {
-  terminateReason: TerminateReason;
-  output: unknown;
-  error?: SerializedError;
-  endedAt: number;
-}
-
-/**
- * The subagent's context: plain JSON data, persisted as is. Kept to a few top-level fields, grouped
- * by how often they change, because XState copies the top level on every assign.
- */
-export interface SubagentContext {
-  /** Fixed for the task's life. */
-  task: Omit<SubagentInput, 'messages'>;
-  messages: Message[];
-  turns: number;
-  toolCalls: number;
-  usage: Usage;
-  /** The model id the provider reported last. */
-  modelUsed: string | undefined;
-  startedAt: number;
-  /** Absolute ms; extended by time spent awaiting approval. */
-  deadline: number;
-  /** Time of the last event. */
-  now: number;
-  approvalSince: number;
-  step: TurnStep;
-  graceReason: GraceReason | undefined;
-  end: TaskOutcome | undefined;
-}
-
-const NO_STEP: TurnStep = { plan: [], results: [], approved: [], inFlight: [] };
-
-/** What a finished subagent actor outputs. */
-export interface SubagentOutput {
-  status: 'completed' | 'failed' | 'cancelled';
-  terminateReason: TerminateReason;
-  output: unknown;
-  turns: number;
-  toolCalls: number;
-  usage: Usage;
-  model: string;
-  startedAt: number;
-  endedAt: number;
-  error?: SerializedError;
-}
-
-const GRACE_NOTE: Record<GraceReason, string> = {
-  MAX_TURNS:
-    'You have reached your turn limit. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
-  TIMEOUT:
-    'You have run out of time. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
-};
-
-function lastAssistantText(messages: readonly Message[]): string {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role === 'assistant') {
-      const text = textOf(message.content);
-      if (text) return text;
-    }
-  }
-  return '';
-}
-
-/** The next call of the plan that has no result yet. */
-function nextCall(context: SubagentContext): ToolCallPlan | undefined {
-  return context.step.plan[context.step.results.length];
-}
-
-function tokens(usage: Usage): number {
-  return usage.input + usage.output;
-}
-
-/**
- * Closes the conversation for a grace turn: every tool call left unanswered gets an error result,
- * and the grace note is added to the last user message (roles must alternate).
- */
-function messagesForGrace(context: SubagentContext, reason: GraceReason): Message[] {
-  const messages = context.messages.slice();
-  const last = messages[messages.length - 1];
-  const note: ContentBlock = { type: 'text', text: GRACE_NOTE[reason] };
-  if (last?.role === 'assistant') {
-    const answered = new Set(context.step.results.map((result) => result.tool_use_id));
-    const results: ContentBlock[] = [...context.step.results];
-    for (const use of toolUsesOf(typeof last.content === 'string' ? [] : last.content)) {
-      if (!answered.has(use.id))
-        results.push({
-          type: 'tool_result',
-          tool_use_id: use.id,
-          content: 'Not run: the task stopped before this tool call.',
-          is_error: true,
-        });
-    }
-    messages.push({ role: 'user', content: [...results, note] });
-  } else if (last) {
-    const content: ContentBlock[] =
-      typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
-    messages[messages.length - 1] = { role: 'user', content: [...content, note] };
-  } else {
-    messages.push({ role: 'user', content: [note] });
-  }
-  return messages;
-}
-
-/** The final status a terminate reason implies. */
-export function statusOf(reason: TerminateReason | undefined): SubagentOutput['status'] {
-  return reason === 'GOAL' ? 'completed' : reason === 'ABORTED' ? 'cancelled' : 'failed';
-}
+export {
+  type GraceReason,
+  type SubagentContext,
+  type SubagentInput,
+  type SubagentOutput,
+  statusOf,
+  type TaskOutcome,
+  type TurnStep,
+} from './subagent-context.js';
 
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
 

@@ -4,7 +4,7 @@ import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import type { TaskResult, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
-import { toResult } from '../runtime/task-driver.js';
+import { toResult } from '../runtime/task-results.js';
 
 /** One replayed step: the journal event and the state it led to. */
 export interface ReplayStep {

@@ -1,8 +1,9 @@
 import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
 import type { TaskSpec } from '../persistence/types.js';
+import type { ApprovalDisposition } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
-import type { ApprovalDisposition, TaskDriver } from './task-driver.js';
+import type { TaskDriver } from './task-driver.js';
 
 /** A decision from an approval policy function. */
 export type ApprovalDecision = 'approve' | 'deny' | { decision: 'approve' | 'deny'; reason?: string };

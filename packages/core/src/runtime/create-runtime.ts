@@ -4,23 +4,28 @@ import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
+import type { SubagentInput } from '../machines/subagent-machine.js';
 import { createSupervisorMachine, type QueuedTask } from '../machines/supervisor-machine.js';
 import type { Message, ModelAdapter } from '../model/types.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
+import { nullStore } from '../persistence/null-store.js';
 import type { StoreWarning, TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { assertUniqueToolNames } from '../tools/tool-registry.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
+import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
+import type { DriverHost } from './driver-host.js';
 import { RuntimeEmitter } from './emitter.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
+import { planRestore } from './restore-plan.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
-import { cancelledBeforeStart, type DriverHost, TaskDriver } from './task-driver.js';
+import { TaskDriver } from './task-driver.js';
+import { cancelledBeforeStart } from './task-results.js';
 import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
 
 /** Runtime-wide limits. Per-agent fields in a definition override the task defaults. */
@@ -259,29 +264,8 @@ export class Runtime {
         this.mainToolList,
         this.limits.maxDepth,
       );
-      let logic: AnyActorLogic | undefined;
-      let replay: SubagentEvent[] = [];
-      let journalLength = 0;
-      if (task.status !== 'queued') {
-        const journal = await this.store.loadJournal(spec.taskId);
-        warnings.push(...journal.warnings);
-        const events = journal.entries.map((entry) => entry.event);
-        journalLength = events.length;
-        let snapshot: Awaited<ReturnType<TaskStore['loadSnapshot']>>;
-        try {
-          snapshot = await this.store.loadSnapshot(spec.taskId);
-        } catch (error) {
-          warnings.push({
-            code: 'PERSISTENCE_CORRUPT',
-            message: `Task ${spec.taskId}: snapshot unreadable (${(error as Error).message}); rebuilt from its journal.`,
-          });
-        }
-        if (snapshot && snapshot.v === SCHEMA_VERSION && snapshot.journalLength <= events.length) {
-          logic = restoredLogic(snapshot.snapshot);
-          replay = events.slice(snapshot.journalLength);
-        } else replay = events;
-      }
-      this.submit(spec, registry, { logic, replay, journalLength, resumed: true });
+      const plan = await planRestore(this.store, task, warnings);
+      this.submit(spec, registry, { ...plan, resumed: true });
       restored.push(spec.taskId);
     }
     return { restored, warnings };
@@ -455,68 +439,6 @@ export class Runtime {
   ): void {
     this.store.appendStatus({ v: SCHEMA_VERSION, taskId, event, status, at: this.clock.now() });
   }
-}
-
-/** The message delivered to the originating session when an announced task ends. */
-export function announcement(spec: TaskSpec, result: TaskResult): string {
-  const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
-  const outcome =
-    result.status === 'completed'
-      ? 'finished'
-      : result.status === 'cancelled'
-        ? 'was cancelled'
-        : `stopped before finishing (${describeReason(result)})`;
-  return [
-    `[Background work update] The background work "${spec.description}" ${outcome}.`,
-    output ? `What it produced:\n${output}` : 'It produced no answer.',
-    'Tell the user what this means for them in a few plain sentences. Do not mention task ids, agents, tools or other internal details.',
-  ].join('\n\n');
-}
-
-function describeReason(result: TaskResult): string {
-  switch (result.terminateReason) {
-    case 'MAX_TURNS':
-      return 'it ran out of steps';
-    case 'TIMEOUT':
-      return 'it ran out of time';
-    case 'TOKEN_LIMIT':
-      return 'it used up its budget';
-    default:
-      return result.error?.message ?? 'an error';
-  }
-}
-
-const nullStore: TaskStore = {
-  appendStatus() {},
-  appendJournal() {},
-  saveSnapshot() {},
-  saveResult() {},
-  async flush() {},
-  async loadTasks() {
-    return { tasks: [], warnings: [] };
-  },
-  async loadJournal() {
-    return { entries: [], warnings: [] };
-  },
-  async loadSnapshot() {
-    return undefined;
-  },
-  async loadResult() {
-    return undefined;
-  },
-  async prune() {
-    return 0;
-  },
-};
-
-/** Subagent logic whose initial state is a persisted snapshot (XState's spawn takes no snapshot). */
-function restoredLogic(persisted: unknown): AnyActorLogic {
-  const logic = Object.create(subagentMachine) as typeof subagentMachine;
-  logic.getInitialSnapshot = (actorScope) =>
-    subagentMachine.restoreSnapshot(persisted as never, actorScope as never) as ReturnType<
-      typeof subagentMachine.getInitialSnapshot
-    >;
-  return logic as unknown as AnyActorLogic;
 }
 
 /** Creates a runtime. See {@link Runtime}. */

@@ -7,7 +7,7 @@ import type { Message } from '../model/types.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
 import type { Runtime } from './create-runtime.js';
-import type { DriverHost } from './task-driver.js';
+import type { DriverHost } from './driver-host.js';
 import { TaskDriver } from './task-driver.js';
 
 /** Options of `runtime.createSession`. */

@@ -1,64 +1,16 @@
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { Clock } from '../clock.js';
 import { serializeError } from '../errors.js';
 import type { ApprovalRequest, TaskEventBase } from '../events.js';
-import type { OutputCheck, SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
-import type { SubagentContext, SubagentMachine, SubagentOutput } from '../machines/subagent-machine.js';
-import { subagentMachine } from '../machines/subagent-machine.js';
+import type { SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
+import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { textOf, toolUsesOf } from '../model/content.js';
-import type {
-  ModelAdapter,
-  ModelDelta,
-  ModelResponse,
-  ToolResultBlock,
-  ToolUseBlock,
-} from '../model/types.js';
-import type {
-  JournalEntry,
-  TaskResult,
-  TaskSnapshotDocument,
-  TaskSpec,
-  TaskStore,
-} from '../persistence/types.js';
+import type { ModelDelta, ModelResponse, ToolResultBlock, ToolSpec, ToolUseBlock } from '../model/types.js';
+import type { JournalEntry, TaskSpec } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import { checkToolCall, errorResult, executeToolCall } from '../tools/run-tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { RuntimeEmitter } from './emitter.js';
-
-type SubagentRef = ActorRefFrom<SubagentMachine>;
-type SubagentSnapshot = SnapshotFrom<SubagentMachine>;
-
-/** How a write/execute call is handled before it runs. */
-export type ApprovalDisposition = 'run' | 'approval' | { deny: string };
-
-/** What a driver needs from its runtime. */
-export interface DriverHost {
-  readonly clock: Clock;
-  readonly model: ModelAdapter;
-  readonly store: TaskStore;
-  readonly emitter: RuntimeEmitter;
-  readonly maxTokens: number;
-  /** Policy decision when a response arrives (auto / deny / remembered "always"). */
-  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
-  /** Asks the host (or the policy function); resolves through `driver.resolveApproval`. */
-  requestApproval(driver: TaskDriver, request: ApprovalRequest): void;
-  /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
-  reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
-  /** The pending approval was decided; the task carries on. */
-  approvalResolved(driver: TaskDriver): void;
-  /** Withdraws an outstanding approval request (task ended). */
-  withdrawApproval(approvalId: string): void;
-  checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
-  /** Called once, when the machine reaches a final state. */
-  finished(driver: TaskDriver, result: TaskResult): void;
-}
-
-/** The state a subagent snapshot is in, as one word. */
-export function phaseOf(snapshot: SubagentSnapshot): string {
-  const value = snapshot.value;
-  return typeof value === 'string' ? value : (value.running as string);
-}
+import { type DriverHost, phaseOf, type SubagentRef, type SubagentSnapshot } from './driver-host.js';
+import { snapshotDocument, toResult } from './task-results.js';
 
 /**
  * Drives one subagent actor: performs the effect its state asks for (a model call, a tool call, an
@@ -231,7 +183,7 @@ export class TaskDriver {
           model: spec.model,
           system: spec.system,
           messages: context.messages,
-          tools: grace ? [] : (this.registry.specs as ToolSpecList),
+          tools: grace ? [] : (this.registry.specs as ToolSpec[]),
           maxTokens: this.host.maxTokens,
           taskId: spec.taskId,
           agent: spec.agent,
@@ -505,56 +457,4 @@ export class TaskDriver {
     const output = snapshot.output as SubagentOutput;
     this.host.finished(this, toResult(this.spec, output));
   }
-}
-
-type ToolSpecList = import('../model/types.js').ToolSpec[];
-
-/** A snapshot document: the machine's persisted snapshot and the journal length it reflects. */
-function snapshotDocument(
-  taskId: string,
-  snapshot: SubagentSnapshot,
-  journalLength: number,
-): TaskSnapshotDocument {
-  return {
-    v: SCHEMA_VERSION,
-    taskId,
-    journalLength,
-    savedAt: snapshot.context.now,
-    snapshot: subagentMachine.getPersistedSnapshot(snapshot),
-  };
-}
-
-/** The result of a task cancelled before it ever started (no turns, no tokens). */
-export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResult {
-  return {
-    taskId: spec.taskId,
-    agent: spec.agent,
-    status: 'cancelled',
-    terminateReason: 'ABORTED',
-    output: '',
-    turns: 0,
-    toolCalls: 0,
-    durationMs: 0,
-    model: spec.model,
-    usage: { input: 0, output: 0, total: 0 },
-    error: { name: 'TroupeError', code: 'ABORTED', message },
-  };
-}
-
-/** A task result from the machine's output. */
-export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
-  const result: TaskResult = {
-    taskId: spec.taskId,
-    agent: spec.agent,
-    status: output.status,
-    terminateReason: output.terminateReason,
-    output: output.output,
-    turns: output.turns,
-    toolCalls: output.toolCalls,
-    durationMs: output.startedAt ? Math.max(0, output.endedAt - output.startedAt) : 0,
-    model: output.model,
-    usage: { ...output.usage, total: output.usage.input + output.usage.output },
-  };
-  if (output.error) result.error = output.error;
-  return result;
 }

@@ -1,0 +1,54 @@
+import { type SubagentOutput, subagentMachine } from '../machines/subagent-machine.js';
+import type { TaskResult, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
+import { SCHEMA_VERSION } from '../persistence/types.js';
+import type { SubagentSnapshot } from './driver-host.js';
+
+/** A snapshot document: the machine's persisted snapshot and the journal length it reflects. */
+export function snapshotDocument(
+  taskId: string,
+  snapshot: SubagentSnapshot,
+  journalLength: number,
+): TaskSnapshotDocument {
+  return {
+    v: SCHEMA_VERSION,
+    taskId,
+    journalLength,
+    savedAt: snapshot.context.now,
+    snapshot: subagentMachine.getPersistedSnapshot(snapshot),
+  };
+}
+
+/** The result of a task cancelled before it ever started (no turns, no tokens). */
+export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResult {
+  return {
+    taskId: spec.taskId,
+    agent: spec.agent,
+    status: 'cancelled',
+    terminateReason: 'ABORTED',
+    output: '',
+    turns: 0,
+    toolCalls: 0,
+    durationMs: 0,
+    model: spec.model,
+    usage: { input: 0, output: 0, total: 0 },
+    error: { name: 'TroupeError', code: 'ABORTED', message },
+  };
+}
+
+/** A task result from the machine's output. */
+export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
+  const result: TaskResult = {
+    taskId: spec.taskId,
+    agent: spec.agent,
+    status: output.status,
+    terminateReason: output.terminateReason,
+    output: output.output,
+    turns: output.turns,
+    toolCalls: output.toolCalls,
+    durationMs: output.startedAt ? Math.max(0, output.endedAt - output.startedAt) : 0,
+    model: output.model,
+    usage: { ...output.usage, total: output.usage.input + output.usage.output },
+  };
+  if (output.error) result.error = output.error;
+  return result;
+}
