@@ -240,7 +240,9 @@ export class Runtime {
   /** A main-agent session: a conversation whose agent can delegate. */
   createSession(options: SessionOptions = {}): Session {
     this.assertRunning();
-    return new Session(this, this.sessionHost(), options);
+    const session = new Session(this, this.sessionHost(), options);
+    this.sessions.add(session);
+    return session;
   }
 
   /**
@@ -278,6 +280,12 @@ export class Runtime {
    */
   async shutdown(options: { keepTasks?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
+    // Sessions' main-agent runs are not persisted: they end with the runtime.
+    for (const session of this.sessions) {
+      session.interrupt();
+      session.close();
+    }
+    this.sessions.clear();
     if (!options.keepTasks) {
       for (const info of this.table.list({ active: true }, this.clock.now()))
         this.cancel(info.id, 'The runtime shut down.');
@@ -297,6 +305,7 @@ export class Runtime {
 
   /** @internal */
   readonly sessionDrivers = new Map<string, TaskDriver>();
+  private readonly sessions = new Set<Session>();
 
   /** @internal */
   baseToolList(): readonly Tool[] {

@@ -101,3 +101,17 @@ describe('status and approval events', () => {
     expect(session.isBusy).toBe(false);
   });
 });
+
+describe('shutdown', () => {
+  it('ends a session run that is still going', async () => {
+    const { runtime } = fixtureRuntime(
+      (_request, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', reject)),
+    );
+    const session = runtime.createSession();
+    const reply = session.send('hello');
+    await settle();
+    await runtime.shutdown();
+    expect((await reply).result.status).toBe('cancelled');
+    expect(() => runtime.createSession()).toThrow(/shut down/);
+  });
+});
