@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAgentRegistry } from '../definitions/agent-registry.js';
 import type { ModelRequest, ToolResultBlock } from '../model/types.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
@@ -192,5 +193,34 @@ describe('main-agent tools', () => {
     await settle(50);
     expect(runtime.get(running!.id)?.status).toBe('cancelled');
     expect(session.messages.at(-1)?.role).toBe('assistant');
+  });
+});
+
+describe('agents added after createRuntime', () => {
+  it('are offered to the main agent at its next request', async () => {
+    const registry = createAgentRegistry({
+      definitions: [{ name: 'explore', description: 'Reads things.', systemPrompt: 'x', tools: ['echo'] }],
+    });
+    const { runtime, model } = fixtureRuntime(
+      (request) => {
+        if (!request.system.includes('main agent')) return textReply('sub-agent answer');
+        const results = toolResults(request);
+        if (results.length) return textReply(String(results[0]!.content).split('\n')[0]!);
+        return toolReply('task', { description: 'x', prompt: 'x', subagent_type: 'newcomer' });
+      },
+      { agents: registry },
+    );
+    const session = runtime.createSession();
+    const first = await session.send('use the newcomer');
+    expect(first.text).toMatch(/^Error: invalid input for tool "task": subagent_type/);
+    registry.add({ name: 'newcomer', description: 'Joined later.', systemPrompt: 'x', tools: ['echo'] });
+    const second = await session.send('use the newcomer');
+    expect(second.text).toBe('sub-agent answer');
+    const mainRequests = model.requests.filter((request) => request.system.includes('main agent'));
+    const task = mainRequests.at(-1)!.tools.find((tool) => tool.name === 'task')!;
+    expect(task.description).toMatch(/- newcomer: Joined later\./);
+    expect(
+      (task.input_schema.properties as Record<string, { enum?: string[] }>).subagent_type!.enum,
+    ).toContain('newcomer');
   });
 });

@@ -76,86 +76,88 @@ function caller(runtime: Runtime, context: ToolContext) {
 export function createMainTools(runtime: Runtime): Tool[] {
   const agentNames = () => runtime.agents.list().map((agent) => agent.name);
 
-  const task = defineTool({
-    name: 'task',
-    description: taskDescription(runtime),
-    access: 'read',
-    input: v.object({
-      description: v.pipe(
-        v.string(),
-        v.minLength(1),
-        v.description('A short (3-7 word) label for the task.'),
-      ),
-      prompt: v.pipe(
-        v.string(),
-        v.minLength(1),
-        v.description(
-          'The full task for the sub-agent. It sees nothing else, so include every detail it needs.',
-        ),
-      ),
-      subagent_type: v.pipe(
-        agentNames().length ? v.picklist(agentNames() as [string, ...string[]]) : v.string(),
-        v.description('Which agent to use (see the list in the tool description).'),
-      ),
-      model: v.optional(
-        v.pipe(
+  const buildTask = (names: string[]) =>
+    defineTool({
+      name: 'task',
+      description: taskDescription(runtime),
+      access: 'read',
+      input: v.object({
+        description: v.pipe(
           v.string(),
-          v.description('Optional model override: haiku, sonnet, opus, small, plan, or a full model id.'),
+          v.minLength(1),
+          v.description('A short (3-7 word) label for the task.'),
         ),
-      ),
-      run_in_background: v.optional(
-        v.pipe(
-          v.boolean(),
-          v.description('Return the task id at once and let the task run; check it with task_status.'),
-        ),
-      ),
-      resume: v.optional(
-        v.pipe(
+        prompt: v.pipe(
           v.string(),
-          v.description('The task_id of an earlier task to continue, with its conversation.'),
+          v.minLength(1),
+          v.description(
+            'The full task for the sub-agent. It sees nothing else, so include every detail it needs.',
+          ),
         ),
-      ),
-    }),
-    async execute(input, context) {
-      const who = caller(runtime, context);
-      let history: Message[] | undefined;
-      if (input.resume) {
-        const document = await runtime.store.loadSnapshot(input.resume).catch(() => undefined);
-        const messages = (document?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
-          ?.messages;
-        if (!Array.isArray(messages))
-          return `Error: cannot resume task "${input.resume}": no conversation is stored for it.`;
-        history = messages as Message[];
-      }
-      let handle: TaskHandle;
-      try {
-        handle = runtime.spawnInternal({
-          agent: input.subagent_type,
-          prompt: input.prompt,
-          description: input.description,
-          sessionKey: who.sessionKey,
-          ...(input.model ? { model: input.model } : {}),
-          ...(input.run_in_background ? { background: true, announce: true } : {}),
-          ...(who.parentTaskId ? { parentTaskId: who.parentTaskId } : {}),
-          ...(who.messages ? { context: who.messages } : {}),
-          ...(history ? { history } : {}),
-        });
-      } catch (error) {
-        if (error instanceof TroupeError) return `Error: ${error.message}`;
-        throw error;
-      }
-      if (input.run_in_background) {
-        return `Started task ${handle.id} in the background (agent: ${input.subagent_type}). You will be told when it finishes; you can also check it with task_status.`;
-      }
-      const onAbort = () => runtime.cancel(handle.id, 'The calling agent was cancelled.');
-      context.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        return taskToolAnswer(await handle.result);
-      } finally {
-        context.signal.removeEventListener('abort', onAbort);
-      }
-    },
-  });
+        subagent_type: v.pipe(
+          names.length ? v.picklist(names as [string, ...string[]]) : v.string(),
+          v.description('Which agent to use (see the list in the tool description).'),
+        ),
+        model: v.optional(
+          v.pipe(
+            v.string(),
+            v.description('Optional model override: haiku, sonnet, opus, small, plan, or a full model id.'),
+          ),
+        ),
+        run_in_background: v.optional(
+          v.pipe(
+            v.boolean(),
+            v.description('Return the task id at once and let the task run; check it with task_status.'),
+          ),
+        ),
+        resume: v.optional(
+          v.pipe(
+            v.string(),
+            v.description('The task_id of an earlier task to continue, with its conversation.'),
+          ),
+        ),
+      }),
+      async execute(input, context) {
+        const who = caller(runtime, context);
+        let history: Message[] | undefined;
+        if (input.resume) {
+          const document = await runtime.store.loadSnapshot(input.resume).catch(() => undefined);
+          const messages = (document?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
+            ?.messages;
+          if (!Array.isArray(messages))
+            return `Error: cannot resume task "${input.resume}": no conversation is stored for it.`;
+          history = messages as Message[];
+        }
+        let handle: TaskHandle;
+        try {
+          handle = runtime.spawnInternal({
+            agent: input.subagent_type,
+            prompt: input.prompt,
+            description: input.description,
+            sessionKey: who.sessionKey,
+            ...(input.model ? { model: input.model } : {}),
+            ...(input.run_in_background ? { background: true, announce: true } : {}),
+            ...(who.parentTaskId ? { parentTaskId: who.parentTaskId } : {}),
+            ...(who.messages ? { context: who.messages } : {}),
+            ...(history ? { history } : {}),
+          });
+        } catch (error) {
+          if (error instanceof TroupeError) return `Error: ${error.message}`;
+          throw error;
+        }
+        if (input.run_in_background) {
+          return `Started task ${handle.id} in the background (agent: ${input.subagent_type}). You will be told when it finishes; you can also check it with task_status.`;
+        }
+        const onAbort = () => runtime.cancel(handle.id, 'The calling agent was cancelled.');
+        context.signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          return taskToolAnswer(await handle.result);
+        } finally {
+          context.signal.removeEventListener('abort', onAbort);
+        }
+      },
+    });
+  const task = followAgents(runtime, buildTask);
 
   const taskStatus = defineTool({
     name: 'task_status',
@@ -249,6 +251,38 @@ export function createMainTools(runtime: Runtime): Tool[] {
   });
 
   return [task, taskStatus, taskList, cancelTask, spawn];
+}
+
+/**
+ * A tool rebuilt whenever the runtime's agents change (names or descriptions), so agents added to
+ * the registry after `createRuntime` are offered to the main agent at its next request.
+ */
+function followAgents(runtime: Runtime, build: (names: string[]) => Tool): Tool {
+  let key: string | undefined;
+  let tool: Tool | undefined;
+  const current = (): Tool => {
+    const agents = runtime.agents.list();
+    const next = agents.map((agent) => `${agent.name}\u0000${agent.description}`).join('\u0001');
+    if (tool === undefined || next !== key) {
+      tool = build(agents.map((agent) => agent.name));
+      key = next;
+    }
+    return tool;
+  };
+  return {
+    name: 'task',
+    access: 'read',
+    get description() {
+      return current().description;
+    },
+    get input() {
+      return current().input;
+    },
+    get inputJsonSchema() {
+      return current().inputJsonSchema;
+    },
+    execute: (input, context) => current().execute(input, context),
+  };
 }
 
 /** The `task` tool's description: what it does, then every available agent and when to use it. */
