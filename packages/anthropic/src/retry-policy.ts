@@ -1,4 +1,4 @@
-import { abortError } from './abort.js';
+import { abortError } from '@troupe/core';
 
 /** Backoff settings, in milliseconds. */
 export interface BackoffOptions {

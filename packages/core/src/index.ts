@@ -74,6 +74,7 @@ export {
   type SupervisorEvent,
   type SupervisorHooks,
 } from './machines/supervisor-machine.js';
+export { abortError, isAbortError, raceAbort } from './model/abort.js';
 export { addUsage, blocksOf, textOf, toolUsesOf } from './model/content.js';
 export type {
   ContentBlock,

@@ -1,4 +1,5 @@
 import { ModelError } from '../errors.js';
+import { abortError, raceAbort } from '../model/abort.js';
 import type {
   ContentBlock,
   ModelAdapter,
@@ -64,29 +65,6 @@ export function scriptedModel(script: Script | readonly ScriptedReply[]): Script
       };
     },
   };
-}
-
-function abortError(): Error {
-  const error = new Error('The model call was aborted.');
-  error.name = 'AbortError';
-  return error;
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** A text reply. */

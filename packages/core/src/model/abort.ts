@@ -1,4 +1,4 @@
-import { ModelError } from '@troupe/core';
+import { ModelError } from '../errors.js';
 
 /**
  * The error a cancelled model call rejects with: a `ModelError` with code `ABORTED` whose `name`
