@@ -1,5 +1,6 @@
 import { and, assign, not, setup } from 'xstate';
 import { addUsage, textOf } from '../model/content.js';
+import type { ModelResponse } from '../model/types.js';
 import {
   lastAssistantText,
   messagesForGrace,
@@ -22,6 +23,17 @@ export {
   type TaskOutcome,
   type TurnStep,
 } from './subagent-context.js';
+
+/** What every model response changes: the time, the turn count, usage, the model id, the conversation. */
+function afterResponse(context: SubagentContext, at: number, response: ModelResponse) {
+  return {
+    now: at,
+    turns: context.turns + 1,
+    usage: addUsage(context.usage, response.usage),
+    modelUsed: response.model ?? context.modelUsed,
+    messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+  };
+}
 
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
 
@@ -85,15 +97,11 @@ export const subagentMachine = setup({
     }),
     recordResponse: assign(({ context, event }) => {
       const { at, response, plan } = event as Event<'MODEL_RESPONDED'>;
-      return {
-        now: at,
-        turns: context.turns + 1,
-        usage: addUsage(context.usage, response.usage),
-        modelUsed: response.model ?? context.modelUsed,
-        messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+      // Per-turn path: extend the fresh object rather than spreading it.
+      return Object.assign(afterResponse(context, at, response), {
         step: plan.length ? { plan, results: [], approved: [], inFlight: [] } : NO_STEP,
         toolCalls: context.toolCalls + plan.length,
-      };
+      });
     }),
     askToFixOutput: assign(({ context, event }) => {
       const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
@@ -246,11 +254,7 @@ export const subagentMachine = setup({
       const text = textOf(response.content);
       const reason = context.graceReason ?? 'MAX_TURNS';
       return {
-        now: at,
-        turns: context.turns + 1,
-        usage: addUsage(context.usage, response.usage),
-        modelUsed: response.model ?? context.modelUsed,
-        messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+        ...afterResponse(context, at, response),
         end: {
           endedAt: at,
           terminateReason: reason,
