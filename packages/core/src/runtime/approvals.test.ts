@@ -135,3 +135,26 @@ describe('approvals', () => {
     expect(runtime.pendingApprovals()).toHaveLength(0);
   });
 });
+
+describe('a policy that answers late', () => {
+  it('after its task was cancelled, changes nothing and records nothing more', async () => {
+    let answer!: (decision: 'approve') => void;
+    const { runtime, store, calls } = fixtureRuntime(saveThenDone, {
+      approval: () =>
+        new Promise<'approve'>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    const handle = runtime.spawn({ agent: 'writer', prompt: 'x' });
+    await settle();
+    runtime.cancel(handle.id);
+    expect((await handle.result).status).toBe('cancelled');
+    answer('approve');
+    await settle();
+    expect(calls).toEqual([]);
+    const events = (store as unknown as { records: { taskId: string; event: string }[] }).records
+      .filter((record) => record.taskId === handle.id)
+      .map((record) => record.event);
+    expect(events).toEqual(['task.queued', 'task.started', 'task.awaitingApproval', 'task.cancelled']);
+  });
+});

@@ -82,6 +82,8 @@ export class TaskDriver {
 
   /** Host decision on the pending approval. */
   resolveApproval(toolUseId: string, decision: 'approve' | 'deny', reason?: string): void {
+    // A policy function may answer after the task ended (cancelled meanwhile): nothing to resume.
+    if (this.ended) return;
     const at = this.host.clock.now();
     this.approvalId = '';
     this.host.approvalResolved(this);
@@ -103,13 +105,10 @@ export class TaskDriver {
       // The final document captures only the snapshot, so a store that keeps it keeps no driver.
       const journalLength = this.seq;
       this.host.store.saveSnapshot(taskId, () => snapshotDocument(taskId, snapshot, journalLength));
-    } else {
-      this.host.store.saveSnapshot(taskId, this.produceSnapshot);
-    }
-    if (snapshot.status === 'done') {
       this.finish(snapshot);
       return;
     }
+    this.host.store.saveSnapshot(taskId, this.produceSnapshot);
     this.react(snapshot);
   }
 
