@@ -49,7 +49,7 @@ export interface LoadedConfig {
 }
 
 /** The config files read, lowest precedence first: `~/.troupe/config.json`, then `<cwd>/.troupe/config.json`. */
-export function configPaths(options: { home: string; cwd: string }): string[] {
+function configPaths(options: { home: string; cwd: string }): string[] {
   const user = join(options.home, '.troupe', 'config.json');
   const project = join(options.cwd, '.troupe', 'config.json');
   return user === project ? [user] : [user, project];
@@ -75,7 +75,7 @@ export async function loadConfig(options: { home: string; cwd: string }): Promis
 }
 
 /** Reads one config file; undefined when it does not exist. */
-export async function readConfigFile(file: string): Promise<CliConfig | undefined> {
+async function readConfigFile(file: string): Promise<CliConfig | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

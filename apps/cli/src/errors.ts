@@ -65,7 +65,7 @@ function isTroupeCode(code: string): boolean {
 }
 
 /** Collapses a message to its first line. */
-export function oneLine(message: string): string {
+function oneLine(message: string): string {
   const first = message.split(/\r?\n/).find((line) => line.trim() !== '') ?? message;
   return first.trim();
 }

@@ -4,7 +4,7 @@ import type { CliConfig } from './config.js';
 import { CliError } from './errors.js';
 
 /** The message shown when no key is set: how to set one, and how to try troupe without one. */
-export const NO_KEY_MESSAGE =
+const NO_KEY_MESSAGE =
   'No Anthropic API key: set ANTHROPIC_API_KEY (e.g. `export ANTHROPIC_API_KEY=sk-ant-...`) to use Claude, ' +
   'or run `troupe demo` to try troupe offline.';
 

@@ -73,6 +73,7 @@ export {
   type SupervisorContext,
   type SupervisorEvent,
   type SupervisorHooks,
+  type SupervisorMachine,
 } from './machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from './model/abort.js';
 export { addUsage, blocksOf, textOf, toolUsesOf } from './model/content.js';

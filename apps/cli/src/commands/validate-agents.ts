@@ -16,7 +16,7 @@ export interface ValidationReport {
 }
 
 /** One finding; `message` starts with `file:line:` where known. */
-export interface Finding {
+interface Finding {
   message: string;
   file?: string;
   line?: number;

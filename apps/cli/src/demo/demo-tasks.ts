@@ -1,13 +1,13 @@
 import { firstNumber, globFacts, grepCountFacts, listSome, lsFacts, readText } from './tool-facts.js';
 
 /** A tool call the scripted agent makes. */
-export interface DemoToolCall {
+interface DemoToolCall {
   name: string;
   input: Record<string, unknown>;
 }
 
 /** What a scripted sub-agent does in one turn: call tools, answer, or wait until cancelled. */
-export type DemoTurn = { tools: DemoToolCall[]; text?: string } | { answer: string } | { hang: true };
+type DemoTurn = { tools: DemoToolCall[]; text?: string } | { answer: string } | { hang: true };
 
 /** A tool call the agent made earlier and what it returned. */
 export interface ToolOutcome {
@@ -247,4 +247,4 @@ export const DEMO_TASKS: readonly DemoTask[] = [
 ];
 
 /** The task the general-purpose agent runs: its bash call needs approval. */
-export const APPROVAL_TASK = linesOfCode;
+const _APPROVAL_TASK = linesOfCode;

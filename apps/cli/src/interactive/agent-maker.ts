@@ -20,17 +20,13 @@ const DraftSchema = v.object({
 });
 
 /** An agent drafted by the model. */
-export type AgentDraft = v.InferOutput<typeof DraftSchema>;
+type AgentDraft = v.InferOutput<typeof DraftSchema>;
 
 /**
  * Asks the model to write an agent definition from a one-line description. Throws {@link CliError}
  * when the answer is not the expected JSON.
  */
-export async function draftAgent(
-  model: ModelAdapter,
-  modelId: string,
-  description: string,
-): Promise<AgentDraft> {
+async function draftAgent(model: ModelAdapter, modelId: string, description: string): Promise<AgentDraft> {
   const response = await model.generate(
     {
       model: modelId,

@@ -4,7 +4,7 @@ import type { Colors } from '../render/colors.js';
 import type { Prompter } from './prompter.js';
 
 /** How approval requests are answered. */
-export type ApprovalMode =
+type ApprovalMode =
   /** Ask the user through the prompter. */
   | 'ask'
   /** Approve at once and say so (the demo outside a terminal). */

@@ -4,7 +4,7 @@ import { renderTable } from './table.js';
 import { indent } from './text.js';
 
 /** `read, grep` or `all tools` (minus the deny-list). */
-export function toolsText(definition: AgentDefinition): string {
+function toolsText(definition: AgentDefinition): string {
   const allowed =
     !definition.tools || definition.tools.includes('*') ? 'all tools' : definition.tools.join(', ');
   return definition.disallowedTools?.length
@@ -13,7 +13,7 @@ export function toolsText(definition: AgentDefinition): string {
 }
 
 /** Where a definition came from: `project (.troupe/agents/x.md)`, `built-in`. */
-export function sourceText(definition: AgentDefinition): string {
+function sourceText(definition: AgentDefinition): string {
   const source = definition.source === 'builtin' ? 'built-in' : (definition.source ?? 'code');
   return source;
 }

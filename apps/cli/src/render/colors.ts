@@ -1,5 +1,5 @@
 /** A style function: wraps text in ANSI codes, or returns it unchanged when colours are off. */
-export type Style = (text: string) => string;
+type Style = (text: string) => string;
 
 /** The styles the CLI uses. All are the identity when `enabled` is false. */
 export interface Colors {

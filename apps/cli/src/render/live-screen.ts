@@ -3,7 +3,7 @@ import type { Screen } from './screen.js';
 import { truncate, visibleWidth } from './text.js';
 
 /** The readline prompt a live screen keeps below its region (see {@link LiveScreen}). */
-export interface PromptLine {
+interface PromptLine {
   /** Rows the prompt and input take above the cursor (0 for a one-line input). */
   rowsAboveCursor(): number;
   /** Writes the prompt and the current input again. */

@@ -39,7 +39,7 @@ function plural(count: number, word: string): string {
 }
 
 /** Elapsed time of a view at `now` (running tasks keep counting). */
-export function elapsedAt(view: TaskView, now: number): number {
+function elapsedAt(view: TaskView, now: number): number {
   return view.status === 'running' ? view.elapsedMs + Math.max(0, now - view.updatedAt) : view.elapsedMs;
 }
 

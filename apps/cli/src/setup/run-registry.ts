@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * written by that process when it starts and removed when it ends, so `troupe tasks cancel` can
  * reach it.
  */
-export function runFile(storeDir: string, taskId: string): string {
+function runFile(storeDir: string, taskId: string): string {
   return join(storeDir, 'runs', `${taskId}.pid`);
 }
 

@@ -16,13 +16,13 @@ import type { AgentDefinition } from './types.js';
 import { type DefinitionWarning, errorWhere, locationPrefix, makeWarning, preview } from './warnings.js';
 
 /** A definition field and the keys that set it, canonical key first (the design's field table). */
-export interface FieldSpec {
+interface FieldSpec {
   field: string;
   keys: readonly string[];
 }
 
 /** Every front-matter field troupe reads, with its aliases. Timeout keys differ in unit. */
-export const AGENT_FIELDS: readonly FieldSpec[] = [
+const AGENT_FIELDS: readonly FieldSpec[] = [
   { field: 'name', keys: ['name'] },
   { field: 'description', keys: ['description'] },
   { field: 'tools', keys: ['tools'] },

@@ -102,7 +102,7 @@ const CONTAINERS = new Set([
 const ALTERNATIVES = new Set(['anyOf', 'oneOf', 'not']);
 
 /** Turns @cfworker's error list into one line per real problem: `path: expected ..., got ...`. */
-export function formatErrors(errors: readonly OutputUnit[], schema: unknown, instance: unknown): string[] {
+function formatErrors(errors: readonly OutputUnit[], schema: unknown, instance: unknown): string[] {
   const alternatives = errors.filter((e) => ALTERNATIVES.has(e.keyword)).map((e) => `${e.keywordLocation}/`);
   const lines: string[] = [];
   const seen = new Set<string>();
@@ -197,7 +197,7 @@ function withArticle(type: string): string {
 }
 
 /** A value's JSON type plus a short preview: `a number (3)`, `an object`, `null`. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return `an array of ${value.length}`;

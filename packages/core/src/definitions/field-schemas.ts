@@ -45,7 +45,7 @@ export const flag = v.union([
 ]);
 
 /** Splits `Read, Grep, Bash(git diff:*)` on commas outside parentheses. */
-export function splitToolList(text: string): string[] {
+function splitToolList(text: string): string[] {
   const names: string[] = [];
   let depth = 0;
   let current = '';

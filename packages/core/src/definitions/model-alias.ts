@@ -16,7 +16,7 @@ const ALIASES = new Set<string>(MODEL_ALIASES);
 const FAMILY = /\b(haiku|sonnet|opus)\b/i;
 
 /** True when `value` is one of {@link MODEL_ALIASES} (lowercase). */
-export function isModelAlias(value: string): value is ModelAlias {
+function _isModelAlias(value: string): value is ModelAlias {
   return ALIASES.has(value);
 }
 

@@ -80,7 +80,7 @@ export interface SubagentOutput {
   error?: SerializedError;
 }
 
-export const GRACE_NOTE: Record<GraceReason, string> = {
+const GRACE_NOTE: Record<GraceReason, string> = {
   MAX_TURNS:
     'You have reached your turn limit. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
   TIMEOUT:

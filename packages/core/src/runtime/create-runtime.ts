@@ -1,6 +1,5 @@
 import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import { type Clock, systemClock } from '../clock.js';
-import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
@@ -454,5 +453,3 @@ export class Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   return new Runtime(options);
 }
-
-export type { AgentDefinition };

@@ -47,7 +47,7 @@ export async function planRestore(
 }
 
 /** Subagent logic whose initial state is a persisted snapshot (XState's spawn takes no snapshot). */
-export function restoredLogic(persisted: unknown): AnyActorLogic {
+function restoredLogic(persisted: unknown): AnyActorLogic {
   const logic = Object.create(subagentMachine) as typeof subagentMachine;
   logic.getInitialSnapshot = (actorScope) =>
     subagentMachine.restoreSnapshot(persisted as never, actorScope as never) as ReturnType<

@@ -21,7 +21,7 @@ export function truncateHead(text: string, max: number, hint?: string): string {
  * characters, with a note in the middle saying how much was cut. For command output, where the
  * last lines often matter most.
  */
-export function truncateMiddle(text: string, max: number): string {
+function _truncateMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
   const cut = text.length - 2 * half;
