@@ -20,6 +20,11 @@ export async function demoSummary(
   const tokens = rows.reduce((sum, row) => sum + row.tokens, 0);
   const tools = rows.reduce((sum, row) => sum + row.toolCalls, 0);
   const first = tasks[0]?.spec.taskId ?? 'ID';
+  // After `pnpm demo` in a checkout, `troupe` is not on PATH yet: say how to put it there.
+  const fromCheckout = process.env.npm_lifecycle_event === 'demo' && process.argv[1] !== undefined;
+  const alias = fromCheckout
+    ? [`  alias troupe="node ${process.argv[1]}"   # put the command on your PATH`]
+    : [];
   const lines = [
     colors.bold('Tasks, as persisted:'),
     ...taskTable(rows, colors),
@@ -28,6 +33,7 @@ export async function demoSummary(
     ),
     '',
     `The tasks were persisted in ${dir}`,
+    ...alias,
     `  troupe tasks list --store ${dir}`,
     `  troupe tasks show ${first} --store ${dir}`,
     '',
