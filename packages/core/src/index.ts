@@ -39,7 +39,7 @@ export {
   type TaskToolAgents,
   taskToolDescription,
 } from './definitions/task-tool-description.js';
-export type { AgentDefinition, AgentSource } from './definitions/types.js';
+export type { AgentDefinition, AgentMcpServer, AgentSource } from './definitions/types.js';
 export { AgentDefinitionSchema, validateAgentDefinition } from './definitions/validate-agent-definition.js';
 export type { DefinitionWarning, DefinitionWarningKind } from './definitions/warnings.js';
 export {
@@ -142,6 +142,7 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './tools/define-tool.js';
+export { MCP_TOOL_PREFIX, mcpServerOf, mcpToolName, sanitiseMcpName } from './tools/mcp-names.js';
 export { checkToolCall, errorResult, executeToolCall } from './tools/run-tool-call.js';
 export {
   assertUniqueToolNames,

@@ -5,6 +5,7 @@ import { compileJsonSchema } from './compile-json-schema.js';
 import {
   durationMs,
   flag,
+  mcpServerList,
   positiveInteger,
   positiveNumber,
   schemaObject,
@@ -27,6 +28,7 @@ const AGENT_FIELDS: readonly FieldSpec[] = [
   { field: 'description', keys: ['description'] },
   { field: 'tools', keys: ['tools'] },
   { field: 'disallowedTools', keys: ['disallowedTools', 'disallowed_tools'] },
+  { field: 'mcpServers', keys: ['mcpServers', 'mcp_servers'] },
   { field: 'model', keys: ['model'] },
   { field: 'maxTurns', keys: ['maxTurns', 'max_turns'] },
   { field: 'timeout', keys: ['timeout', 'timeoutMs', 'timeout_ms', 'timeoutMins', 'timeout_mins'] },
@@ -166,6 +168,14 @@ export function readAgentFields(data: Record<string, unknown>, source: FieldSour
   if (!ignore('disallowedTools', 'no tool is denied')) {
     const denied = read('disallowedTools', toolList, listExpected);
     if (denied !== undefined) fields.disallowedTools = denied;
+  }
+  if (!ignore('mcpServers', 'the agent names no MCP server')) {
+    const servers = read(
+      'mcpServers',
+      mcpServerList,
+      "MCP server names ('github, files'), a list of names and { name: { command, args } } entries, or such an object",
+    );
+    if (servers !== undefined) fields.mcpServers = servers;
   }
   if (!ignore('model', "using 'inherit'")) {
     const model = read('model', text, "'inherit', an alias (haiku, sonnet, opus, small, plan) or a model id");

@@ -83,3 +83,31 @@ export const schemaObject = v.union([
   v.custom<Record<string, unknown>>(isPlainObject),
   v.pipe(v.string(), v.parseJson(), v.custom<Record<string, unknown>>(isPlainObject)),
 ]);
+
+const serverName = v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.trim(), v.nonEmpty());
+const serverConfig = v.custom<Record<string, unknown>>(isPlainObject);
+const inlineServers = v.pipe(
+  v.record(v.pipe(v.string(), v.trim(), v.nonEmpty()), serverConfig),
+  v.transform((entries) => Object.entries(entries).map(([name, config]) => ({ name, config }))),
+);
+
+/**
+ * MCP servers: a comma-separated string of names, a list whose items are names or `{ name: config }`
+ * objects, or one `{ name: config }` object (the shape of `.mcp.json`'s `mcpServers`).
+ */
+export const mcpServerList = v.union([
+  v.pipe(v.string(), v.transform(splitToolList)),
+  v.pipe(
+    v.array(
+      v.union([
+        v.pipe(
+          serverName,
+          v.transform((name) => [name]),
+        ),
+        inlineServers,
+      ]),
+    ),
+    v.transform((items) => items.flat()),
+  ),
+  inlineServers,
+]);

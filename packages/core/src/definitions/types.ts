@@ -4,6 +4,12 @@ import type { JsonSchema } from '../model/types.js';
 export type AgentSource = 'code' | 'project' | 'user' | 'builtin';
 
 /**
+ * An MCP server an agent uses: the name of a server the host configured (`.mcp.json`), or an
+ * inline definition (`config` is a `.mcp.json` server entry, checked by the MCP client).
+ */
+export type AgentMcpServer = string | { name: string; config: Record<string, unknown> };
+
+/**
  * A sub-agent definition: Claude Code-compatible fields (see the README, "Writing agents").
  * Only `name`, `description` and `systemPrompt` are required; everything else falls back to the
  * runtime's defaults.
@@ -19,6 +25,11 @@ export interface AgentDefinition {
   tools?: string[];
   /** Deny-list; wins over `tools`. */
   disallowedTools?: string[];
+  /**
+   * MCP servers the agent uses (Claude Code's `mcpServers`). With an explicit `tools` list, every
+   * tool of these servers is allowed too (`mcp__<server>`).
+   */
+  mcpServers?: AgentMcpServer[];
   /** `inherit`, an alias (`haiku`, `sonnet`, `opus`, `small`, `plan`) or a full model id. */
   model?: string;
   maxTurns?: number;

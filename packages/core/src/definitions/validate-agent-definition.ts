@@ -25,6 +25,15 @@ export const AgentDefinitionSchema = v.object({
   systemPrompt: v.string('the system prompt text'),
   tools: v.optional(toolNames),
   disallowedTools: v.optional(toolNames),
+  mcpServers: v.optional(
+    v.array(
+      v.union([
+        v.pipe(v.string(), v.trim(), v.nonEmpty()),
+        v.object({ name: v.pipe(v.string(), v.trim(), v.nonEmpty()), config: v.custom(isPlainObject) }),
+      ]),
+      'a list of MCP server names or { name, config } entries',
+    ),
+  ),
   model: v.optional(v.pipe(v.string('a model alias or id'), v.trim(), v.nonEmpty('a model alias or id'))),
   maxTurns: v.optional(positive('a whole number of turns of at least 1')),
   timeoutMs: v.optional(positive('a whole number of milliseconds of at least 1')),

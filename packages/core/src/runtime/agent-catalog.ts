@@ -7,6 +7,7 @@ import { DefinitionError, ValidationError } from '../errors.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
+import { MCP_TOOL_PREFIX, sanitiseMcpName } from '../tools/mcp-names.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 
 export type { ModelConfig };
@@ -84,7 +85,7 @@ export class AgentCatalog {
     if (!names) {
       const pool = canNest ? [...base, ...taskTools] : base;
       const registry = createToolRegistry(pool, {
-        allow: definition.tools,
+        allow: allowListOf(definition),
         deny: definition.disallowedTools,
       });
       names = [...registry.names];
@@ -151,4 +152,14 @@ export class AgentCatalog {
     }
     return validator;
   }
+}
+
+/** The agent's allow-list plus `mcp__<server>` for each server in its `mcpServers`. */
+function allowListOf(definition: AgentDefinition): string[] | undefined {
+  const tools = definition.tools;
+  if (!tools || !definition.mcpServers?.length) return tools;
+  const servers = definition.mcpServers.map(
+    (server) => `${MCP_TOOL_PREFIX}${sanitiseMcpName(typeof server === 'string' ? server : server.name)}`,
+  );
+  return [...tools, ...servers.filter((pattern) => !tools.includes(pattern))];
 }

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors.js';
 import type { ToolSpec } from '../model/types.js';
 import type { Tool } from './define-tool.js';
+import { MCP_TOOL_PREFIX } from './mcp-names.js';
 
 /** An agent's own, isolated set of tools. Only tools in it can ever run for that agent. */
 export interface ToolRegistry {
@@ -11,7 +12,10 @@ export interface ToolRegistry {
   readonly specs: readonly ToolSpec[];
 }
 
-/** Allow-list (`undefined` or containing `*` = all) then deny-list. Patterns may end in `*`. */
+/**
+ * Allow-list (`undefined` or containing `*` = all) then deny-list. Patterns may end in `*`; a bare
+ * `mcp__<server>` stands for every tool of that MCP server (`mcp__<server>__*`), as in Claude Code.
+ */
 export interface ToolSelection {
   allow?: readonly string[] | undefined;
   deny?: readonly string[] | undefined;
@@ -19,7 +23,13 @@ export interface ToolSelection {
 
 function matches(pattern: string, name: string): boolean {
   if (pattern === '*') return true;
-  const lower = pattern.toLowerCase();
+  let lower = pattern.toLowerCase();
+  if (
+    lower.startsWith(MCP_TOOL_PREFIX) &&
+    !lower.slice(MCP_TOOL_PREFIX.length).includes('__') &&
+    !lower.endsWith('*')
+  )
+    lower = `${lower}__*`;
   if (lower.endsWith('*')) return name.toLowerCase().startsWith(lower.slice(0, -1));
   return lower === name.toLowerCase();
 }
