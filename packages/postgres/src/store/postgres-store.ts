@@ -1,0 +1,325 @@
+import {
+  type JournalEntry,
+  PersistenceError,
+  type StoredTask,
+  type StoreWarning,
+  type TaskResult,
+  type TaskResultDocument,
+  type TaskSnapshotDocument,
+  type TaskStatus,
+  type TaskStatusRecord,
+  type TaskStore,
+} from '@troupe/core';
+import type pg from 'pg';
+import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
+import { readDocument } from './read-document.js';
+import { ensureSchema } from './schema.js';
+import { writeBatch } from './write-batch.js';
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** `postgres://user[:password]@host[:port]/database`. The database must exist. */
+  url: string;
+  /** Connections in the store's pool. Default 4. */
+  poolSize?: number;
+}
+
+/** Filter of {@link PostgresTaskStore.query}. */
+export interface TaskQuery {
+  status?: TaskStatus | readonly TaskStatus[];
+  agent?: string;
+  sessionKey?: string;
+  /** At most this many, newest first. Default 100. */
+  limit?: number;
+  /** The `cursor` of a previous page. */
+  cursor?: string;
+}
+
+/**
+ * A `TaskStore` on PostgreSQL. Writes are buffered and sent in one transaction per flush (at the
+ * end of the current turn of the event loop, or at `flush()`); `list` and `get` are indexed
+ * queries, so they cost the same with a million stored tasks as with a hundred. Tables live in
+ * the `troupe` schema, created and migrated by {@link openPostgresStore}.
+ */
+export class PostgresTaskStore implements TaskStore {
+  readonly pool: pg.Pool;
+  private readonly where: string;
+  private statuses: TaskStatusRecord[] = [];
+  private journal: { taskId: string; entry: JournalEntry }[] = [];
+  private snapshots = new Map<string, () => TaskSnapshotDocument>();
+  private results: TaskResultDocument[] = [];
+  private scheduled = false;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: PersistenceError | undefined;
+  private closed = false;
+
+  /** @internal Use {@link openPostgresStore}. */
+  constructor(pool: pg.Pool, where: string) {
+    this.pool = pool;
+    this.where = where;
+  }
+
+  appendStatus(record: TaskStatusRecord): void {
+    this.statuses.push(record);
+    this.schedule();
+  }
+
+  appendJournal(taskId: string, entry: JournalEntry): void {
+    this.journal.push({ taskId, entry });
+    this.schedule();
+  }
+
+  saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
+    this.snapshots.set(taskId, produce);
+    this.schedule();
+  }
+
+  saveResult(document: TaskResultDocument): void {
+    this.results.push(document);
+    this.schedule();
+  }
+
+  /** Resolves when everything written so far is committed; rejects with a PersistenceError if not. */
+  flush(): Promise<void> {
+    const next = this.chain.then(() => this.writePending());
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush().catch(() => {});
+    });
+  }
+
+  private async writePending(): Promise<void> {
+    const failure = this.failure;
+    if (failure) {
+      this.failure = undefined;
+      throw failure;
+    }
+    if (!this.statuses.length && !this.journal.length && !this.snapshots.size && !this.results.length) return;
+    const batch = {
+      statuses: this.statuses,
+      journal: this.journal,
+      snapshots: [...this.snapshots].map(([taskId, produce]) => ({ taskId, document: produce() })),
+      results: this.results,
+    };
+    this.statuses = [];
+    this.journal = [];
+    this.snapshots = new Map();
+    this.results = [];
+    try {
+      await writeBatch(this.pool, batch);
+    } catch (error) {
+      // Kept for the next attempt: nothing is dropped because the server was briefly away.
+      this.statuses = batch.statuses.concat(this.statuses);
+      this.journal = batch.journal.concat(this.journal);
+      for (const { taskId, document } of batch.snapshots)
+        if (!this.snapshots.has(taskId)) this.snapshots.set(taskId, () => document);
+      this.results = batch.results.concat(this.results);
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `Could not write to the task store at ${this.where}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
+    const { rows } = await this.pool.query(
+      'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks ORDER BY created_at, task_id',
+    );
+    const warnings: StoreWarning[] = [];
+    const tasks: StoredTask[] = [];
+    for (const row of rows) {
+      const task = this.storedTask(row, warnings);
+      if (task) tasks.push(task);
+    }
+    return { tasks, warnings };
+  }
+
+  /** One task by id, or undefined. */
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    const { rows } = await this.pool.query(
+      'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks WHERE task_id = $1',
+      [taskId],
+    );
+    return rows[0] ? this.storedTask(rows[0], []) : undefined;
+  }
+
+  /** Tasks newest first, filtered, one page at a time (an index range scan). */
+  async query(query: TaskQuery = {}): Promise<{ tasks: StoredTask[]; cursor?: string }> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const statuses =
+      query.status === undefined ? [] : typeof query.status === 'string' ? [query.status] : query.status;
+    if (statuses.length) {
+      values.push(statuses);
+      where.push(`status = ANY($${values.length})`);
+    }
+    if (query.agent !== undefined) {
+      values.push(query.agent);
+      where.push(`agent = $${values.length}`);
+    }
+    if (query.sessionKey !== undefined) {
+      values.push(query.sessionKey);
+      where.push(`session_key = $${values.length}`);
+    }
+    if (query.cursor) {
+      const [createdAt, taskId] = decodeCursor(query.cursor);
+      values.push(createdAt, taskId);
+      where.push(`(created_at, task_id) < ($${values.length - 1}, $${values.length})`);
+    }
+    const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
+    values.push(limit + 1);
+    const { rows } = await this.pool.query(
+      `SELECT task_id, spec, status, updated_at, result, created_at FROM troupe.tasks
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, task_id DESC LIMIT $${values.length}`,
+      values,
+    );
+    const tasks: StoredTask[] = [];
+    for (const row of rows.slice(0, limit)) {
+      const task = this.storedTask(row, []);
+      if (task) tasks.push(task);
+    }
+    const last = rows[limit - 1];
+    return rows.length > limit && last
+      ? { tasks, cursor: encodeCursor(Number(last.created_at), last.task_id) }
+      : { tasks };
+  }
+
+  async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
+    const { rows } = await this.pool.query(
+      'SELECT seq, entry FROM troupe.journal WHERE task_id = $1 ORDER BY seq',
+      [taskId],
+    );
+    const entries: JournalEntry[] = [];
+    const warnings: StoreWarning[] = [];
+    for (const row of rows) {
+      const entry = readDocument<JournalEntry>(
+        row.entry,
+        `journal of task ${taskId}, entry ${row.seq}`,
+        warnings,
+      );
+      if (!entry) break;
+      entries.push(entry);
+    }
+    return { entries, warnings };
+  }
+
+  async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
+    const { rows } = await this.pool.query('SELECT document FROM troupe.snapshots WHERE task_id = $1', [
+      taskId,
+    ]);
+    if (!rows[0]) return undefined;
+    const warnings: StoreWarning[] = [];
+    const document = readDocument<TaskSnapshotDocument>(
+      rows[0].document,
+      `snapshot of task ${taskId}`,
+      warnings,
+    );
+    if (!document)
+      throw new PersistenceError(warnings[0]?.code ?? 'PERSISTENCE_CORRUPT', warnings[0]?.message ?? '');
+    return document;
+  }
+
+  async loadResult(taskId: string): Promise<TaskResult | undefined> {
+    const { rows } = await this.pool.query('SELECT document FROM troupe.results WHERE task_id = $1', [
+      taskId,
+    ]);
+    if (!rows[0]) return undefined;
+    const warnings: StoreWarning[] = [];
+    return readDocument<TaskResultDocument>(rows[0].document, `result of task ${taskId}`, warnings)?.result;
+  }
+
+  async prune({ olderThan }: { olderThan: number }): Promise<number> {
+    await this.flush();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query(
+        `DELETE FROM troupe.tasks WHERE status IN ('completed', 'failed', 'cancelled') AND updated_at < $1
+         RETURNING task_id`,
+        [olderThan],
+      );
+      const ids = rows.map((row) => row.task_id as string);
+      for (const table of ['status_log', 'journal', 'snapshots', 'results'])
+        await client.query(`DELETE FROM troupe.${table} WHERE task_id = ANY($1)`, [ids]);
+      await client.query('COMMIT');
+      return ids.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      await this.pool.end();
+    }
+  }
+
+  private storedTask(row: Record<string, unknown>, warnings: StoreWarning[]): StoredTask | undefined {
+    const spec = row.spec as StoredTask['spec'];
+    if (!spec || typeof spec !== 'object' || spec.taskId !== row.task_id) {
+      warnings.push({
+        code: 'PERSISTENCE_CORRUPT',
+        message: `Task ${String(row.task_id)}: its spec is unreadable.`,
+      });
+      return undefined;
+    }
+    const task: StoredTask = { spec, status: row.status as TaskStatus, updatedAt: Number(row.updated_at) };
+    if (row.result) task.result = row.result as TaskResult;
+    return task;
+  }
+}
+
+function encodeCursor(createdAt: number, taskId: string): string {
+  return Buffer.from(JSON.stringify([createdAt, taskId])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [number, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
+      return [value[0], value[1]];
+  } catch {}
+  throw new PersistenceError('PERSISTENCE_FAILED', `Not a cursor of this store: "${cursor}".`);
+}
+
+/**
+ * Connects to Postgres, creates or migrates the `troupe` schema, and returns the store. Throws a
+ * `PersistenceError` naming the problem (bad connection string, unreachable server, missing
+ * database, a schema written by a newer version), having written nothing.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresTaskStore> {
+  const url = checkUrl(options.url);
+  const pool = createPool(url, options.poolSize ?? 4);
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw connectionError(url, error);
+  }
+  try {
+    await ensureSchema(client, redactUrl(url));
+  } catch (error) {
+    client.release();
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  client.release();
+  return new PostgresTaskStore(pool, redactUrl(url));
+}

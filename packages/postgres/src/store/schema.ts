@@ -1,0 +1,85 @@
+import { PersistenceError } from '@troupe/core';
+import type pg from 'pg';
+
+/** Version of the `troupe` schema this package creates. A database at a higher version is refused. */
+export const DATABASE_SCHEMA_VERSION = 1;
+
+/** Migration `n` brings the schema from version `n` to `n + 1`. Never edit a released one. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE troupe.tasks (
+    task_id text PRIMARY KEY,
+    created_at bigint NOT NULL,
+    session_key text NOT NULL,
+    agent text NOT NULL,
+    status text NOT NULL,
+    updated_at bigint NOT NULL,
+    spec json NOT NULL,
+    result json
+  );
+  CREATE INDEX tasks_created ON troupe.tasks (created_at DESC, task_id DESC);
+  CREATE INDEX tasks_session ON troupe.tasks (session_key, created_at DESC, task_id DESC);
+  CREATE INDEX tasks_status ON troupe.tasks (status, created_at DESC, task_id DESC);
+  CREATE INDEX tasks_agent ON troupe.tasks (agent, created_at DESC, task_id DESC);
+  CREATE TABLE troupe.status_log (
+    id bigserial PRIMARY KEY,
+    task_id text NOT NULL,
+    record json NOT NULL
+  );
+  CREATE INDEX status_log_task ON troupe.status_log (task_id, id);
+  CREATE TABLE troupe.journal (
+    task_id text NOT NULL,
+    seq integer NOT NULL,
+    entry json NOT NULL,
+    PRIMARY KEY (task_id, seq)
+  );
+  CREATE TABLE troupe.snapshots (task_id text PRIMARY KEY, document json NOT NULL);
+  CREATE TABLE troupe.results (task_id text PRIMARY KEY, document json NOT NULL);
+  `,
+];
+
+/** Lock id serialising migrations between processes (any constant; "troupe" in ASCII). */
+const MIGRATION_LOCK = 0x74726f757065;
+
+/**
+ * Creates the `troupe` schema or migrates it to {@link DATABASE_SCHEMA_VERSION}, in one
+ * transaction under an advisory lock (several workers may start at once). Refuses, writing
+ * nothing, a schema written by a newer version of this package.
+ */
+export async function ensureSchema(client: pg.ClientBase, where: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const exists = await client.query<{ found: string | null }>("SELECT to_regclass('troupe.meta') AS found");
+    let version = 0;
+    if (exists.rows[0]?.found) {
+      const found = await client.query<{ value: string }>(
+        "SELECT value FROM troupe.meta WHERE key = 'schema_version'",
+      );
+      version = Number(found.rows[0]?.value ?? 0);
+    }
+    if (version > DATABASE_SCHEMA_VERSION) {
+      throw new PersistenceError(
+        'PERSISTENCE_VERSION',
+        `The troupe schema in ${where} is version ${version}, written by a newer @troupe/postgres (this one reads up to ${DATABASE_SCHEMA_VERSION}). Upgrade @troupe/postgres; nothing was written.`,
+      );
+    }
+    if (version === 0) {
+      await client.query('CREATE SCHEMA IF NOT EXISTS troupe');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS troupe.meta (key text PRIMARY KEY, value text NOT NULL)',
+      );
+    }
+    for (let next = version; next < DATABASE_SCHEMA_VERSION; next++) await client.query(MIGRATIONS[next]!);
+    if (version < DATABASE_SCHEMA_VERSION)
+      await client.query(
+        `INSERT INTO troupe.meta (key, value) VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [String(DATABASE_SCHEMA_VERSION)],
+      );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,207 @@
+import { createRuntime, defineTool, replayTask } from '@troupe/core';
+import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import pg from 'pg';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+let cluster: TestCluster;
+let databases = 0;
+const freshDatabase = () => cluster.createDatabase(`store_${++databases}`);
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.destroy();
+});
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  access: 'read',
+  input: v.object({ text: v.string() }),
+  execute: async ({ text }) => text,
+});
+const agents = [{ name: 'explore', description: 'explores', systemPrompt: 'explore', tools: ['echo'] }];
+const turn = (request: { messages: unknown[] }) => Math.ceil(request.messages.length / 2);
+
+describe('Postgres TaskStore', () => {
+  it('persists a task run by the local runtime: records, journal, snapshot, result; replays', async () => {
+    const store = await openPostgresStore({ url: await freshDatabase() });
+    const model = scriptedModel((request) =>
+      turn(request) < 3 ? toolReply('echo', { text: `t${turn(request)}` }) : textReply('done'),
+    );
+    const runtime = createRuntime({ model, agents, tools: [echo], store });
+    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
+    const final = await result;
+    expect(final.status).toBe('completed');
+    await store.flush();
+    const stored = await store.get(id);
+    expect(stored).toMatchObject({
+      status: 'completed',
+      spec: { taskId: id, sessionKey: 's1' },
+      result: final,
+    });
+    const journal = await store.loadJournal(id);
+    expect(journal.entries.map((entry) => entry.event.type)).toEqual([
+      'START',
+      'MODEL_RESPONDED',
+      'TOOL_FINISHED',
+      'MODEL_RESPONDED',
+      'TOOL_FINISHED',
+      'MODEL_RESPONDED',
+    ]);
+    expect(await store.loadSnapshot(id)).toMatchObject({
+      v: 1,
+      journalLength: 6,
+      snapshot: { status: 'done' },
+    });
+    expect(await store.loadResult(id)).toEqual(final);
+    const replay = await replayTask(store, id);
+    expect(replay.differences).toEqual([]);
+    expect(replay.matches).toBe(true);
+    await runtime.shutdown();
+  });
+
+  it('lists newest first by indexed queries, filtered and paged', async () => {
+    const store = await openPostgresStore({ url: await freshDatabase() });
+    const model = scriptedModel(() => textReply('ok'));
+    let n = 0;
+    let now = 1_000;
+    const runtime = createRuntime({
+      model,
+      agents,
+      tools: [echo],
+      store,
+      createId: () => `task-${String(++n).padStart(3, '0')}`,
+      clock: {
+        now: () => now++,
+        setTimeout: (f, ms) => setTimeout(f, ms),
+        clearTimeout: (t) => clearTimeout(t as never),
+      },
+    });
+    const handles = Array.from({ length: 7 }, (_, index) =>
+      runtime.spawn({ agent: 'explore', prompt: `p${index}`, sessionKey: index % 2 ? 'odd' : 'even' }),
+    );
+    await Promise.all(handles.map((handle) => handle.result));
+    await runtime.shutdown();
+    const reader = await openPostgresStore({ url: store.pool.options.connectionString! });
+    const first = await reader.query({ limit: 3 });
+    expect(first.tasks.map((task) => task.spec.taskId)).toEqual(['task-007', 'task-006', 'task-005']);
+    const second = await reader.query({ limit: 3, cursor: first.cursor! });
+    expect(second.tasks.map((task) => task.spec.taskId)).toEqual(['task-004', 'task-003', 'task-002']);
+    const odd = await reader.query({ sessionKey: 'odd', status: 'completed' });
+    expect(odd.tasks.map((task) => task.spec.taskId)).toEqual(['task-006', 'task-004', 'task-002']);
+    expect(odd.cursor).toBeUndefined();
+    expect((await reader.query({ status: 'queued' })).tasks).toEqual([]);
+    await reader.close();
+  });
+
+  it('serves a page from an index however many tasks are stored', async () => {
+    const store = await openPostgresStore({ url: await freshDatabase() });
+    await store.pool.query(
+      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec)
+       SELECT 't' || i, i, 's' || (i % 10), 'explore', CASE WHEN i % 7 = 0 THEN 'queued' ELSE 'completed' END, i,
+              json_build_object('taskId', 't' || i)
+       FROM generate_series(1, 100000) AS i`,
+    );
+    await store.pool.query('ANALYZE troupe.tasks');
+    for (const filter of [
+      "WHERE session_key = 's4'",
+      "WHERE status = 'queued'",
+      "WHERE agent = 'explore'",
+      '',
+    ]) {
+      const plan = await store.pool.query(
+        `EXPLAIN SELECT task_id, spec, status, updated_at, result FROM troupe.tasks ${filter} ORDER BY created_at DESC, task_id DESC LIMIT 101`,
+      );
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index (Only )?Scan/);
+      expect(text).not.toMatch(/Sort|Seq Scan/);
+    }
+    const page = await store.query({ sessionKey: 's4', limit: 2 });
+    expect(page.tasks.map((task) => task.spec.taskId)).toEqual(['t99994', 't99984']);
+    await store.close();
+  });
+
+  it('ends a task exactly once: a second final record does not replace the first', async () => {
+    const store = await openPostgresStore({ url: await freshDatabase() });
+    const runtime = createRuntime({
+      model: scriptedModel(() => textReply('ok')),
+      agents,
+      tools: [echo],
+      store,
+    });
+    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    const final = await result;
+    await store.flush();
+    store.appendStatus({ v: 1, taskId: id, event: 'task.cancelled', status: 'cancelled', at: Date.now() });
+    await store.flush();
+    expect(await store.get(id)).toMatchObject({ status: 'completed', result: final });
+    await runtime.shutdown();
+  });
+
+  it('restores an unfinished task from Postgres in a new runtime', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    const save = defineTool({
+      name: 'save',
+      description: 'Save',
+      access: 'write',
+      input: v.object({ note: v.string() }),
+      execute: async () => 'saved',
+    });
+    const model = scriptedModel((request) =>
+      turn(request) === 1 ? toolReply('save', { note: 'n' }) : textReply('done'),
+    );
+    const writers = [{ name: 'writer', description: 'writes', systemPrompt: 'w', tools: ['save'] }];
+    const first = createRuntime({ model, agents: writers, tools: [save], store, approval: 'ask' });
+    const asked = new Promise((resolve) => first.on('approval.requested', resolve));
+    const { id } = first.spawn({ agent: 'writer', prompt: 'save it' });
+    await asked;
+    await first.shutdown({ keepTasks: true });
+    const second = createRuntime({
+      model,
+      agents: writers,
+      tools: [save],
+      store: await openPostgresStore({ url }),
+      approval: 'auto',
+    });
+    const done = new Promise((resolve) => second.on('task.completed', resolve));
+    const { restored } = await second.restore();
+    expect(restored).toEqual([id]);
+    await done;
+    expect(second.get(id)?.result).toMatchObject({ status: 'completed', output: 'done', toolCalls: 1 });
+    await second.shutdown();
+  });
+
+  it('refuses a bad connection string, a missing database and a newer schema, writing nothing', async () => {
+    await expect(openPostgresStore({ url: 'not a url' })).rejects.toThrow(/Not a Postgres connection string/);
+    await expect(openPostgresStore({ url: 'mysql://localhost/x' })).rejects.toThrow(/scheme mysql:/);
+    await expect(
+      openPostgresStore({ url: `postgres://postgres:secret@127.0.0.1:${cluster.port}` }),
+    ).rejects.toThrow(/names no database/);
+    await expect(openPostgresStore({ url: cluster.url('nope') })).rejects.toThrow(/"nope" does not exist/);
+    const refused = openPostgresStore({ url: 'postgres://postgres:secret@127.0.0.1:1/x' });
+    await expect(refused).rejects.toThrow(/connection refused/);
+    await expect(refused).rejects.not.toThrow(/secret/);
+    const url = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    await store.pool.query("UPDATE troupe.meta SET value = '99' WHERE key = 'schema_version'");
+    const before = await store.pool.query('SELECT count(*) FROM troupe.tasks');
+    await store.close();
+    await expect(openPostgresStore({ url })).rejects.toMatchObject({
+      code: 'PERSISTENCE_VERSION',
+      message: expect.stringMatching(/version 99, written by a newer/),
+    });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    expect(
+      (await client.query("SELECT value FROM troupe.meta WHERE key = 'schema_version'")).rows[0].value,
+    ).toBe('99');
+    expect((await client.query('SELECT count(*) FROM troupe.tasks')).rows).toEqual(before.rows);
+    await client.end();
+  });
+});
