@@ -123,7 +123,7 @@ export {
 } from './runtime/create-runtime.js';
 export { FORK_SEPARATOR, forkContext } from './runtime/fork-context.js';
 export { formatDuration, formatTokens, taskDescription, taskToolAnswer } from './runtime/main-tools.js';
-export { describePrompt } from './runtime/prepare-task.js';
+export { describePrompt, prepareTask } from './runtime/prepare-task.js';
 export {
   DEFAULT_MAIN_PROMPT,
   Session,
