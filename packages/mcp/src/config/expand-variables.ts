@@ -1,0 +1,28 @@
+/** A `${VAR}` (or `${VAR:-default}`) that names a variable the environment does not set. */
+export interface MissingVariable {
+  name: string;
+  /** Where it was written, e.g. `mcpServers.github.env.GITHUB_TOKEN`. */
+  field: string;
+}
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in `text` from `environment`, as Claude Code does in
+ * `.mcp.json`. A variable that is unset and has no default expands to the empty string and is
+ * added to `missing` (with `field`), so the caller can say which server lacks what.
+ */
+export function expandVariables(
+  text: string,
+  environment: Readonly<Record<string, string | undefined>>,
+  field: string,
+  missing: MissingVariable[],
+): string {
+  return text.replace(REFERENCE, (_match, name: string, fallback: string | undefined) => {
+    const value = environment[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    missing.push({ name, field });
+    return '';
+  });
+}

@@ -1,0 +1,224 @@
+import {
+  type Clock,
+  defineTool,
+  mcpServerOf,
+  sanitiseMcpName,
+  systemClock,
+  type Tool,
+  type ToolAccess,
+} from '@troupe/core';
+import * as v from 'valibot';
+import { accessOf } from './access.js';
+import type { McpServerEntry } from './config/server-config.js';
+import { createMcpTool, type McpTool } from './mcp-tool.js';
+import { McpServerConnection, type McpServerState, type McpTransportFactory } from './server-connection.js';
+
+/** Options of {@link createMcpHub}. */
+export interface McpHubOptions {
+  /** Servers to offer (see `parseMcpConfig`, or `loadMcpConfig` in `@troupe/mcp/node`). */
+  servers?: readonly McpServerEntry[];
+  /** Makes transports. Default: Streamable HTTP only; `@troupe/mcp/node` adds stdio. */
+  createTransport: McpTransportFactory;
+  /** Cap on one tool result, in characters. Default 30,000. */
+  maxResultChars?: number;
+  clock?: Clock;
+}
+
+/** A server as `troupe mcp list` and `/mcp` show it. Never carries `env` or `headers`. */
+export interface McpServerStatus {
+  name: string;
+  type: 'stdio' | 'http';
+  source: string;
+  state: McpServerState;
+  error?: string;
+  /** Tools found at the last listing (empty until the server has started once). */
+  tools: { name: string; mcpName: string; access: ToolAccess }[];
+}
+
+/** What {@link McpHub.tools} should discover. */
+export interface McpToolsRequest {
+  /** Servers to start and list (default: every server). */
+  servers?: readonly string[];
+  /**
+   * Exact tool names (`mcp__server__tool`) agents ask for. If their server cannot start now, each
+   * still exists, as a tool that retries the server on use and otherwise answers a clear error.
+   */
+  expect?: readonly string[];
+}
+
+/**
+ * The MCP servers of a host, shared by all its tasks. No server starts until the host asks for
+ * its tools; each failure is contained in its server (see {@link McpServerConnection}).
+ */
+export class McpHub {
+  private readonly connections = new Map<string, McpServerConnection>();
+  private readonly entries = new Map<string, McpServerEntry>();
+  private readonly listed = new Map<string, McpTool[]>();
+  private readonly owners = new Map<string, string>();
+  private readonly found: string[] = [];
+  private readonly options: McpHubOptions;
+
+  constructor(options: McpHubOptions) {
+    this.options = options;
+    for (const entry of options.servers ?? []) this.add(entry);
+  }
+
+  /** Adds a server. Returns a problem message (and keeps the first) if the name is taken. */
+  add(entry: McpServerEntry): string | undefined {
+    const existing = this.entries.get(entry.name);
+    if (existing) {
+      const problem = `MCP server "${entry.name}" from ${entry.source} is ignored: ${existing.source} already defines it.`;
+      this.found.push(problem);
+      return problem;
+    }
+    this.entries.set(entry.name, entry);
+    this.connections.set(
+      entry.name,
+      new McpServerConnection(
+        entry.name,
+        entry.config,
+        this.options.createTransport,
+        this.options.clock ?? systemClock,
+      ),
+    );
+    return undefined;
+  }
+
+  /** Names of the configured servers. */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** The configured server whose sanitised name is `sanitised` (as in `mcp__<server>__...`). */
+  serverNamed(sanitised: string): string | undefined {
+    if (this.entries.has(sanitised)) return sanitised;
+    const lower = sanitised.toLowerCase();
+    return this.names().find((name) => sanitiseMcpName(name).toLowerCase() === lower);
+  }
+
+  /**
+   * Starts the requested servers (in parallel, each at most once at a time), lists their tools
+   * and returns them as troupe tools. A server that fails to start gives no tools (see `status()`
+   * for why) except the `expect`ed names, which stay available and retry it on use.
+   */
+  async tools(request: McpToolsRequest = {}): Promise<Tool[]> {
+    const wanted = (request.servers ?? this.names()).filter((name) => this.connections.has(name));
+    await Promise.all(wanted.map((name) => this.discover(name)));
+    const tools: Tool[] = [];
+    for (const name of wanted) tools.push(...(this.listed.get(name) ?? []));
+    const have = new Set(tools.map((tool) => tool.name));
+    for (const expected of request.expect ?? []) {
+      const server = this.serverNamed(mcpServerOf(expected) ?? '');
+      if (!server || !wanted.includes(server) || this.listed.has(server) || have.has(expected)) continue;
+      if (expected.endsWith('*') || expected.slice(5).indexOf('__') === -1) continue;
+      tools.push(this.placeholder(server, expected));
+      have.add(expected);
+    }
+    return tools;
+  }
+
+  /** Every server's state and tools. */
+  status(): McpServerStatus[] {
+    return this.names().map((name) => {
+      const entry = this.entries.get(name)!;
+      const connection = this.connections.get(name)!;
+      const status: McpServerStatus = {
+        name,
+        type: entry.config.type,
+        source: entry.source,
+        state: connection.state,
+        tools: (this.listed.get(name) ?? []).map((tool) => ({
+          name: tool.name,
+          mcpName: tool.mcpName,
+          access: tool.access,
+        })),
+      };
+      if (connection.lastError) status.error = connection.lastError;
+      return status;
+    });
+  }
+
+  /** Problems found so far: duplicate servers, tool-name collisions, unusable tool schemas. */
+  problems(): string[] {
+    return [...this.found];
+  }
+
+  /** Closes every server; stdio servers' processes are ended. Safe to call twice. */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  private async discover(name: string): Promise<McpTool[] | undefined> {
+    const cached = this.listed.get(name);
+    if (cached) return cached;
+    const connection = this.connections.get(name)!;
+    let infos: Awaited<ReturnType<McpServerConnection['listTools']>>;
+    try {
+      infos = await connection.listTools();
+    } catch {
+      return undefined; // the connection keeps the reason for status()
+    }
+    if (this.listed.has(name)) return this.listed.get(name);
+    const tools: McpTool[] = [];
+    const config = connection.config;
+    for (const info of infos) {
+      let tool: McpTool;
+      try {
+        tool = createMcpTool(
+          connection,
+          info,
+          accessOf(info.name, info.annotations, config),
+          this.options.maxResultChars,
+        );
+      } catch (error) {
+        this.found.push(
+          `MCP tool "${info.name}" of server "${name}" is not offered: ${(error as Error).message}`,
+        );
+        continue;
+      }
+      const owner = this.owners.get(tool.name);
+      if (owner && owner !== `${name}/${info.name}`) {
+        this.found.push(
+          `MCP tools "${owner}" and "${name}/${info.name}" both become "${tool.name}"; only the first is offered. Rename a server in the configuration.`,
+        );
+        continue;
+      }
+      this.owners.set(tool.name, `${name}/${info.name}`);
+      tools.push(tool);
+    }
+    this.listed.set(name, tools);
+    return tools;
+  }
+
+  /** A stand-in for a named tool whose server could not start: retries the server on use. */
+  private placeholder(server: string, name: string): Tool {
+    const connection = this.connections.get(server)!;
+    return defineTool({
+      name,
+      description: `Tool of MCP server "${server}" (the server could not be started yet: ${connection.lastError ?? 'unknown reason'}).`,
+      access: 'execute',
+      input: v.record(v.string(), v.unknown()),
+      inputJsonSchema: { type: 'object', additionalProperties: true },
+      execute: async (input, context) => {
+        const tools = await this.discover(server);
+        if (!tools)
+          throw new Error(
+            `MCP server "${server}" is unavailable, so "${name}" cannot run: ${connection.lastError ?? 'it failed to start'}.`,
+          );
+        const tool = tools.find((candidate) => candidate.name === name);
+        if (!tool) throw new Error(`MCP server "${server}" has no tool that maps to "${name}".`);
+        const parsed = v.safeParse(tool.input, input);
+        if (!parsed.success)
+          throw new Error(
+            `invalid input for "${name}": ${parsed.issues.map((issue) => issue.message).join('; ')}`,
+          );
+        return tool.execute(parsed.output, context);
+      },
+    });
+  }
+}
+
+/** Creates an {@link McpHub}. */
+export function createMcpHub(options: McpHubOptions): McpHub {
+  return new McpHub(options);
+}
