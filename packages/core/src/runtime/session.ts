@@ -174,10 +174,11 @@ export class Session {
           this.current = undefined;
           const context = driver.context;
           if (context) this.conversation = closeConversation(context.messages);
-          const reply = typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
-          this.emit({ kind: 'reply', text: reply, result });
+          const own = ownOutput(result, context?.messages.slice(messages.length) ?? []);
+          const reply = typeof own.output === 'string' ? own.output : JSON.stringify(own.output);
+          this.emit({ kind: 'reply', text: reply, result: own });
           actor.stop();
-          resolve({ text: reply, result });
+          resolve({ text: reply, result: own });
         },
       };
       const driver = new TaskDriver(host, spec, registry);
@@ -190,6 +191,21 @@ export class Session {
       driver.send({ type: 'START', at, deadline: at + spec.limits.timeoutMs });
     });
   }
+}
+
+/**
+ * A run that did not complete keeps as output only text it produced itself: the best answer of
+ * the conversation before it (an earlier reply, an earlier `(No reply.)`) is not this run's answer.
+ */
+function ownOutput(result: TaskResult, produced: readonly Message[]): TaskResult {
+  if (result.status === 'completed') return result;
+  let output = '';
+  for (const message of produced) {
+    if (message.role !== 'assistant') continue;
+    const text = textOf(message.content);
+    if (text) output = text;
+  }
+  return output === result.output ? result : { ...result, output };
 }
 
 /**
