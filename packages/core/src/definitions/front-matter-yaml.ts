@@ -121,6 +121,18 @@ function parseLeniently(
     } catch {
       // Not YAML on its own either: read it as text below.
     }
+    const list = brokenFlowList(entry.rest, entry.continuation);
+    if (list) {
+      data[entry.key] = list;
+      warnings.push(
+        makeWarning(
+          'yaml-repaired',
+          `'${entry.key}' is a list that is not valid YAML (${reason}); read it as [${list.join(', ')}]. Write it as [${list.join(', ')}] to fix this.`,
+          located,
+        ),
+      );
+      continue;
+    }
     data[entry.key] = plainText(entry.rest, entry.continuation);
     warnings.push(
       makeWarning(
@@ -143,6 +155,33 @@ function parseLeniently(
     );
   }
   return { data, lines, warnings };
+}
+
+/**
+ * A flow list YAML could not read (`[read, grep` without its `]`, a stray quote): its items, split
+ * on commas outside parentheses (`Bash(git diff:*)` stays whole), quotes and brackets stripped.
+ * Undefined when the value does not start with `[`.
+ */
+function brokenFlowList(rest: string, continuation: string[]): string[] | undefined {
+  const text = [rest, ...continuation]
+    .map((line) => line.trim())
+    .join(' ')
+    .trim();
+  if (!text.startsWith('[')) return undefined;
+  const inner = text.slice(1).replace(/\]\s*$/, '');
+  const items: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of inner) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      items.push(current);
+      current = '';
+    } else current += char;
+  }
+  items.push(current);
+  return items.map((item) => item.trim().replace(/^["'[\s]+|["'\]\s]+$/g, '')).filter((item) => item !== '');
 }
 
 /** The value of a field read as text: YAML's folding for plain scalars, quotes stripped. */

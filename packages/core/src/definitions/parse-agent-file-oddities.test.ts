@@ -44,6 +44,23 @@ describe('parseAgentFile: real-world oddities', () => {
     expect(warnings[0]!.message).toMatch(/^agents\/x\.md:3: 'description' is not valid YAML/);
   });
 
+  it('repairs a flow list missing its closing bracket: no tool is lost, and the line is named', () => {
+    const { definition, warnings } = parse(
+      md('---', 'name: broken-list', 'description: Reads things.', 'tools: [read, grep', '---', 'p'),
+    );
+    expect(definition.tools).toEqual(['read', 'grep']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ kind: 'yaml-repaired', field: 'tools', line: 4 });
+    expect(warnings[0]!.message).toMatch(/^agents\/x\.md:4: 'tools' is a list .*read it as \[read, grep\]/);
+  });
+
+  it('repairs a flow list with a stray quote and keeps scoped tools whole', () => {
+    const { definition } = parse(
+      md('---', 'name: q', 'description: d', 'tools: ["Read", Bash(git diff:*), \'Grep]', '---', 'p'),
+    );
+    expect(definition.tools).toEqual(['Read', 'Bash(git diff:*)', 'Grep']);
+  });
+
   it('loads a description starting with * (a YAML alias)', () => {
     const { definition, warnings } = parse(
       md('---', 'name: architect', 'description: **DESIGN SPECIALIST**: Designs systems.', '---', 'p'),
