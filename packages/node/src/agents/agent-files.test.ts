@@ -30,6 +30,32 @@ async function rejection(promise: Promise<unknown>): Promise<DefinitionError> {
 }
 
 describe('createAgentFile', () => {
+  it('shows the file to confirm first, and writes nothing when declined', async () => {
+    const shown: string[] = [];
+    const declined = await createAgentFile({
+      dir,
+      name: 'helper',
+      description: 'Helps.',
+      prompt: 'Help.',
+      confirm: ({ text }) => {
+        shown.push(text);
+        return false;
+      },
+    });
+    expect(declined.written).toBe(false);
+    expect(shown[0]).toContain('name: "helper"');
+    await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
+    const accepted = await createAgentFile({
+      dir,
+      name: 'helper',
+      description: 'Helps.',
+      prompt: 'Help.',
+      confirm: async () => true,
+    });
+    expect(accepted.written).toBe(true);
+    expect(await readFile(accepted.path, 'utf8')).toBe(shown[0]);
+  });
+
   it('writes quoted front matter that parses back exactly, even for awkward text', async () => {
     const description = 'Reviews code. Triggers on: "review", *PRs*, # tags, \'quotes\' and 日本語.';
     const prompt = '---\nYou review code.\n\n- key: value\n';

@@ -23,16 +23,22 @@ export interface CreateAgentFileOptions {
   color?: string;
   /** The system prompt (the Markdown body). */
   prompt: string;
+  /**
+   * Asked with the file's path and text once they are checked, before anything is written (a
+   * preview for a person to confirm). When it answers false, nothing is written.
+   */
+  confirm?: (file: { path: string; text: string }) => boolean | Promise<boolean>;
 }
 
 /**
  * Writes `<dir>/<name>.md`: quoted YAML front matter plus the prompt, checked to parse back to the
- * same definition before it is written. Refuses (DefinitionError) a bad name, an empty
+ * same definition before it is written (and, with `confirm`, shown first). Resolves `written: false`
+ * when `confirm` declined. Refuses (DefinitionError) a bad name, an empty
  * description, an existing file, or another file in `dir` that already defines `name`.
  */
 export async function createAgentFile(
   options: CreateAgentFileOptions,
-): Promise<{ path: string; definition: AgentDefinition }> {
+): Promise<{ path: string; definition: AgentDefinition; written: boolean }> {
   const { dir, name, description, tools, model, color, prompt } = options;
   if (typeof name !== 'string' || !isValidAgentName(name)) {
     const suggestion = typeof name === 'string' ? normaliseAgentName(name) : '';
@@ -82,6 +88,8 @@ export async function createAgentFile(
       field: 'name',
     });
   }
+  if (options.confirm && !(await options.confirm({ path, text })))
+    return { path, definition, written: false };
   await mkdir(dir, { recursive: true });
   try {
     await writeFile(path, text, { encoding: 'utf8', flag: 'wx' });
@@ -95,7 +103,7 @@ export async function createAgentFile(
     }
     throw error;
   }
-  return { path, definition };
+  return { path, definition, written: true };
 }
 
 /**
