@@ -48,7 +48,9 @@ function causeMessage(error: Error): string {
     cause instanceof Error ? ((cause as { cause?: unknown }).cause as Error | undefined) : undefined;
   const parts = [error.message, cause instanceof Error ? cause.message : undefined, inner?.message]
     .concat(inner && 'code' in inner ? String((inner as { code: unknown }).code) : [])
-    .filter((part): part is string => Boolean(part));
+    .filter((part): part is string => Boolean(part))
+    // "Connection error." + "fetch failed" reads "Connection error: fetch failed", not "error.: fetch".
+    .map((part) => part.replace(/[.\s]+$/, ''));
   return [...new Set(parts)].join(': ');
 }
 

@@ -119,6 +119,9 @@ describe('the key never appears in errors', () => {
     const error = await rejectionOf(offline.generate(request(), AbortSignal.timeout(10_000)));
     expect(error.code).toBe('MODEL_CONNECTION');
     expect(error.message).toContain('ECONNREFUSED');
+    // The SDK's "Connection error." and its cause read as one sentence, not "error.: fetch failed".
+    expect(error.message).toContain('Connection error: fetch failed');
+    expect(error.message).not.toMatch(/\.:/);
     expect(leaks(error)).toEqual([]);
   });
 });
