@@ -136,10 +136,31 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   return { command, args, options };
 }
 
+/** Flags that take a value: the word after them is their value even when it starts with `-`. */
+const VALUE_FLAGS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, option]) => option.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/** `--limit -3` → `--limit=-3`, so a negative number is reported as a bad value, not a flag. */
+function joinValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!;
+    const next = argv[index + 1];
+    if (VALUE_FLAGS.has(word) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${word}=${next}`);
+      index++;
+    } else out.push(word);
+  }
+  return out;
+}
+
 function parse(argv: readonly string[]) {
   try {
     return parseArgs({
-      args: [...argv],
+      args: joinValues(argv),
       options: OPTIONS,
       allowPositionals: true,
       strict: true,
@@ -154,12 +175,41 @@ function parseErrorMessage(error: unknown): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const option = /'(-[^']*)'/.exec(message)?.[1]?.replace(/ <value>$/, '');
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
-    return `Unknown option ${option}. Run \`troupe --help\` for the options.`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    const guess = closestFlag(option);
+    return `Unknown option ${option}.${guess ? ` Did you mean ${guess}?` : ''} Run \`troupe --help\` for the options.`;
+  }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
     return /argument missing/.test(message)
       ? `${option.split(',').pop()?.trim()} needs a value.`
       : `${option.split(',').pop()?.trim()} does not take a value.`;
   }
   return message.split('\n')[0] ?? message;
+}
+
+/** The flag closest to a mistyped one (at most two edits away), if any. */
+function closestFlag(given: string): string | undefined {
+  const name = given.replace(/^-+/, '').split('=')[0]!;
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of Object.keys(OPTIONS)) {
+    if (flag === 'task-id') continue;
+    const distance = editDistance(name, flag);
+    if (distance <= 2 && distance < name.length && (!best || distance < best.distance))
+      best = { flag: `--${flag}`, distance };
+  }
+  return best?.flag;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -36,6 +36,11 @@ export async function createClaudeModel(
   choice: ModelChoice,
 ): Promise<{ model: ModelAdapter; models: ModelConfig }> {
   if (!env.ANTHROPIC_API_KEY?.trim() && !env.ANTHROPIC_AUTH_TOKEN?.trim()) throw new CliError(NO_KEY_MESSAGE);
+  const baseURL = env.ANTHROPIC_BASE_URL?.trim();
+  if (baseURL && !/^https?:\/\/[^/\s]/i.test(baseURL))
+    throw new CliError(
+      `ANTHROPIC_BASE_URL must be an http:// or https:// URL, not "${baseURL}" (unset it to use https://api.anthropic.com).`,
+    );
   const { createAnthropicModel } = await import('@troupe/anthropic');
   const model = createAnthropicModel({ env, models: { ...choice } });
   return { model, models: { ...model.models } };

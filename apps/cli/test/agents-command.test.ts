@@ -71,9 +71,29 @@ describe('troupe agents', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`error    ${join(dir, 'no-front-matter.md')}:1: no front matter found`);
     expect(run.stdout).toContain(`error    ${join(dir, 'broken.json')}:1: not valid JSON`);
-    expect(run.stdout).toContain(`${join(dir, 'good.md')}: tool WebFetch is not a troupe tool`);
+    expect(run.stdout).toContain(
+      `${join(dir, 'good.md')}:4: agent "shop-reviewer" lists tool WebFetch, which troupe does not have`,
+    );
     expect(run.stdout).toMatch(/warning {2}.*odd\.md:2: name "Odd Name" is not lowercase-with-hyphens/);
     expect(run.stdout).toMatch(/4 files checked: 2 agents usable, 2 errors, \d+ warnings\./);
+  });
+
+  it('a broken tools list loses no tool, and plain validate names it and every unknown tool, once', async () => {
+    const project = fixtureProject();
+    const file = join(project, '.claude', 'agents', 'lister.md');
+    mkdirSync(join(project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      file,
+      '---\nname: lister\ndescription: Lists things\ntools: [read, grep, WebFetch, WebSearch\n---\nList.\n',
+    );
+    const env = cleanEnv(tempDir('home'));
+    const shown = await runCli(['agents', 'show', 'lister', '--json'], { cwd: project, env });
+    expect(JSON.parse(shown.stdout).tools).toEqual(['read', 'grep', 'WebFetch', 'WebSearch']);
+    const run = await runCli(['agents', 'validate'], { cwd: project, env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${file}:4: 'tools' is a list that is not valid YAML`);
+    const unknown = `${file}:4: agent "lister" lists tools WebFetch, WebSearch, which troupe does not have`;
+    expect(run.stdout.split(unknown)).toHaveLength(2);
   });
 
   it('validate passes (exit 0) on a folder of good files, and reads a .claude/agents folder', async () => {

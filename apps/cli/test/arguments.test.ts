@@ -32,6 +32,9 @@ describe('parseCommandLine', () => {
     [['tasks', 'list', '--status', 'done'], /--status must be one of queued, running/],
     [['run', '--model'], /--model needs a value/],
     [['run', '--model', ' '], /--model needs a value/],
+    [['tasks', 'list', '--limit', '-3'], /--limit must be a positive whole number, not "-3"/],
+    [['run', '--jsn', 'x'], /Unknown option --jsn\. Did you mean --json\?/],
+    [['--aproval', 'auto'], /Unknown option --aproval\. Did you mean --approval\?/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);

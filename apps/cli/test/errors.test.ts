@@ -20,6 +20,15 @@ describe('errors the user can cause', () => {
     expect(run.stderr).toContain('troupe demo');
   });
 
+  it('a bad ANTHROPIC_BASE_URL is named as the variable (exit 1)', async () => {
+    const env = cleanEnv(tempDir('home'), { ...key, ANTHROPIC_BASE_URL: 'not-a-url' });
+    const run = await runCli(['run', 'hello'], { cwd: fixtureProject(), env });
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr);
+    expect(run.stderr).toContain('ANTHROPIC_BASE_URL must be an http:// or https:// URL, not "not-a-url"');
+    expect(run.stderr).not.toContain('createAnthropicModel');
+  });
+
   it('an unknown flag is a usage error (exit 2)', async () => {
     const run = await runCli(['--bogus'], { cwd: fixtureProject(), env: cleanEnv(tempDir('home')) });
     expect(run.code).toBe(2);

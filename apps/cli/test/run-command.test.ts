@@ -42,6 +42,23 @@ describe('troupe run (not a terminal)', () => {
     expect(run.stderr + run.stdout).not.toContain('\x1b');
   });
 
+  it('--json prints only task ids that troupe tasks show can find, and the session key', async () => {
+    const store = join(tempDir('store'), 'tasks');
+    for (const args of [['find the auth code'], ['--agent', 'explore', 'find login']]) {
+      const run = await runCli(['run', '--json', '--store', store, ...args], { cwd: project, env: env() });
+      expect(run.code).toBe(0);
+      const result = JSON.parse(run.stdout);
+      expect(result.sessionKey).toMatch(/^run-/);
+      const ids = [result.taskId, ...result.tasks.map((task: { id: string }) => task.id)].filter(Boolean);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) {
+        const shown = await runCli(['tasks', 'show', id, '--store', store], { cwd: project, env: env() });
+        expect(shown.stderr).toBe('');
+        expect(shown.code).toBe(0);
+      }
+    }
+  });
+
   it('uses --model for the main agent and --small-model for agents with model: small', async () => {
     const run = await runCli(
       ['run', '--model', 'main-model-id', '--small-model', 'small-model-id', 'find the auth code'],

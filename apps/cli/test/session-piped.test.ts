@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, toolNamesOf } from '../../../test/fake-anthropic/index.js';
@@ -75,12 +75,17 @@ describe('/agents create and delete in a session', () => {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input:
-        '/agents create reviews SQL migrations for safety\nhello\n/agents show migration-reviewer\n/agents delete migration-reviewer\n/agents\n',
+        '/agents create reviews SQL migrations for safety\ny\nhello\n/agents show migration-reviewer\n/agents delete migration-reviewer\ny\n/agents\n',
     });
     expect(run.code).toBe(0);
     const file = join(project, '.troupe', 'agents', 'migration-reviewer.md');
+    // The drafted file is shown before it is written.
+    expect(run.stdout).toContain(`New agent file ${file}:`);
+    expect(run.stdout).toContain('│ name: "migration-reviewer"');
+    expect(run.stdout).toContain('Write it? [y]es / [n]o:');
     expect(run.stdout).toContain(`Created agent "migration-reviewer" in ${file}.`);
     expect(run.stdout).toContain('tools: read, grep');
+    expect(run.stdout).toContain(`Delete agent "migration-reviewer": ${file} (project)?`);
     expect(run.stdout).toContain(`Deleted agent "migration-reviewer" (${file}).`);
     expect(existsSync(file)).toBe(false);
     // The message after the creation went to a main agent whose task tool offers the new agent.
@@ -98,14 +103,39 @@ describe('/agents create and delete in a session', () => {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input:
-        '/agents create\nshop-helper\nAnswers questions about the shop\nread, grep\nhaiku\nYou answer questions about the shop.\n',
+        '/agents create\nShop Helper\nshop-helper\n\nAnswers questions about the shop\nread, webfetch\nread, grep\nhaiku\nYou answer questions about the shop.\ny\n',
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Name (lowercase-with-hyphens):');
+    // Each invalid answer is explained and its question asked again; the wizard goes on.
+    expect(run.stdout).toContain('"Shop Helper" is not a valid agent name; try "shop-helper".');
+    expect(run.stdout).toContain('Say in a sentence when the main agent should use it.');
+    expect(run.stdout).toContain('Unknown tool: webfetch. Choose from read, glob');
     const file = join(project, '.troupe', 'agents', 'shop-helper.md');
     expect(run.stdout).toContain(`Created agent "shop-helper" in ${file}.`);
     expect(readFileSync(file, 'utf8')).toBe(
       '---\nname: "shop-helper"\ndescription: "Answers questions about the shop"\ntools: ["read", "grep"]\nmodel: "haiku"\n---\n\nYou answer questions about the shop.\n',
     );
+  });
+
+  it('writes nothing when the shown file is declined, and deletes nothing unless confirmed', async () => {
+    const project = fixtureProject();
+    mkdirSync(join(project, '.troupe', 'agents'), { recursive: true });
+    const explore = join(project, '.troupe', 'agents', 'explore.md');
+    writeFileSync(explore, '---\nname: explore\ndescription: The project explorer\n---\nExplore.\n');
+    const run = await runCli([], {
+      cwd: project,
+      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      input: '/agents create reviews SQL migrations for safety\nn\n/agents delete explore\nn\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No agent created.');
+    expect(existsSync(join(project, '.troupe', 'agents', 'migration-reviewer.md'))).toBe(false);
+    expect(run.stdout).toContain(`Delete agent "explore": ${explore} (project)?`);
+    expect(run.stdout).toContain(
+      'It shadows the built-in agent "explore", which is used again once this file is gone.',
+    );
+    expect(run.stdout).toContain('Nothing deleted.');
+    expect(existsSync(explore)).toBe(true);
   });
 });

@@ -1,10 +1,11 @@
-import { loadAgentDirectories } from '@troupe/node';
+import { createNodeTools, loadAgentDirectories } from '@troupe/node';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { agentDetailLines, agentListLines } from '../render/agent-details.js';
 import { colorsFor } from '../render/colors.js';
 import { loadAgents } from '../setup/agents.js';
+import { unknownToolFindings } from '../setup/unknown-tools.js';
 import { type ValidationReport, validateAgentPaths } from './validate-agents.js';
 
 /** `troupe agents list|show NAME|validate [PATHS...]`. */
@@ -73,6 +74,7 @@ async function validateDefaultFolders(places: { cwd: string; home: string }): Pr
         ...(warning.file ? { file: warning.file } : {}),
         ...(warning.line ? { line: warning.line } : {}),
       })),
+      ...(await unknownToolFindings(agents, createNodeTools({ root: places.cwd }))),
       ...registry.shadowed().map((shadowed) => ({ message: shadowed.message })),
     ],
   };

@@ -5,7 +5,7 @@ import { SessionApp } from '../interactive/session-app.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
-import { agentProblemsNotice, loadAgents } from '../setup/agents.js';
+import { agentNotices, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 
@@ -32,8 +32,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
       'Type a request; /help for commands; Ctrl-C interrupts, twice exits.',
     )}`,
   );
-  const problems = agentProblemsNotice(registry);
-  if (problems) terminal.log(colors.yellow(problems));
+  for (const notice of await agentNotices(registry, tools)) terminal.log(colors.yellow(notice));
   if (approval.notice) terminal.log(colors.yellow(approval.notice));
   const app = new SessionApp({
     terminal,

@@ -1,9 +1,19 @@
 import type { TaskInfo, TaskResult } from '@troupe/core';
 
-/** The JSON `troupe run --json` prints: the result, follow-up replies, and every task it started. */
-export function resultJson(result: TaskResult, followUps: readonly string[], tasks: readonly TaskInfo[]) {
+/**
+ * The JSON `troupe run --json` prints: the result, follow-up replies, and every task it started.
+ * `taskId` is there only when the answer came from a stored task (`--agent`): the main agent's own
+ * run is not a task of the store, so it is named by the run's `sessionKey` instead.
+ */
+export function resultJson(
+  result: TaskResult,
+  followUps: readonly string[],
+  tasks: readonly TaskInfo[],
+  run: { sessionKey: string; stored: boolean },
+) {
   return {
-    taskId: result.taskId,
+    ...(run.stored ? { taskId: result.taskId } : {}),
+    sessionKey: run.sessionKey,
     agent: result.agent,
     status: result.status,
     terminateReason: result.terminateReason,

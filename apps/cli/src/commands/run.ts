@@ -7,7 +7,7 @@ import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
-import { agentProblemsNotice, loadAgents } from '../setup/agents.js';
+import { agentNotices, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -70,8 +70,7 @@ export async function runCommand(context: CliContext): Promise<number> {
   const { model, models } = await createClaudeModel(context.env, modelChoice(options, config));
   const tools = createNodeTools({ root: context.cwd });
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
-  const problems = agentProblemsNotice(registry);
-  if (problems) terminal.log(terminal.colors.yellow(problems));
+  for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
   let idCalls = 0;
   const taskId = options.taskId;
@@ -121,7 +120,9 @@ export async function runCommand(context: CliContext): Promise<number> {
     terminal.close();
     const { result } = outcome;
     if (options.json) {
-      context.stdout.write(`${JSON.stringify(resultJson(result, outcome.followUps, tasks), null, 2)}\n`);
+      context.stdout.write(
+        `${JSON.stringify(resultJson(result, outcome.followUps, tasks, { sessionKey, stored: agent !== undefined }), null, 2)}\n`,
+      );
     } else {
       const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
       if (text) context.stdout.write(`${text.trimEnd()}\n`);

@@ -81,7 +81,13 @@ async function list(context: CliContext, store: FileStore): Promise<number> {
   if (status) tasks = tasks.filter((task) => task.status === status);
   tasks = tasks.slice(0, limit ?? 50);
   if (json) {
-    context.stdout.write(`${JSON.stringify(tasks.map(storedTaskRow), null, 2)}\n`);
+    context.stdout.write(
+      `${JSON.stringify(
+        tasks.map((task) => storedTaskRow(task)),
+        null,
+        2,
+      )}\n`,
+    );
     return EXIT.ok;
   }
   if (tasks.length === 0) {
@@ -89,7 +95,12 @@ async function list(context: CliContext, store: FileStore): Promise<number> {
     return EXIT.ok;
   }
   const colors = colorsFor(context.stdout, context.env);
-  context.stdout.write(`${taskTable(tasks.map(storedTaskRow), colors).join('\n')}\n`);
+  context.stdout.write(
+    `${taskTable(
+      tasks.map((task) => storedTaskRow(task)),
+      colors,
+    ).join('\n')}\n`,
+  );
   return EXIT.ok;
 }
 

@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createAgentRegistry, TASK_TOOL_NAMES } from '@troupe/core';
-import { readAgentFile } from '@troupe/node';
+import { type AgentDefinition, createAgentRegistry } from '@troupe/core';
+import { createNodeTools, readAgentFile } from '@troupe/node';
+import { unknownToolFindings } from '../setup/unknown-tools.js';
 
 /** What `troupe agents validate` found. */
 export interface ValidationReport {
@@ -21,8 +22,6 @@ interface Finding {
   file?: string;
   line?: number;
 }
-
-const TOOL_NAMES = ['read', 'glob', 'grep', 'ls', 'write', 'edit', 'bash', ...TASK_TOOL_NAMES];
 
 /** Agent files under a folder (any depth; README.md and dot files skipped), sorted. */
 async function agentFilesIn(dir: string): Promise<string[]> {
@@ -63,6 +62,7 @@ export async function validateAgentPaths(
     }
   }
   const registry = createAgentRegistry();
+  const definitions: AgentDefinition[] = [];
   for (const file of files) {
     report.files++;
     const parsed = await readAgentFile(file);
@@ -81,21 +81,14 @@ export async function validateAgentPaths(
         ...(warning.line ? { line: warning.line } : {}),
       });
     }
-    const unknown = (parsed.definition.tools ?? []).filter(
-      (tool) => tool !== '*' && !tool.endsWith('*') && !TOOL_NAMES.includes(tool.toLowerCase()),
-    );
-    if (unknown.length) {
-      report.warnings.push({
-        message: `${file}: ${unknown.length === 1 ? `tool ${unknown[0]} is not a troupe tool` : `tools ${unknown.join(', ')} are not troupe tools`} and will be left out (troupe has ${TOOL_NAMES.join(', ')}).`,
-        file,
-      });
-    }
+    definitions.push({ ...parsed.definition, path: file, source: 'project' });
     try {
       registry.add(parsed.definition, 'project');
     } catch (error) {
       report.errors.push({ message: `${file}: ${(error as Error).message}`, file });
     }
   }
+  report.warnings.push(...(await unknownToolFindings(definitions, createNodeTools({ root: options.cwd }))));
   report.agents = registry.names();
   for (const shadowed of registry.shadowed()) report.warnings.push({ message: shadowed.message });
   return report;

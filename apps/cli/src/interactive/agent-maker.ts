@@ -60,10 +60,40 @@ async function draftAgent(model: ModelAdapter, modelId: string, description: str
   return { ...draft, name, ...(tools?.length ? { tools } : {}) };
 }
 
+/** Asks a question until `check` accepts the answer; resolves undefined when the user gives up. */
+async function askUntilValid<T>(
+  app: SessionApp,
+  prompt: string,
+  check: (answer: string) => { value: T } | { error: string },
+): Promise<T | undefined> {
+  for (;;) {
+    const answer = await app.terminal.prompter.ask({ prompt });
+    if (answer === undefined) return undefined;
+    const checked = check(answer.trim());
+    if ('value' in checked) return checked.value;
+    app.terminal.log(app.terminal.colors.yellow(checked.error));
+  }
+}
+
+/** Asks whether to write the file just shown: y or n (asked again otherwise). */
+async function confirmWrite(app: SessionApp): Promise<boolean> {
+  const answer = await askUntilValid(app, 'Write it? [y]es / [n]o: ', (text) =>
+    /^(y|yes)$/i.test(text)
+      ? { value: true }
+      : /^(n|no)$/i.test(text)
+        ? { value: false }
+        : { error: 'Please answer y (write the file) or n (do not).' },
+  );
+  if (answer !== true) app.terminal.log(app.terminal.colors.dim('No agent created.'));
+  return answer === true;
+}
+
 /**
  * `/agents create`: from a one-line description (the model drafts it), or step by step (name,
- * description, tools, model, instructions; empty instructions are drafted by the model). Writes
- * `<project>/.troupe/agents/<name>.md`. Resolves undefined when the user gives up (Ctrl-C).
+ * description, tools, model, instructions; empty instructions are drafted by the model; a field
+ * with an invalid answer is asked again). The file is shown and written to
+ * `<project>/.troupe/agents/<name>.md` only when the user confirms. Resolves undefined when the
+ * user gives up (Ctrl-C) or declines.
  */
 export async function createAgent(
   app: SessionApp,
@@ -72,52 +102,89 @@ export async function createAgent(
   const { terminal, options } = app;
   const dir = join(options.cwd, '.troupe', 'agents');
   const modelId = options.models.default;
+  const confirm = (file: { path: string; text: string }) => {
+    terminal.log(
+      [
+        `${terminal.colors.bold('New agent file')} ${file.path}:`,
+        ...file.text
+          .trimEnd()
+          .split('\n')
+          .map((line) => terminal.colors.dim(`  │ ${line}`)),
+      ].join('\n'),
+    );
+    return confirmWrite(app);
+  };
   if (description) {
     terminal.log(terminal.colors.dim('Drafting the agent from your description…'));
     const draft = await draftAgent(options.model, modelId, description);
-    const { path, definition } = await createAgentFile({
+    const created = await createAgentFile({
       dir,
       name: draft.name,
       description: draft.description,
       prompt: draft.prompt,
       ...(draft.tools ? { tools: draft.tools } : {}),
+      confirm,
     });
-    return { name: definition.name, path };
+    return created.written ? { name: created.definition.name, path: created.path } : undefined;
   }
-  const ask = (prompt: string) => terminal.prompter.ask({ prompt });
   terminal.log('New agent (Ctrl-C to stop):');
-  const name = (await ask('Name (lowercase-with-hyphens): '))?.trim();
-  if (!name) return gaveUp(app);
-  if (!isValidAgentName(name))
-    throw new CliError(`"${name}" is not a valid agent name; try "${normaliseAgentName(name)}".`);
-  const when = (await ask('When should the main agent use it? '))?.trim();
-  if (!when) return gaveUp(app);
-  const toolsAnswer = await ask(`Tools (comma-separated from ${TOOL_NAMES.join(', ')}; empty = all): `);
-  if (toolsAnswer === undefined) return gaveUp(app);
-  const tools = toolsAnswer
-    .split(',')
-    .map((tool) => tool.trim())
-    .filter(Boolean);
-  const unknown = tools.filter((tool) => !TOOL_NAMES.includes(tool.toLowerCase()));
-  if (unknown.length)
-    throw new CliError(`Unknown tool${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}.`);
-  const model = await ask('Model (inherit, small, plan, haiku, sonnet, opus or an id; empty = inherit): ');
+  const name = await askUntilValid(app, 'Name (lowercase-with-hyphens): ', (answer) => {
+    if (!answer) return { error: 'The agent needs a name, e.g. migration-reviewer.' };
+    if (!isValidAgentName(answer))
+      return { error: `"${answer}" is not a valid agent name; try "${normaliseAgentName(answer)}".` };
+    if (app.registry.get(answer)?.source === 'project')
+      return { error: `A project agent named "${answer}" already exists; choose another name.` };
+    return { value: answer };
+  });
+  if (name === undefined) return gaveUp(app);
+  const when = await askUntilValid(app, 'When should the main agent use it? ', (answer) =>
+    answer ? { value: answer } : { error: 'Say in a sentence when the main agent should use it.' },
+  );
+  if (when === undefined) return gaveUp(app);
+  const tools = await askUntilValid(
+    app,
+    `Tools (comma-separated from ${TOOL_NAMES.join(', ')}; empty = all): `,
+    (answer) => {
+      const list = answer
+        .split(',')
+        .map((tool) => tool.trim())
+        .filter(Boolean);
+      const unknown = list.filter((tool) => !TOOL_NAMES.includes(tool.toLowerCase()));
+      if (unknown.length)
+        return {
+          error: `Unknown tool${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}. Choose from ${TOOL_NAMES.join(', ')}.`,
+        };
+      return { value: list.map((tool) => tool.toLowerCase()) };
+    },
+  );
+  if (tools === undefined) return gaveUp(app);
+  const model = await askUntilValid(
+    app,
+    'Model (inherit, small, plan, haiku, sonnet, opus or an id; empty = inherit): ',
+    (answer) =>
+      /^[\w.:@/-]*$/.test(answer)
+        ? { value: answer }
+        : { error: `"${answer}" is not a model: use an alias or an id without spaces.` },
+  );
   if (model === undefined) return gaveUp(app);
-  let prompt = await ask('Instructions, one line (empty = let the model write them): ');
+  let prompt = await terminal.prompter.ask({
+    prompt: 'Instructions, one line (empty = let the model write them): ',
+  });
   if (prompt === undefined) return gaveUp(app);
   if (!prompt.trim()) {
     terminal.log(terminal.colors.dim('Drafting the instructions…'));
     prompt = (await draftAgent(options.model, modelId, `${name}: ${when}`)).prompt;
   }
-  const { path, definition } = await createAgentFile({
+  const created = await createAgentFile({
     dir,
     name,
     description: when,
     prompt,
     ...(tools.length ? { tools } : {}),
-    ...(model.trim() && model.trim() !== 'inherit' ? { model: model.trim() } : {}),
+    ...(model && model !== 'inherit' ? { model } : {}),
+    confirm,
   });
-  return { name: definition.name, path };
+  return created.written ? { name: created.definition.name, path: created.path } : undefined;
 }
 
 function gaveUp(app: SessionApp): undefined {

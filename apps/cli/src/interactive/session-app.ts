@@ -1,7 +1,6 @@
 import {
   type AgentRegistry,
   createRuntime,
-  type Message,
   type ModelAdapter,
   type ModelConfig,
   type Runtime,
@@ -14,6 +13,7 @@ import {
 import type { InputStream } from '../io.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
+import { truncate } from '../render/text.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
 import { runSlashCommand } from './slash-commands.js';
@@ -56,7 +56,8 @@ export class SessionApp {
   private detachDesk: () => void = () => {};
   private offMessage: () => void = () => {};
   private exitArmed = false;
-  private agentsChanged = false;
+  /** Messages sent and not answered yet, oldest first: the first is being answered, the rest wait. */
+  private readonly inbox: string[] = [];
   private closing = false;
   private finish!: (code: number) => void;
   private readonly finished = new Promise<number>((resolve) => {
@@ -100,7 +101,15 @@ export class SessionApp {
     if (this.closing) return;
     this.closing = true;
     const { terminal, runtime, session } = this;
+    const unsent = this.inbox.slice(session.isBusy ? 1 : 0);
     session.interrupt();
+    if (unsent.length > 0) {
+      terminal.log(
+        terminal.colors.yellow(
+          `Not sent (you exited first): ${unsent.map((text) => JSON.stringify(truncate(text, 60))).join(', ')}.`,
+        ),
+      );
+    }
     const active = runtime.list({ sessionKey: session.sessionKey, active: true });
     const cancelled = runtime.cancelSession(session.sessionKey, 'troupe exited.');
     if (cancelled > 0) {
@@ -122,10 +131,13 @@ export class SessionApp {
     }
   }
 
-  /** Marks the agent list as changed: the runtime is rebuilt before the next message. */
+  /**
+   * Swaps in the agents read again after `/agents create` or `delete`. The runtime looks agents up
+   * through a live view of {@link registry}, so it offers the new list from the next model request
+   * while its tasks, approvals memory and the conversation stay as they are.
+   */
   agentsUpdated(registry: AgentRegistry): void {
     this.registry = registry;
-    this.agentsChanged = true;
   }
 
   /** Toggles showing the streamed text under each running task. */
@@ -140,21 +152,18 @@ export class SessionApp {
     );
   }
 
-  private build(messages?: readonly Message[], sessionKey?: string): void {
+  private build(): void {
     const { options, terminal } = this;
     this.runtime = createRuntime({
       model: options.model,
       models: options.models,
-      agents: this.registry,
+      agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
       tools: options.tools,
       limits: options.limits,
       approval: options.approval,
       store: options.openStore(),
     });
-    this.session = this.runtime.createSession({
-      ...(sessionKey ? { sessionKey } : {}),
-      ...(messages ? { messages: [...messages] } : {}),
-    });
+    this.session = this.runtime.createSession();
     const session = this.session;
     this.board = terminal.track(this.runtime, {
       sessionKey: session.sessionKey,
@@ -168,20 +177,6 @@ export class SessionApp {
       log: (text) => terminal.log(text),
       mode: 'ask',
     });
-  }
-
-  /** Replaces the runtime (same conversation) once nothing is running, so new agents are offered. */
-  private async rebuildIfIdle(): Promise<void> {
-    if (!this.agentsChanged || this.session.isBusy) return;
-    if (this.runtime.list({ active: true }).length > 0) return;
-    this.agentsChanged = false;
-    const old = { runtime: this.runtime, session: this.session, board: this.board };
-    this.offMessage();
-    this.detachDesk();
-    this.terminal.untrack(old.board);
-    old.session.close();
-    await old.runtime.shutdown();
-    this.build(old.session.messages, old.session.sessionKey);
   }
 
   private onLine(line: string): Promise<void> | undefined {
@@ -207,15 +202,21 @@ export class SessionApp {
   }
 
   private async send(text: string): Promise<void> {
-    await this.rebuildIfIdle();
     if (this.session.isBusy)
       this.terminal.log(this.terminal.colors.dim('(Queued: it is sent when the current reply is done.)'));
-    await this.session.send(text);
+    this.inbox.push(text);
+    try {
+      await this.session.send(text);
+    } finally {
+      this.inbox.splice(this.inbox.indexOf(text), 1);
+    }
   }
 
   private onMessage(message: SessionMessage): void {
     const { terminal } = this;
     if (message.kind === 'announcement') {
+      // Exiting: tasks cancelled on the way out report back, but the main agent will not read it.
+      if (this.closing) return;
       terminal.log(
         terminal.colors.dim('(A background task reported back; the main agent is reading its result.)'),
       );

@@ -77,6 +77,19 @@ async function agentsCommand(app: SessionApp, words: string[], rest: string): Pr
         `"${definition.name}" is a built-in agent and cannot be deleted; create a project agent with the same name to replace it.`,
       );
     }
+    const hidden = app.registry
+      .shadowed()
+      .filter((entry) => entry.kept === definition)
+      .map((entry) => entry.shadowed);
+    const lines = [`Delete agent "${definition.name}": ${definition.path} (${definition.source})?`];
+    if (hidden[0])
+      lines.push(
+        colors.dim(
+          `It shadows the ${hidden[0].source === 'builtin' ? 'built-in' : hidden[0].source} agent "${hidden[0].name}"${hidden[0].path && hidden[0].source !== 'builtin' ? ` (${hidden[0].path})` : ''}, which is used again once this file is gone.`,
+        ),
+      );
+    const answer = await app.terminal.prompter.ask({ lines, prompt: 'Delete it? [y]es / [n]o: ' });
+    if (!answer || !/^(y|yes)$/i.test(answer.trim())) return log([colors.dim('Nothing deleted.')]);
     const { path } = await deleteAgentFile({ dir: dirname(definition.path), name: definition.name });
     app.agentsUpdated(await app.options.reloadAgents());
     return log([colors.green(`Deleted agent "${definition.name}" (${path}).`)]);

@@ -1,8 +1,11 @@
 import type { JournalEntry, Message, StoredTask, TaskSnapshotDocument } from '@troupe/core';
 import type { TaskRow } from './task-table.js';
 
-/** A table row for a task read from the store. */
-export function storedTaskRow(task: StoredTask): TaskRow {
+/**
+ * A table row for a task read from the store. An unfinished task's time is how long ago it was
+ * created (it has no result yet to say how long it ran).
+ */
+export function storedTaskRow(task: StoredTask, now = Date.now()): TaskRow {
   const result = task.result;
   return {
     id: task.spec.taskId,
@@ -11,7 +14,7 @@ export function storedTaskRow(task: StoredTask): TaskRow {
     status: task.status,
     ...(result ? { terminateReason: result.terminateReason } : {}),
     toolCalls: result?.toolCalls ?? 0,
-    durationMs: result?.durationMs ?? 0,
+    durationMs: result?.durationMs ?? Math.max(0, now - task.spec.createdAt),
     tokens: result?.usage.total ?? 0,
   };
 }

@@ -1,6 +1,7 @@
-import type { AgentRegistry } from '@troupe/core';
+import type { AgentRegistry, Tool } from '@troupe/core';
 import { agentDirectories, loadAgentDirectories } from '@troupe/node';
 import { CliError } from '../errors.js';
+import { unknownToolFindings } from './unknown-tools.js';
 
 /** Where agents are read from: the project and the user's home. */
 export interface AgentPlaces {
@@ -22,8 +23,24 @@ export async function loadAgents(places: AgentPlaces): Promise<AgentRegistry> {
 }
 
 /** One line about agent files that could not be loaded, or undefined when all loaded. */
-export function agentProblemsNotice(registry: AgentRegistry): string | undefined {
+function agentProblemsNotice(registry: AgentRegistry): string | undefined {
   const count = registry.problems().length;
   if (count === 0) return undefined;
   return `${count} agent file${count === 1 ? '' : 's'} could not be loaded (run \`troupe agents validate\` for details).`;
+}
+
+/**
+ * What a session or `run` says about its agents at start: files that could not be loaded (one
+ * line), tool lists that had to be repaired, and tools an agent lists that troupe does not have
+ * (each with its file and line), so that no tool is lost silently.
+ */
+export async function agentNotices(registry: AgentRegistry, tools: readonly Tool[]): Promise<string[]> {
+  const notices: string[] = [];
+  const problems = agentProblemsNotice(registry);
+  if (problems) notices.push(problems);
+  for (const warning of registry.warnings()) {
+    if (warning.field === 'tools' || warning.field === 'disallowedTools') notices.push(warning.message);
+  }
+  for (const finding of await unknownToolFindings(registry.list(), tools)) notices.push(finding.message);
+  return notices;
 }

@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeAnthropicServer, textStep } from '../../../test/fake-anthropic/index.js';
+import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
+import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
+import { TmuxTerminal } from './helpers/tmux.js';
+
+let server: FakeAnthropicServer | undefined;
+let terminal: TmuxTerminal | undefined;
+
+afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+async function start(fake: FakeAnthropicServer, project = fixtureProject()): Promise<TmuxTerminal> {
+  server = fake;
+  terminal = TmuxTerminal.start(cliCommandLine([]), {
+    cwd: project,
+    env: { HOME: tempDir('home'), ...fakeEnv(fake), TERM: 'xterm-256color' },
+  });
+  await terminal.waitFor(/^> $/m);
+  return terminal;
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe('bugs a user hit in the session (tmux)', () => {
+  it('a failed turn does not reprint the previous answer, nor add "(No reply.)"', async () => {
+    const fake = await startFakeClaude(() => ({
+      fault: 'http_error',
+      status: 400,
+      errorType: 'invalid_request_error',
+      message: 'Scripted refusal.',
+    }));
+    fake.enqueue(textStep('First answer: everything is fine.'));
+    const terminal = await start(fake);
+    terminal.line('hello');
+    await terminal.waitFor(/First answer: everything is fine\./);
+    terminal.line('now something else');
+    await terminal.waitFor(/The main agent stopped \(ERROR\)/);
+    terminal.line('and once more');
+    const screen = await terminal.waitFor((text) => count(text, 'The main agent stopped (ERROR)') === 2);
+    await terminal.waitFor(/^> $/m);
+    const final = terminal.capture();
+    expect(count(final, 'First answer: everything is fine.')).toBe(1);
+    expect(final).not.toMatch(/No reply/i);
+    expect(screen).toContain('Scripted refusal');
+    // The validation of a conversation that kept failing: every request the fake got was valid.
+    fake.setHandler(() => textStep('ok'));
+  });
+
+  it('/agents create keeps the tasks, the "always allow" answers and the conversation', async () => {
+    const fake = await startFakeClaude(sessionScenario({ explore: gate(true) }));
+    const project = fixtureProject();
+    const terminal = await start(fake, project);
+    terminal.line('find the auth code');
+    await terminal.waitFor(/Summary: login is in src\/auth\.js/);
+    terminal.line('write the notes');
+    await terminal.waitFor(/Approve\? \[y\]es/);
+    terminal.line('a');
+    await terminal.waitFor(/Summary: Wrote notes\.txt\./);
+    terminal.line('/tasks');
+    const tasks = await terminal.waitFor(/t_\S+\s+explore\s+Find auth code/);
+    const id = /(t_\S+)\s+explore\s+Find auth code/.exec(tasks)![1]!;
+
+    terminal.line('/agents create Reviews SQL migrations');
+    await terminal.waitFor(/Write it\? \[y\]es/);
+    terminal.line('y');
+    await terminal.waitFor(/Created agent "migration-reviewer"/);
+
+    terminal.line(`/tasks show ${id}`);
+    const shown = await terminal.waitFor(/(→ grep|No task with id)/);
+    expect(shown).not.toContain('No task with id');
+    // "Always allow write" is still remembered: the second write asks nothing.
+    terminal.line('write the notes again');
+    await terminal.waitFor((text) => count(text, 'Summary: ') >= 3);
+    expect(count(terminal.capture(), 'Approval needed:')).toBe(1);
+    // The conversation went on: the new request carries the earlier messages.
+    const last = fake.requests[fake.requests.length - 1]!;
+    expect(JSON.stringify(last.body.messages)).toContain('find the auth code');
+    // The new agent is offered to the main agent.
+    expect(JSON.stringify(last.body.tools)).toContain('migration-reviewer');
+  });
+
+  it('says at start which tools an agent file lists that troupe does not have, with the line', async () => {
+    const project = fixtureProject();
+    mkdirSync(join(project, '.claude', 'agents'), { recursive: true });
+    const file = join(project, '.claude', 'agents', 'lister.md');
+    writeFileSync(file, '---\nname: lister\ndescription: Lists\ntools: [read, grep, WebFetch\n---\nList.\n');
+    const terminal = await start(await startFakeClaude(() => textStep('hi')), project);
+    const screen = terminal.capture();
+    expect(screen).toContain(`lister.md:4: 'tools' is a list that is not valid YAML`);
+    expect(screen).toContain('agent "lister" lists tool WebFetch, which troupe does not have');
+    expect(count(screen, 'WebFetch, which')).toBe(1);
+  });
+
+  it('/exit says which queued messages were not sent', async () => {
+    const slow = gate();
+    const fake = await startFakeClaude(() => ({ ...textStep('Answered.'), gate: slow.promise }));
+    const terminal = await start(fake);
+    terminal.line('first question');
+    await fake.waitForRequests(1);
+    terminal.line('second question');
+    await terminal.waitFor(/Queued: it is sent when the current reply is done/);
+    terminal.line('/exit');
+    const screen = await terminal.waitFor(/\[exit 0\]/);
+    expect(screen).toContain('Not sent (you exited first): "second question".');
+    slow.open();
+  });
+
+  it('Ctrl-D with a background task running exits without "the main agent is reading its result"', async () => {
+    const fake = await startFakeClaude(sessionScenario({ explore: gate() }));
+    const terminal = await start(fake);
+    terminal.line('search in the background');
+    await terminal.waitFor(/Summary: Started task t_\S+ in the background/);
+    await terminal.waitFor(/^> $/m);
+    terminal.press('C-d');
+    const screen = await terminal.waitFor(/\[exit 0\]/);
+    expect(screen).toMatch(/Cancelled 1 unfinished task of this session on exit/);
+    expect(screen).not.toContain('the main agent is reading its result');
+  });
+});
