@@ -57,7 +57,7 @@ describe('troupe run (not a terminal)', () => {
         expect(shown.code).toBe(0);
       }
     }
-  });
+  }, 60_000);
 
   it('uses --model for the main agent and --small-model for agents with model: small', async () => {
     const run = await runCli(
