@@ -1,5 +1,6 @@
 // Public entry of the fake Anthropic server (`@troupe/test/fake-anthropic`).
 export { ERROR_STATUS, errorBody } from './api-errors.js';
+export { type FakeHandlerModule, loadHandlerFile } from './handler-file.js';
 export { type ApiContentBlock, type ApiMessage, buildMessage } from './message.js';
 export { type CacheUsage, estimateTokens, PromptCache } from './prompt-cache.js';
 export { type FakeScriptFile, parseScriptFile } from './script-file.js';

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+const bin = fileURLToPath(new URL('./bin.mjs', import.meta.url));
 const KEY = 'sk-cli-key';
 const children: ChildProcess[] = [];
 
@@ -23,8 +24,8 @@ interface Running {
   stderr(): string;
 }
 
-function run(args: string[]): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: 'pipe' });
+function run(args: string[], entry: string[] = ['--import', 'tsx', main]): Running {
+  const child = spawn(process.execPath, [...entry, ...args], { cwd: root, stdio: 'pipe' });
   children.push(child);
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -104,6 +105,42 @@ describe('fake-anthropic as a process', () => {
     const [code] = await once(fake.child, 'exit');
     expect(code).toBe(1);
     expect(fake.stderr()).toContain('request 0: max_tokens: Field required');
+  });
+
+  it('answers by request content with --handler file.mjs; bin.mjs is one process that SIGTERM stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fake-anthropic-'));
+    const handler = join(dir, 'handler.mjs');
+    writeFileSync(
+      handler,
+      [
+        'export default (request, { textStep, systemOf, lastUserText }) =>',
+        "  textStep(`${systemOf(request) || 'main'} got ${lastUserText(request)}`);",
+      ].join('\n'),
+    );
+    const fake = run(['--handler', handler, '--api-key', KEY, '--strict'], [bin]);
+    const { url } = await fake.next();
+    // Two "agents" asking at once, in either order: each gets the answer meant for it.
+    const [second, first] = await Promise.all([
+      post(url, { ...valid, system: 'reviewer', messages: [{ role: 'user', content: 'two' }] }),
+      post(url, { ...valid, system: 'explorer', messages: [{ role: 'user', content: 'one' }] }),
+    ]);
+    expect(((await second.json()) as any).content[0].text).toBe('reviewer got two');
+    expect(((await first.json()) as any).content[0].text).toBe('explorer got one');
+    fake.child.kill('SIGTERM');
+    const [code] = await once(fake.child, 'exit');
+    expect(code).toBe(0);
+    // Nothing of it is left running: the port no longer answers.
+    await expect(post(url, valid)).rejects.toThrow();
+  });
+
+  it('exits 2 naming a handler file without a handler function', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fake-anthropic-'));
+    const handler = join(dir, 'empty.mjs');
+    writeFileSync(handler, 'export const answer = 42;\n');
+    const fake = run(['--handler', handler]);
+    const [code] = await once(fake.child, 'exit');
+    expect(code).toBe(2);
+    expect(fake.stderr()).toContain(`${handler}: expected a default export (request, helpers) => step`);
   });
 
   it('exits 2 naming the bad field of a script file', async () => {

@@ -1,10 +1,12 @@
 // Runs the fake Anthropic server as its own process, for end-to-end tests of the CLI:
-//   npx tsx test/fake-anthropic/main.ts [--port N] [--script file.json] [--api-key KEY] [--strict]
+//   npx tsx test/fake-anthropic/main.ts [--port N] [--script file.json] [--handler file.mjs]
+//                                       [--api-key KEY] [--strict]
 // Prints one JSON line per event on stdout: first {"event":"listening","url","port"}, then
 // {"event":"request",...} as each exchange ends. SIGINT/SIGTERM stop it; with --strict the exit
 // code is 1 when any request was invalid or unscripted.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadHandlerFile } from './handler-file.js';
 import { parseScriptFile } from './script-file.js';
 import { startFakeAnthropic } from './server.js';
 import type { FakeAnthropicOptions } from './types.js';
@@ -13,6 +15,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
     script: { type: 'string' },
+    handler: { type: 'string' },
     'api-key': { type: 'string' },
     strict: { type: 'boolean', default: false },
     'chunk-size': { type: 'string' },
@@ -39,6 +42,14 @@ if (values.script) {
   options.script = script.steps;
   const fallback = script.fallback;
   if (fallback) options.handler = () => fallback;
+}
+if (values.handler) {
+  if (options.handler) fail('give --handler or a script with a "fallback", not both');
+  try {
+    options.handler = await loadHandlerFile(values.handler);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
 }
 
 const server = await startFakeAnthropic(options);
