@@ -114,7 +114,7 @@ describe('fake-anthropic as a process', () => {
       handler,
       [
         'export default (request, { textStep, systemOf, lastUserText }) =>',
-        "  textStep(`${systemOf(request) || 'main'} got ${lastUserText(request)}`);",
+        "  textStep((systemOf(request) || 'main') + ' got ' + lastUserText(request));",
       ].join('\n'),
     );
     const fake = run(['--handler', handler, '--api-key', KEY, '--strict'], [bin]);
