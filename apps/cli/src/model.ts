@@ -1,3 +1,4 @@
+import type { RetryEvent } from '@troupe/anthropic';
 import type { ModelAdapter, ModelConfig } from '@troupe/core';
 import type { CliOptions } from './arguments.js';
 import type { CliConfig } from './config.js';
@@ -34,6 +35,7 @@ export function modelChoice(options: CliOptions, config: CliConfig): ModelChoice
 export async function createClaudeModel(
   env: Readonly<Record<string, string | undefined>>,
   choice: ModelChoice,
+  hooks: { onRetry?: (notice: string) => void } = {},
 ): Promise<{ model: ModelAdapter; models: ModelConfig }> {
   if (!env.ANTHROPIC_API_KEY?.trim() && !env.ANTHROPIC_AUTH_TOKEN?.trim()) throw new CliError(NO_KEY_MESSAGE);
   const baseURL = env.ANTHROPIC_BASE_URL?.trim();
@@ -42,6 +44,25 @@ export async function createClaudeModel(
       `ANTHROPIC_BASE_URL must be an http:// or https:// URL, not "${baseURL}" (unset it to use https://api.anthropic.com).`,
     );
   const { createAnthropicModel } = await import('@troupe/anthropic');
-  const model = createAnthropicModel({ env, models: { ...choice } });
+  const onRetry = hooks.onRetry;
+  const model = createAnthropicModel({
+    env,
+    models: { ...choice },
+    ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(retryNotice(event)) } : {}),
+  });
   return { model, models: { ...model.models } };
+}
+
+/** The adapter's default number of retries after the first try (so "attempt 2/5"). */
+const MAX_RETRIES = 4;
+
+/**
+ * A visible line for a model call about to be retried:
+ * `Anthropic API rate limit reached (HTTP 429): retrying in 2s (429, attempt 2/5)`.
+ */
+export function retryNotice(event: RetryEvent): string {
+  const what = event.error.message.split(':')[0] ?? 'The model call failed';
+  const why = event.error.status ?? event.error.code ?? 'error';
+  const wait = event.delayMs >= 1000 ? `${Math.round(event.delayMs / 1000)}s` : `${event.delayMs}ms`;
+  return `${what}: retrying in ${wait} (${why}, attempt ${event.retry + 1}/${MAX_RETRIES + 1})`;
 }

@@ -22,11 +22,15 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   const registry = await loadAgents(places);
   const interactive = isInteractive(context);
   const approval = chooseApproval(line.options, config, interactive);
-  const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config));
+  let notify: (notice: string) => void = () => {};
+  const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config), {
+    onRetry: (notice) => notify(notice),
+  });
   const tools = createNodeTools({ root: context.cwd });
   const dir = storeDir(places, line.options.store);
   const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ' });
   const { colors } = terminal;
+  notify = (notice) => terminal.log(colors.yellow(notice));
   terminal.log(
     `${colors.bold('troupe')} ${colors.dim(`· ${models.default} · ${context.cwd}`)}\n${colors.dim(
       'Type a request; /help for commands; Ctrl-C interrupts, twice exits.',

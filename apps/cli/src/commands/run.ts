@@ -67,9 +67,13 @@ export async function runCommand(context: CliContext): Promise<number> {
   if (approval.mode === 'ask' && stdinUsed)
     throw new UsageError('Cannot ask for approvals: stdin held the prompt. Pass --approval auto or deny.');
 
-  const { model, models } = await createClaudeModel(context.env, modelChoice(options, config));
+  let notify: (notice: string) => void = () => {};
+  const { model, models } = await createClaudeModel(context.env, modelChoice(options, config), {
+    onRetry: (notice) => notify(notice),
+  });
   const tools = createNodeTools({ root: context.cwd });
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
+  notify = (notice) => terminal.log(terminal.colors.yellow(notice));
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
   let idCalls = 0;

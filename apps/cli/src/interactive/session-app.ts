@@ -11,6 +11,7 @@ import {
   type Tool,
 } from '@troupe/core';
 import type { InputStream } from '../io.js';
+import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
 import { truncate } from '../render/text.js';
@@ -51,6 +52,7 @@ export class SessionApp {
   session!: Session;
   registry: AgentRegistry;
   board!: ProgressBoard;
+  private stream!: MainStream;
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
   private detachDesk: () => void = () => {};
@@ -165,9 +167,19 @@ export class SessionApp {
     });
     this.session = this.runtime.createSession();
     const session = this.session;
-    this.board = terminal.track(this.runtime, {
+    this.board = terminal.track(this.runtime, { sessionKey: session.sessionKey });
+    this.stream = new MainStream({
+      colors: terminal.colors,
       sessionKey: session.sessionKey,
-      mainBusy: () => session.isBusy,
+      log: (text) => terminal.log(text),
+      refresh: () => terminal.screen.refresh(),
+      busy: () => session.isBusy,
+    });
+    const offStream = this.stream.attach(this.runtime);
+    const offLines = terminal.screen.live ? terminal.addLiveLines(() => this.stream.liveLines()) : () => {};
+    void this.finished.then(() => {
+      offStream();
+      offLines();
     });
     this.offMessage = session.on('message', (message) => this.onMessage(message));
     this.detachDesk = attachApprovalDesk({
@@ -223,7 +235,8 @@ export class SessionApp {
       return;
     }
     this.board.mainEnded();
-    terminal.log(replyLines(message, terminal.colors).join('\n'));
+    const streamed = this.stream.takeStreamed();
+    terminal.log(replyLines(message, terminal.colors, { textShown: streamed }).join('\n'));
   }
 
   private onInterrupt(): void {

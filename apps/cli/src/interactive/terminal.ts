@@ -33,6 +33,8 @@ export class Terminal {
   /** True when questions are typed on a terminal (not read from a pipe). */
   readonly terminalInput: boolean;
   private readonly boards: ProgressBoard[] = [];
+  /** More live lines, drawn below the boards' (the main agent's stream and spinner). */
+  private readonly extraLines: ((width: number) => string[])[] = [];
   private readonly detachers: (() => void)[] = [];
   private readonly basePrompt: string | undefined;
   private currentPrompt = '';
@@ -70,7 +72,10 @@ export class Terminal {
     const rl = this.terminalInput ? this.rl : undefined;
     this.screen = this.tty
       ? new LiveScreen(out, {
-          lines: (width) => this.boards.flatMap((board) => board.liveLines(width)),
+          lines: (width) => [
+            ...this.boards.flatMap((board) => board.liveLines(width)),
+            ...this.extraLines.flatMap((lines) => lines(width)),
+          ],
           ...(rl
             ? {
                 prompt: {
@@ -121,6 +126,15 @@ export class Terminal {
     this.detachers.push(board.attach(runtime));
     this.boards.push(board);
     return board;
+  }
+
+  /** Adds lines to the live region, below the task lines; returns the function that removes them. */
+  addLiveLines(lines: (width: number) => string[]): () => void {
+    this.extraLines.push(lines);
+    return () => {
+      const index = this.extraLines.indexOf(lines);
+      if (index >= 0) this.extraLines.splice(index, 1);
+    };
   }
 
   /** Stops showing a runtime's progress (before it is replaced). */
