@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import yaml from 'js-yaml';
 import { DefinitionError } from '../errors.js';
 import { type DefinitionWarning, errorWhere, locationPrefix, makeWarning } from './warnings.js';
 
@@ -10,22 +10,16 @@ export interface FrontMatterData {
   warnings: DefinitionWarning[];
 }
 
-interface YamlEngine {
-  parse(text: string): unknown;
-}
-
-// gray-matter's YAML engine (js-yaml's safe loader). We split the fences ourselves (to survive BOM,
-// CRLF, indentation and long fences) and call the engine directly: matter() itself calls
-// Buffer.from on every input, which does not exist in browsers, and honours `---js` (eval).
-const yaml = (matter as unknown as { engines: { yaml: YamlEngine } }).engines.yaml;
-
+// js-yaml's safe loader (no `!!js/function`, no eval), the engine gray-matter used to wrap. We split
+// the fences ourselves (to survive BOM, CRLF, indentation and long fences) and call it directly:
+// gray-matter imports `fs` and calls Buffer.from on every input, neither of which exists in browsers.
 // A top-level key in the lenient reader. Real keys start lowercase (name, description, displayName,
 // auto_activate, ...); requiring that keeps `Examples: ...` or `Context: ...` lines inside an
 // unquoted description from being mistaken for keys.
 const KEY_LINE = /^([a-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)(.*)$/;
 
 /**
- * Parses a front-matter block as YAML through gray-matter's engine. When strict YAML fails — as it
+ * Parses a front-matter block as YAML (js-yaml's safe loader). When strict YAML fails — as it
  * does for ~3% of real agent files (unquoted `: ` in a description, a value starting with `*`, a
  * continuation line at column 0) — falls back to a line-based reader: each `key:` at column 0
  * starts a field, following lines continue it, and a field whose own text still is not YAML is read
@@ -39,7 +33,7 @@ export function parseFrontMatterYaml(
   const { file, firstLine } = where;
   let parsed: unknown;
   try {
-    parsed = yaml.parse(text);
+    parsed = yaml.safeLoad(text);
   } catch (error) {
     return parseLeniently(text, where, error);
   }
@@ -113,7 +107,7 @@ function parseLeniently(
     lines.set(entry.key, entry.line);
     const chunk = [`${entry.key}:${entry.rest}`, ...entry.continuation].join('\n');
     try {
-      const value = yaml.parse(chunk) as Record<string, unknown> | null;
+      const value = yaml.safeLoad(chunk) as Record<string, unknown> | null;
       if (value && typeof value === 'object' && Object.hasOwn(value, entry.key)) {
         data[entry.key] = value[entry.key];
         continue;
