@@ -1,4 +1,8 @@
 // The public API of @troupe/postgres.
+
+export { ClusterClient, type ClusterClientOptions, connectCluster } from './cluster/cluster-client.js';
+export type { ClusterLimits, ClusterOptions, WorkerOptions } from './cluster/cluster-options.js';
+export { ClusterWorker, startWorker } from './cluster/worker.js';
 export {
   openPostgresStore,
   type PostgresStoreOptions,

@@ -2,7 +2,7 @@ import { PersistenceError } from '@troupe/core';
 import type pg from 'pg';
 
 /** Version of the `troupe` schema this package creates. A database at a higher version is refused. */
-export const DATABASE_SCHEMA_VERSION = 1;
+export const DATABASE_SCHEMA_VERSION = 2;
 
 /** Migration `n` brings the schema from version `n` to `n + 1`. Never edit a released one. */
 const MIGRATIONS: readonly string[] = [
@@ -35,6 +35,15 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE TABLE troupe.snapshots (task_id text PRIMARY KEY, document json NOT NULL);
   CREATE TABLE troupe.results (task_id text PRIMARY KEY, document json NOT NULL);
+  `,
+  `
+  ALTER TABLE troupe.tasks ADD COLUMN worker_id text, ADD COLUMN cancel_requested text;
+  CREATE TABLE troupe.workers (
+    worker_id text PRIMARY KEY,
+    lock_key bigint NOT NULL,
+    started_at bigint NOT NULL,
+    heartbeat_at bigint NOT NULL
+  );
   `,
 ];
 

@@ -10,6 +10,7 @@ export interface WriteBatch {
 }
 
 const FINAL = "('completed', 'failed', 'cancelled')";
+const FINAL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 
 /** A task's latest status within one batch; a final status is never replaced. */
 interface StatusUpdate {
@@ -27,36 +28,7 @@ export async function writeBatch(pool: pg.Pool, batch: WriteBatch): Promise<void
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    if (batch.statuses.length) await writeStatuses(client, batch.statuses);
-    if (batch.journal.length)
-      await client.query(
-        `INSERT INTO troupe.journal (task_id, seq, entry)
-         SELECT t, s, e::json FROM unnest($1::text[], $2::int[], $3::text[]) AS u(t, s, e)
-         ON CONFLICT (task_id, seq) DO NOTHING`,
-        [
-          batch.journal.map((item) => item.taskId),
-          batch.journal.map((item) => item.entry.seq),
-          batch.journal.map((item) => JSON.stringify(item.entry)),
-        ],
-      );
-    if (batch.snapshots.length)
-      await client.query(
-        `INSERT INTO troupe.snapshots (task_id, document)
-         SELECT t, d::json FROM unnest($1::text[], $2::text[]) AS u(t, d)
-         ON CONFLICT (task_id) DO UPDATE SET document = EXCLUDED.document
-         WHERE (troupe.snapshots.document->>'journalLength')::int <= (EXCLUDED.document->>'journalLength')::int`,
-        [
-          batch.snapshots.map((item) => item.taskId),
-          batch.snapshots.map((item) => JSON.stringify(item.document)),
-        ],
-      );
-    if (batch.results.length)
-      await client.query(
-        `INSERT INTO troupe.results (task_id, document)
-         SELECT t, d::json FROM unnest($1::text[], $2::text[]) AS u(t, d)
-         ON CONFLICT (task_id) DO NOTHING`,
-        [batch.results.map((item) => item.result.taskId), batch.results.map((item) => JSON.stringify(item))],
-      );
+    await writeBatchWith(client, batch);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -66,12 +38,48 @@ export async function writeBatch(pool: pg.Pool, batch: WriteBatch): Promise<void
   }
 }
 
-async function writeStatuses(client: pg.ClientBase, records: TaskStatusRecord[]): Promise<void> {
-  await client.query(
-    `INSERT INTO troupe.status_log (task_id, record)
-     SELECT t, r::json FROM unnest($1::text[], $2::text[]) AS u(t, r)`,
-    [records.map((record) => record.taskId), records.map((record) => JSON.stringify(record))],
-  );
+/** {@link writeBatch} inside a transaction the caller owns. */
+export async function writeBatchWith(client: pg.ClientBase, batch: WriteBatch): Promise<void> {
+  if (batch.statuses.length) await writeStatuses(client, batch.statuses);
+  if (batch.journal.length)
+    await client.query(
+      `INSERT INTO troupe.journal (task_id, seq, entry)
+       SELECT t, s, e::json FROM unnest($1::text[], $2::int[], $3::text[]) AS u(t, s, e)
+       ON CONFLICT (task_id, seq) DO NOTHING`,
+      [
+        batch.journal.map((item) => item.taskId),
+        batch.journal.map((item) => item.entry.seq),
+        batch.journal.map((item) => JSON.stringify(item.entry)),
+      ],
+    );
+  if (batch.snapshots.length)
+    await client.query(
+      `INSERT INTO troupe.snapshots (task_id, document)
+       SELECT t, d::json FROM unnest($1::text[], $2::text[]) AS u(t, d)
+       ON CONFLICT (task_id) DO UPDATE SET document = EXCLUDED.document
+       WHERE (troupe.snapshots.document->>'journalLength')::int <= (EXCLUDED.document->>'journalLength')::int`,
+      [
+        batch.snapshots.map((item) => item.taskId),
+        batch.snapshots.map((item) => JSON.stringify(item.document)),
+      ],
+    );
+  if (batch.results.length)
+    await client.query(
+      `INSERT INTO troupe.results (task_id, document)
+       SELECT t, d::json FROM unnest($1::text[], $2::text[]) AS u(t, d)
+       ON CONFLICT (task_id) DO NOTHING`,
+      [batch.results.map((item) => item.result.taskId), batch.results.map((item) => JSON.stringify(item))],
+    );
+}
+
+/**
+ * Writes status records: creates task rows, moves their status (never past a final one), and
+ * logs the records, except a final record of a task that had already ended (a task ends once).
+ */
+export async function writeStatuses(
+  client: pg.ClientBase,
+  records: readonly TaskStatusRecord[],
+): Promise<void> {
   const created = records.filter((record) => record.spec);
   if (created.length)
     await client.query(
@@ -94,26 +102,39 @@ async function writeStatuses(client: pg.ClientBase, records: TaskStatusRecord[])
   for (const record of records) {
     if (record.spec) continue;
     const previous = updates.get(record.taskId);
-    if (previous && ['completed', 'failed', 'cancelled'].includes(previous.status)) continue;
+    if (previous && FINAL_STATUSES.includes(previous.status)) continue;
     updates.set(record.taskId, {
       status: record.status,
       at: record.at,
       result: record.result ? JSON.stringify(record.result) : (previous?.result ?? null),
     });
   }
-  if (!updates.size) return;
-  const ids = [...updates.keys()];
-  const values = [...updates.values()];
-  await client.query(
-    `UPDATE troupe.tasks AS task
-     SET status = u.st, updated_at = u.at, result = COALESCE(u.r::json, task.result)
-     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS u(t, st, at, r)
-     WHERE task.task_id = u.t AND task.status NOT IN ${FINAL}`,
-    [
-      ids,
-      values.map((value) => value.status),
-      values.map((value) => value.at),
-      values.map((value) => value.result),
-    ],
+  const ended = new Set<string>();
+  if (updates.size) {
+    const ids = [...updates.keys()];
+    const values = [...updates.values()];
+    const { rows } = await client.query<{ task_id: string; status: string }>(
+      `UPDATE troupe.tasks AS task
+       SET status = u.st, updated_at = u.at, result = COALESCE(u.r::json, task.result)
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS u(t, st, at, r)
+       WHERE task.task_id = u.t AND task.status NOT IN ${FINAL}
+       RETURNING task.task_id, task.status`,
+      [
+        ids,
+        values.map((value) => value.status),
+        values.map((value) => value.at),
+        values.map((value) => value.result),
+      ],
+    );
+    for (const row of rows) if (FINAL_STATUSES.includes(row.status)) ended.add(row.task_id);
+  }
+  const logged = records.filter(
+    (record) => !FINAL_STATUSES.includes(record.status) || ended.has(record.taskId),
   );
+  if (logged.length)
+    await client.query(
+      `INSERT INTO troupe.status_log (task_id, record)
+       SELECT t, r::json FROM unnest($1::text[], $2::text[]) AS u(t, r)`,
+      [logged.map((record) => record.taskId), logged.map((record) => JSON.stringify(record))],
+    );
 }

@@ -1,0 +1,65 @@
+import { cancelledBeforeStart, SCHEMA_VERSION, type TaskSpec } from '@troupe/core';
+import type pg from 'pg';
+import { writeBatchWith } from '../store/write-batch.js';
+import { EVENTS_CHANNEL, encodeEvent } from './channels.js';
+import { queuedEventBase } from './task-info.js';
+
+/** What a cancellation found: tasks it ended while queued, and running tasks it asked to stop. */
+export interface CancelOutcome {
+  queued: string[];
+  running: string[];
+}
+
+/**
+ * In one transaction: marks the matching unfinished tasks as cancel-requested (a worker that
+ * claims or takes one over sees it), and ends those still queued right here (status record,
+ * result, `task.cancelled` notification). The row lock serialises this with a worker's claim,
+ * so a task is either ended here or cancelled by the worker that runs it, never both.
+ */
+export async function cancelTasks(
+  pool: pg.Pool,
+  where: { taskId: string } | { sessionKey: string },
+  reason: string,
+): Promise<CancelOutcome> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const condition = 'taskId' in where ? 'task_id = $1' : 'session_key = $1';
+    const { rows } = await client.query<{ task_id: string; status: string; spec: TaskSpec }>(
+      `UPDATE troupe.tasks SET cancel_requested = $2
+       WHERE ${condition} AND status NOT IN ('completed', 'failed', 'cancelled')
+       RETURNING task_id, status, spec`,
+      ['taskId' in where ? where.taskId : where.sessionKey, reason],
+    );
+    const queued = rows.filter((row) => row.status === 'queued');
+    const at = Date.now();
+    const results = queued.map((row) => cancelledBeforeStart(row.spec, reason));
+    await writeBatchWith(client, {
+      statuses: results.map((result) => ({
+        v: SCHEMA_VERSION,
+        taskId: result.taskId,
+        event: 'task.cancelled' as const,
+        status: 'cancelled' as const,
+        at,
+        result,
+      })),
+      journal: [],
+      snapshots: [],
+      results: results.map((result) => ({ v: SCHEMA_VERSION, result })),
+    });
+    for (const [index, row] of queued.entries()) {
+      const event = Object.assign(queuedEventBase(row.spec, at), { result: results[index]! });
+      await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, encodeEvent('task.cancelled', event)]);
+    }
+    await client.query('COMMIT');
+    return {
+      queued: queued.map((row) => row.task_id),
+      running: rows.filter((row) => row.status !== 'queued').map((row) => row.task_id),
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

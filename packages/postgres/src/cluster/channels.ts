@@ -1,0 +1,46 @@
+import type { RuntimeEventName, RuntimeEvents } from '@troupe/core';
+
+/** Postgres NOTIFY channel carrying runtime events from workers (and submitters) to every client. */
+export const EVENTS_CHANNEL = 'troupe_events';
+/** Postgres NOTIFY channel carrying cancellations and approval decisions to the workers. */
+export const CONTROL_CHANNEL = 'troupe_control';
+/** The DBOS queue every task workflow is enqueued on. */
+export const TASK_QUEUE = 'troupe_tasks';
+/** The DBOS workflow that runs one task. */
+export const TASK_WORKFLOW = 'troupe.runTask';
+/** The application version every troupe worker runs (DBOS dequeues only matching workflows). */
+export const APPLICATION_VERSION = 'troupe-cluster-1';
+
+/** One event on {@link EVENTS_CHANNEL}. */
+export interface EventMessage<TName extends RuntimeEventName = RuntimeEventName> {
+  name: TName;
+  event: RuntimeEvents[TName];
+  /** The event was too large for a notification: only its common fields came through. */
+  truncated?: true;
+}
+
+/** One message on {@link CONTROL_CHANNEL}. */
+export type ControlMessage =
+  | { type: 'cancel'; taskId: string; reason?: string }
+  | { type: 'cancelSession'; sessionKey: string; reason?: string }
+  | { type: 'approve'; approvalId: string; always?: boolean }
+  | { type: 'deny'; approvalId: string; reason?: string };
+
+/** Postgres refuses notifications of 8,000 bytes or more. */
+const MAX_PAYLOAD = 7_900;
+
+/**
+ * Encodes an event for NOTIFY. An event too large for a notification (a long tool input, a long
+ * result) keeps only its task fields and is marked `truncated`; the store has the rest.
+ */
+export function encodeEvent(name: RuntimeEventName, event: object): string {
+  const text = JSON.stringify({ name, event });
+  if (Buffer.byteLength(text) <= MAX_PAYLOAD) return text;
+  const { taskId, agent, sessionKey, at, toolCalls, turns, elapsedMs, tokens, depth } = event as Record<
+    string,
+    unknown
+  >;
+  const description = String((event as { description?: unknown }).description ?? '').slice(0, 200);
+  const small = { taskId, agent, sessionKey, description, at, toolCalls, turns, elapsedMs, tokens, depth };
+  return JSON.stringify({ name, event: small, truncated: true });
+}

@@ -1,0 +1,266 @@
+import { hostname } from 'node:os';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import {
+  createRuntime,
+  type Runtime,
+  type RuntimeEventName,
+  type StoredTask,
+  type TaskSpec,
+  type TaskStatus,
+  TroupeError,
+} from '@troupe/core';
+import pg from 'pg';
+import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
+import {
+  APPLICATION_VERSION,
+  CONTROL_CHANNEL,
+  type ControlMessage,
+  EVENTS_CHANNEL,
+  encodeEvent,
+  TASK_QUEUE,
+  TASK_WORKFLOW,
+} from './channels.js';
+import { ClaimedTasksStore } from './claimed-tasks-store.js';
+import { clusterLimits, type WorkerOptions } from './cluster-options.js';
+import { NotificationListener } from './notification-listener.js';
+import { WorkerLiveness } from './worker-liveness.js';
+
+const FORWARDED: readonly RuntimeEventName[] = [
+  'task.started',
+  'task.progress',
+  'tool.started',
+  'tool.finished',
+  'approval.requested',
+  'approval.resolved',
+  'task.completed',
+  'task.failed',
+  'task.cancelled',
+  'task.announced',
+];
+const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
+
+let current: ClusterWorker | undefined;
+let registered = false;
+
+/** The workflow body: run one task on this process's worker. Re-run from the start on recovery. */
+async function runTaskWorkflow(taskId: string): Promise<string> {
+  if (!current)
+    throw new TroupeError('RUNTIME_STOPPED', `No troupe worker runs in this process (task ${taskId}).`);
+  return current.execute(taskId);
+}
+
+/**
+ * A worker of a troupe cluster: a DBOS executor that dequeues task workflows and runs each
+ * task's machine in a local runtime on the shared Postgres store, forwards the runtime's events
+ * to every client over NOTIFY, obeys cancellations and approval decisions from any process, and
+ * takes over the tasks of workers that died.
+ */
+export class ClusterWorker {
+  readonly id: string;
+  /** The local runtime the tasks run in (its limits are the cluster's; DBOS's queue bounds it). */
+  readonly runtime: Runtime;
+  private readonly store: PostgresTaskStore;
+  private readonly claims: ClaimedTasksStore;
+  private readonly waiting = new Map<string, (status: string) => void>();
+  private readonly earlyCancels = new Map<string, string | undefined>();
+  private readonly notifier: pg.Pool;
+  private outbox: Promise<unknown> = Promise.resolve();
+  private listener: NotificationListener | undefined;
+  private liveness: WorkerLiveness | undefined;
+  private stopped = false;
+
+  /** @internal Use {@link startWorker}. */
+  constructor(options: WorkerOptions, store: PostgresTaskStore, id: string) {
+    this.id = id;
+    this.store = store;
+    this.claims = new ClaimedTasksStore(store);
+    // One connection, so events leave in the order they happened.
+    this.notifier = new pg.Pool({ connectionString: options.postgres, max: 1 });
+    this.notifier.on('error', () => {});
+    const limits = clusterLimits(options.limits);
+    const { maxPerSession: _perSession, ...runtimeLimits } = limits;
+    this.runtime = createRuntime({
+      model: options.model,
+      agents: options.agents ?? [],
+      tools: options.tools ?? [],
+      // The queue bounds how many tasks run; locally, every dequeued task starts at once.
+      limits: { ...runtimeLimits, maxConcurrent: 1_000_000 },
+      store: this.claims,
+      ...(options.approval ? { approval: options.approval } : {}),
+      ...(options.models ? { models: options.models } : {}),
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      ...(options.graceMs ? { graceMs: options.graceMs } : {}),
+    });
+    for (const name of FORWARDED) this.runtime.on(name, (event) => this.forward(name, event));
+  }
+
+  /** @internal Starts listening, heartbeating and taking over dead workers' tasks. */
+  async start(options: WorkerOptions): Promise<void> {
+    this.listener = new NotificationListener(options.postgres, [CONTROL_CHANNEL], (_channel, payload) =>
+      this.control(JSON.parse(payload) as ControlMessage),
+    );
+    await this.listener.ready;
+    this.liveness = new WorkerLiveness(options.postgres, this.id, options.heartbeatMs ?? 1_000, (dead) =>
+      this.takeOver(dead),
+    );
+    await this.liveness.start();
+  }
+
+  /** @internal Runs one task to its end (the body of its DBOS workflow). */
+  async execute(taskId: string): Promise<string> {
+    const claimed = await this.claim(taskId);
+    if (!claimed) return 'ended';
+    const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
+    this.claims.claim(claimed.task);
+    await this.runtime.restore();
+    const reason = this.earlyCancels.has(taskId) ? this.earlyCancels.get(taskId) : claimed.cancelRequested;
+    this.earlyCancels.delete(taskId);
+    const { rows } = await this.store.pool.query(
+      'SELECT cancel_requested FROM troupe.tasks WHERE task_id = $1',
+      [taskId],
+    );
+    const requested = reason ?? rows[0]?.cancel_requested ?? undefined;
+    if (requested !== undefined && requested !== null) this.runtime.cancel(taskId, requested || undefined);
+    const status = await done;
+    await this.outbox;
+    return status;
+  }
+
+  /** Marks the task as this worker's; undefined if it already ended (cancelled while queued). */
+  private async claim(
+    taskId: string,
+  ): Promise<{ task: StoredTask; cancelRequested: string | undefined } | undefined> {
+    const client = await this.store.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query(
+        'SELECT spec, status, updated_at, cancel_requested FROM troupe.tasks WHERE task_id = $1 FOR UPDATE',
+        [taskId],
+      );
+      const row = rows[0];
+      if (!row || ['completed', 'failed', 'cancelled'].includes(row.status)) {
+        await client.query('COMMIT');
+        return undefined;
+      }
+      await client.query('UPDATE troupe.tasks SET worker_id = $2 WHERE task_id = $1', [taskId, this.id]);
+      await client.query('COMMIT');
+      const task: StoredTask = {
+        spec: row.spec as TaskSpec,
+        status: row.status as TaskStatus,
+        updatedAt: Number(row.updated_at),
+      };
+      return { task, cancelRequested: row.cancel_requested ?? undefined };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private forward(name: RuntimeEventName, event: object): void {
+    const final = FINAL_EVENTS.has(name);
+    const payload = encodeEvent(name, event);
+    // A final event leaves after the store has the result, so a client reading it finds it.
+    this.outbox = this.outbox
+      .then(() => (final ? this.store.flush() : undefined))
+      .then(() => this.notifier.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]))
+      .catch(() => {});
+    if (final) {
+      const taskId = (event as { taskId: string }).taskId;
+      const resolve = this.waiting.get(taskId);
+      this.waiting.delete(taskId);
+      resolve?.(name.slice('task.'.length));
+    }
+  }
+
+  private control(message: ControlMessage): void {
+    if (this.stopped) return;
+    try {
+      if (message.type === 'cancel') {
+        if (!this.runtime.cancel(message.taskId, message.reason))
+          this.earlyCancels.set(message.taskId, message.reason);
+      } else if (message.type === 'cancelSession')
+        this.runtime.cancelSession(message.sessionKey, message.reason);
+      else if (message.type === 'approve')
+        this.runtime.approve(message.approvalId, message.always ? { always: true } : {});
+      else if (message.type === 'deny') this.runtime.deny(message.approvalId, message.reason);
+    } catch {
+      // An approval this worker does not hold: another worker's.
+    }
+  }
+
+  /** Hands the dead workers' unfinished task workflows back to the queue, for any worker to run. */
+  private async takeOver(dead: string[]): Promise<void> {
+    const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: dead, queueName: TASK_QUEUE });
+    if (pending.length)
+      await DBOS.resumeWorkflows(
+        pending.map((workflow) => workflow.workflowID),
+        { queueName: TASK_QUEUE },
+      );
+  }
+
+  /**
+   * Stops this worker. Its unfinished tasks stay in the store and their workflows stay pending:
+   * another worker takes them over (or this worker id, started again, recovers them).
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.liveness?.stop();
+    await this.listener?.close();
+    await this.runtime.shutdown({ keepTasks: true });
+    await DBOS.shutdown();
+    await this.outbox;
+    await this.notifier.end().catch(() => {});
+    await this.store.close();
+    current = undefined;
+  }
+}
+
+/**
+ * Starts a worker of the cluster at `options.postgres`: creates or migrates the troupe schema and
+ * DBOS's system tables, registers the task queue with the cluster's limits (global
+ * `maxConcurrent`, per-session `maxPerSession`), and starts dequeuing. One worker per process.
+ */
+export async function startWorker(options: WorkerOptions): Promise<ClusterWorker> {
+  if (current)
+    throw new TroupeError(
+      'VALIDATION_FAILED',
+      'A troupe worker already runs in this process: one per process.',
+    );
+  const store = await openPostgresStore({ url: options.postgres });
+  const id = options.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+  const worker = new ClusterWorker(options, store, id);
+  current = worker;
+  try {
+    if (!registered) {
+      DBOS.registerWorkflow(runTaskWorkflow, { name: TASK_WORKFLOW });
+      registered = true;
+    }
+    const limits = clusterLimits(options.limits);
+    DBOS.setConfig({
+      name: 'troupe',
+      systemDatabaseUrl: options.postgres,
+      executorID: id,
+      applicationVersion: APPLICATION_VERSION,
+      logLevel: 'error',
+      systemDatabasePoolSize: 6,
+    });
+    await DBOS.launch();
+    await DBOS.registerQueue(TASK_QUEUE, {
+      globalConcurrency: limits.maxConcurrent,
+      partitionConcurrency: limits.maxPerSession,
+      minPollingIntervalMs: options.pollingIntervalMs ?? 50,
+      ...(options.workerConcurrency ? { workerConcurrency: options.workerConcurrency } : {}),
+      onConflict: 'always_update',
+    });
+    await worker.start(options);
+  } catch (error) {
+    current = undefined;
+    await DBOS.shutdown().catch(() => {});
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return worker;
+}

@@ -1,0 +1,117 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { defineTool } from '@troupe/core';
+import pg from 'pg';
+import * as v from 'valibot';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+const WORKER = fileURLToPath(new URL('./fixtures/cluster-worker.ts', import.meta.url));
+
+/** The agents and tools the worker fixture has; a client needs the same names to validate. */
+export const clusterAgents = [
+  { name: 'writer', description: 'writes notes', systemPrompt: 'Write.', tools: ['save'] },
+];
+export const clusterTools = [
+  defineTool({
+    name: 'save',
+    description: 'Saves a note',
+    access: 'write',
+    input: v.object({ note: v.string() }),
+    execute: async () => 'not run by a client',
+  }),
+];
+
+/** A worker process of the fixture. */
+export interface WorkerProcess {
+  id: string;
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** A Postgres server, one database with the probe tables, and worker processes on it. */
+export class ClusterHarness {
+  readonly workers = new Map<string, WorkerProcess>();
+  pool!: pg.Pool;
+  url!: string;
+  private constructor(readonly cluster: TestCluster) {}
+
+  static async start(database: string, sessions: readonly string[]): Promise<ClusterHarness> {
+    const harness = new ClusterHarness(await startTestCluster());
+    harness.url = await harness.cluster.createDatabase(database);
+    harness.pool = new pg.Pool({ connectionString: harness.url, max: 4 });
+    harness.pool.on('error', () => {});
+    await harness.pool.query(`
+      CREATE TABLE probe_running (scope text PRIMARY KEY, running int NOT NULL DEFAULT 0, peak int NOT NULL DEFAULT 0);
+      CREATE TABLE probe_calls (id bigserial PRIMARY KEY, task_id text, session text, turn int, worker text,
+                                at timestamptz DEFAULT clock_timestamp());
+      CREATE TABLE probe_writes (id bigserial PRIMARY KEY, task_id text, tool_use_id text, worker text);
+      CREATE TABLE probe_once (key text PRIMARY KEY);
+    `);
+    await harness.pool.query('INSERT INTO probe_running (scope) SELECT unnest($1::text[])', [
+      ['*', ...sessions],
+    ]);
+    return harness;
+  }
+
+  /** Starts a worker process and resolves once it is dequeuing. */
+  async startWorker(id: string): Promise<WorkerProcess> {
+    const child = fork(WORKER, [this.url, id], {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const worker: WorkerProcess = { id, child, output, exited };
+    this.workers.set(id, worker);
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      void exited.then((code) =>
+        reject(new Error(`worker ${id} exited (${code}) before it was ready:\n${output.join('')}`)),
+      );
+    });
+    return worker;
+  }
+
+  /** SIGKILLs a worker process and waits until it is gone. */
+  async kill(id: string): Promise<void> {
+    const worker = this.workers.get(id);
+    if (!worker) throw new Error(`no worker ${id}`);
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    this.workers.delete(id);
+  }
+
+  /** The worker running a task (from the store). */
+  async workerOf(taskId: string): Promise<string> {
+    const { rows } = await this.pool.query('SELECT worker_id FROM troupe.tasks WHERE task_id = $1', [taskId]);
+    return rows[0]?.worker_id;
+  }
+
+  /** Polls `check` every 50 ms until it returns a value other than undefined/false (max `ms`). */
+  async until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 60_000): Promise<T> {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.workers.values()].map(async (worker) => {
+        worker.child.kill('SIGTERM');
+        const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
+        await worker.exited;
+        clearTimeout(timer);
+      }),
+    );
+    this.workers.clear();
+    await this.pool?.end().catch(() => {});
+    await this.cluster.destroy();
+  }
+}
