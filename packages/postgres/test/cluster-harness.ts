@@ -90,12 +90,12 @@ export class ClusterHarness {
     return rows[0]?.worker_id;
   }
 
-  /** Polls `check` every 50 ms until it returns a value other than undefined/false (max `ms`). */
+  /** Polls `check` every 50 ms until it returns a truthy value (max `ms`). */
   async until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 60_000): Promise<T> {
     const end = Date.now() + ms;
     while (Date.now() < end) {
       const value = await check();
-      if (value !== undefined && value !== false) return value;
+      if (value) return value;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`timed out waiting for ${what}`);
@@ -105,7 +105,7 @@ export class ClusterHarness {
     await Promise.all(
       [...this.workers.values()].map(async (worker) => {
         worker.child.kill('SIGTERM');
-        const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
+        const timer = setTimeout(() => worker.child.kill('SIGKILL'), 3_000);
         await worker.exited;
         clearTimeout(timer);
       }),

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await harness?.stop();
-});
+}, 60_000);
 
 const order = (session: string, index: number, extra: object = {}) =>
   JSON.stringify({ session, index, write: true, ...extra });
@@ -134,4 +134,64 @@ describe('a cluster of 3 worker processes on Postgres + DBOS', () => {
     expect(await client.cancelSession('sx')).toBe(0);
     expect(await client.list({ sessionKey: 'sx', active: true })).toEqual([]);
   }, 60_000);
+
+  it('survives SIGKILL of a worker mid model call and of another mid write tool: survivors finish every task once', async () => {
+    const writes = async (taskId: string) =>
+      (await harness.pool.query('SELECT worker FROM probe_writes WHERE task_id = $1', [taskId])).rows;
+    const handles = Array.from({ length: 30 }, (_, index) => {
+      const session = SESSIONS[index % 6]!;
+      return client.spawn({
+        agent: 'writer',
+        prompt: order(session, 1000 + index, { hold: 20 }),
+        sessionKey: session,
+      });
+    });
+    const hung = client.spawn({
+      agent: 'writer',
+      prompt: order('s0', 2000, { hangModel: true }),
+      sessionKey: 's0',
+    });
+    await harness.until(
+      async () =>
+        (await harness.pool.query('SELECT 1 FROM probe_once WHERE key = $1', [`model:${hung.id}`])).rowCount,
+      'the hanging model call',
+    );
+    const first = await harness.workerOf(hung.id);
+    await harness.kill(first);
+
+    const writing = client.spawn({
+      agent: 'writer',
+      prompt: order('s1', 3000, { hangWrite: true }),
+      sessionKey: 's1',
+    });
+    await harness.until(
+      async () =>
+        (await harness.pool.query('SELECT 1 FROM probe_once WHERE key = $1', [`write:${writing.id}`]))
+          .rowCount,
+      'the hanging write tool',
+    );
+    const second = await harness.workerOf(writing.id);
+    expect(second).not.toBe(first);
+    await harness.kill(second);
+
+    const results = await Promise.all([...handles, hung, writing].map((handle) => handle.result));
+    expect(results.map((result) => result.status)).toEqual(results.map(() => 'completed'));
+    expect(results.at(-2)!.output).toBe('done 2000');
+    // The write ran once, on the killed worker; its takeover told the model the outcome is unknown.
+    expect(results.at(-1)!.output).toBe('done 3000 (write interrupted)');
+    expect(await writes(writing.id)).toEqual([{ worker: second }]);
+    const survivor = [...harness.workers.keys()];
+    expect(survivor).toHaveLength(1);
+    expect(await harness.workerOf(hung.id)).toBe(survivor[0]);
+    const duplicates = await harness.pool.query(
+      'SELECT task_id, tool_use_id FROM probe_writes GROUP BY task_id, tool_use_id HAVING count(*) > 1',
+    );
+    expect(duplicates.rows).toEqual([]);
+    const finals = await harness.pool.query(
+      `SELECT task_id FROM troupe.status_log WHERE record->>'status' IN ('completed', 'failed', 'cancelled')
+       AND task_id = ANY($1) GROUP BY task_id HAVING count(*) = 1`,
+      [results.map((result) => result.taskId)],
+    );
+    expect(finals.rows).toHaveLength(32);
+  }, 120_000);
 });
