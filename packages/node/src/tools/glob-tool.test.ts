@@ -64,7 +64,7 @@ describe('glob', () => {
     const glob = createGlobTool({ root: ws.root });
     expect(await glob.execute({ pattern: '**/*.py' }, toolContext())).toBe('No files match "**/*.py" in ..');
     await expect(glob.execute({ pattern: '../**/*' }, toolContext())).rejects.toThrow(
-      /reaches outside the search directory/,
+      /reaches outside the workspace root/,
     );
     await expect(glob.execute({ pattern: '/etc/*' }, toolContext())).rejects.toThrow(/reaches outside/);
     await expect(glob.execute({ pattern: '*', path: 'src/a.ts' }, toolContext())).rejects.toThrow(

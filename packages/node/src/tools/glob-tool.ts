@@ -1,4 +1,4 @@
-import { lstat, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type Tool } from '@troupe/core';
 import { escapePath, glob } from 'tinyglobby';
@@ -26,11 +26,6 @@ const globInput = v.object({
 /** Input of the `glob` tool. */
 export type GlobInput = v.InferOutput<typeof globInput>;
 
-/** Whether a glob pattern could leave its directory (absolute, or a `..` segment). */
-function escapes(pattern: string): boolean {
-  return pattern.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pattern) || pattern.split(/[\\/]/).includes('..');
-}
-
 /**
  * The `glob` tool (access `read`): lists files matching a glob pattern, newest first (or by path,
  * see `globSort`), at most `globMaxResults`. Dot files are included; `.git` and `node_modules` are
@@ -49,13 +44,7 @@ export function createGlobTool(options: NodeToolsOptions | NodeToolsContext): To
       'Use it to find files by name; use grep to search file contents.',
     input: globInput,
     async execute({ pattern, path = '.' }, { signal }) {
-      if (escapes(pattern)) {
-        throw toolFailure(
-          'glob',
-          `Pattern "${pattern}" reaches outside the search directory (absolute or with ".."): pass a directory inside the workspace as path and a relative pattern.`,
-          { pattern },
-        );
-      }
+      workspace.confinePattern(pattern, 'glob', 'pattern');
       const directory = await workspace.resolveExisting(path, 'glob');
       if (!(await stat(directory)).isDirectory()) {
         throw toolFailure('glob', `"${path}" is not a directory: pass a directory as path.`, { path });
@@ -75,16 +64,13 @@ export function createGlobTool(options: NodeToolsOptions | NodeToolsContext): To
       const entries: { path: string; mtime: number }[] = [];
       for (const relativePath of found) {
         const absolute = join(directory, relativePath);
-        // Symbolic links are listed by tinyglobby without being followed; keep only those that stay inside.
-        const info = await lstat(absolute).catch(() => undefined);
+        // Every match is checked again, links resolved: a pattern may still walk through a linked
+        // directory or a brace expansion the pattern check did not foresee.
+        const real = await workspace.confineResult(absolute);
+        if (!real) continue;
+        const info = await stat(real).catch(() => undefined);
         if (!info) continue;
-        let mtime = info.mtimeMs;
-        if (info.isSymbolicLink()) {
-          const real = await workspace.resolveExisting(absolute, 'glob').catch(() => undefined);
-          if (!real) continue;
-          mtime = (await stat(real)).mtimeMs;
-        }
-        entries.push({ path: workspace.display(absolute), mtime });
+        entries.push({ path: workspace.display(absolute), mtime: info.mtimeMs });
       }
       if (entries.length === 0) return `No files match "${pattern}" in ${workspace.display(directory)}.`;
       entries.sort((a, b) =>

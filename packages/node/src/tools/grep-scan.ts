@@ -49,7 +49,9 @@ async function listFiles(query: GrepQuery): Promise<string[]> {
     signal: query.signal,
   });
   if (underTarget) files = files.filter((file) => file.startsWith(`${query.targetRelative}/`));
-  return files.sort(comparePaths);
+  // A pattern may walk through a linked directory: keep only files whose real path is inside.
+  const inside = await Promise.all(files.map((file) => query.confine(file)));
+  return files.filter((_file, index) => inside[index] !== undefined).sort(comparePaths);
 }
 
 /** Keeps in `before` the last `count` lines up to `lastLine`, taking them from the end of `text`. */

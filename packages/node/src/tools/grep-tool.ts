@@ -80,6 +80,7 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
     input: grepInput,
     async execute(input, { signal }) {
       const path = input.path ?? '.';
+      if (input.glob) workspace.confinePattern(input.glob, 'grep', 'glob');
       const target = await workspace.resolveExisting(path, 'grep');
       const targetIsFile = !(await stat(target)).isDirectory();
       const mode = input.output_mode ?? 'files_with_matches';
@@ -93,6 +94,7 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
       }
       const query: GrepQuery = {
         root: workspace.realRoot,
+        confine: workspace.confineResult,
         target,
         targetRelative: workspace.display(target),
         targetIsFile,

@@ -29,6 +29,18 @@ export interface Workspace {
   resolveForWrite(inputPath: string, toolName: string): Promise<string>;
   /** Whether an already-real path is inside the root. */
   contains(realPath: string): boolean;
+  /**
+   * Checks a glob pattern a tool will expand (glob's `pattern`, grep's `glob`, with or without a
+   * leading `!`): it must be relative and must not climb out with `..`, also not through a brace
+   * expansion (`..{/x,}`, `{..,a}/x`). Returns the pattern; throws a `ToolError` naming it.
+   */
+  confinePattern(pattern: string, toolName: string, parameter: string): string;
+  /**
+   * Re-checks a path a tool is about to report or read (a glob match, a search result): with
+   * every symbolic link resolved, it must be inside the root. Returns its real path, or
+   * `undefined` when it is outside or gone.
+   */
+  confineResult(path: string): Promise<string | undefined>;
   /** A real path as shown to the model: relative to the root, `.` for the root itself. */
   display(realPath: string): string;
 }
@@ -155,11 +167,42 @@ export function createWorkspace(root: string): Workspace {
     return real;
   }
 
+  function confinePattern(pattern: string, toolName: string, parameter: string): string {
+    const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+    // Braces and commas are dropped before looking for `..`, so that no expansion can produce it.
+    const flattened = body.replace(/[{},]/g, '');
+    const climbs = flattened.split(/[\\/]/).some((segment) => segment === '..' || segment.startsWith('..'));
+    if (
+      isAbsolute(body) ||
+      /^[\\/]/.test(flattened) ||
+      /^[A-Za-z]:/.test(body) ||
+      climbs ||
+      body.includes('\0')
+    ) {
+      throw new ToolError(
+        'TOOL_FAILED',
+        toolName,
+        `The ${parameter} ${JSON.stringify(pattern)} reaches outside the workspace root "${absoluteRoot}" (absolute, or with ".."): use a pattern relative to the search directory.`,
+        { details: { [parameter]: pattern, root: absoluteRoot } },
+      );
+    }
+    return pattern;
+  }
+
+  async function confineResult(path: string): Promise<string | undefined> {
+    const absolute = resolve(realRoot, path);
+    if (!isInside(absolute, absoluteRoot) && !isInside(absolute, realRoot)) return undefined;
+    const real = await realpath(absolute).catch(() => undefined);
+    return real !== undefined && contains(real) ? real : undefined;
+  }
+
   return {
     root: absoluteRoot,
     realRoot,
     contains,
     display,
+    confinePattern,
+    confineResult,
     async resolveExisting(inputPath, toolName) {
       const real = await resolveChecked(inputPath, toolName);
       try {
