@@ -4,7 +4,7 @@ import type {
   StopReason as ApiStopReason,
   Usage as ApiUsage,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ContentBlock, ModelResponse, StopReason, Usage } from '@troupe/core';
+import { type ContentBlock, ModelError, type ModelResponse, type StopReason, type Usage } from '@troupe/core';
 
 /**
  * A response block in troupe's shape, or undefined for blocks troupe does not model (redacted
@@ -34,7 +34,9 @@ export function fromStopReason(reason: ApiStopReason | null): StopReason | undef
  * `input_tokens` plus prompt-cache reads and writes — so token budgets count what the model read;
  * `cacheRead` and `cacheWrite` say how much of it came from or went to the cache.
  */
-export function fromUsage(usage: ApiUsage): Usage {
+export function fromUsage(usage: ApiUsage | undefined): Usage {
+  // No usage at all: the counts are unknown (NaN), and the runtime estimates them with a warning.
+  if (typeof usage !== 'object' || usage === null) return { input: Number.NaN, output: Number.NaN };
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
   return {
@@ -45,10 +47,28 @@ export function fromUsage(usage: ApiUsage): Usage {
   };
 }
 
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value !== 'object') return typeof value;
+  const content = (value as { content?: unknown }).content;
+  return `content ${content === null ? 'null' : typeof content}`;
+}
+
 /** A complete API message as a troupe `ModelResponse`, with the model id the API reports. */
 export function fromMessage(message: ApiMessage): ModelResponse {
+  if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
+    throw new ModelError(
+      'MODEL_RESPONSE_INVALID',
+      `Malformed Messages API response: expected a message with a content array, got ${describe(message)}.`,
+    );
+  }
   const content: ContentBlock[] = [];
-  for (const block of message.content) {
+  for (const [index, block] of message.content.entries()) {
+    if (typeof block !== 'object' || block === null)
+      throw new ModelError(
+        'MODEL_RESPONSE_INVALID',
+        `Malformed Messages API response: content[${index}] is ${describe(block)}, not a block.`,
+      );
     const converted = fromContentBlock(block);
     if (converted) content.push(converted);
   }
