@@ -64,6 +64,24 @@ export interface RuntimeEvents {
   'task.cancelled': TaskEventBase & { result: TaskResult };
   'task.announced': TaskEventBase & { result: TaskResult; message: string };
   'store.error': { error: Error };
+  /**
+   * Something untrusted (a model, a policy function, a store) returned a value the runtime could
+   * not use as it was, and the runtime carried on safely (estimated usage, a denial, ...).
+   */
+  'runtime.warning': RuntimeWarning;
+}
+
+/** A `runtime.warning` event: a stable code, a message for people, and the task concerned. */
+export interface RuntimeWarning {
+  code:
+    | 'USAGE_ESTIMATED'
+    | 'APPROVAL_POLICY_INVALID'
+    | 'TOOL_INPUT_TOO_LARGE'
+    | 'DUPLICATE_TOOL_USE_ID'
+    | 'TASK_RESTARTED'
+    | 'PERSISTENCE_CORRUPT';
+  message: string;
+  taskId?: string;
 }
 
 /** Name of a runtime event. */

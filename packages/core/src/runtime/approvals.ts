@@ -19,6 +19,24 @@ export type ApprovalPolicy =
   | 'deny'
   | ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>);
 
+/** A policy function's return value as a decision, or undefined when it is not one. */
+function readDecision(value: unknown): { decision: 'approve' | 'deny'; reason?: string } | undefined {
+  if (value === 'approve' || value === 'deny') return { decision: value };
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { decision, reason } = value as { decision?: unknown; reason?: unknown };
+  if (decision !== 'approve' && decision !== 'deny') return undefined;
+  return typeof reason === 'string' ? { decision, reason } : { decision };
+}
+
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  try {
+    return (JSON.stringify(value) ?? typeof value).slice(0, 80);
+  } catch {
+    return typeof value;
+  }
+}
+
 interface Pending {
   request: ApprovalRequest;
   driver: TaskDriver;
@@ -53,14 +71,24 @@ export class ApprovalCoordinator {
         .then(() => policy(request))
         .then(
           (decision) => {
-            const value = typeof decision === 'string' ? { decision } : decision;
-            this.decide(
-              driver,
-              request,
-              value.decision === 'approve' ? 'approve' : 'deny',
-              value.reason,
-              'policy',
-            );
+            const value = readDecision(decision);
+            if (!value) {
+              const got = describe(decision);
+              this.emitter.emit('runtime.warning', {
+                code: 'APPROVAL_POLICY_INVALID',
+                message: `The approval policy returned ${got} for ${request.tool} in task ${request.taskId}; the call was denied. Return 'approve', 'deny' or { decision, reason }.`,
+                taskId: request.taskId,
+              });
+              this.decide(
+                driver,
+                request,
+                'deny',
+                `the approval policy returned ${got}, not a decision`,
+                'policy',
+              );
+              return;
+            }
+            this.decide(driver, request, value.decision, value.reason, 'policy');
           },
           (error: unknown) =>
             this.decide(

@@ -1,9 +1,10 @@
 import { serializeError } from '../errors.js';
-import type { ApprovalRequest, TaskEventBase } from '../events.js';
+import type { ApprovalRequest, RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { textOf, toolUsesOf } from '../model/content.js';
-import type { ModelDelta, ModelResponse, ToolResultBlock, ToolSpec, ToolUseBlock } from '../model/types.js';
+import type { ModelDelta, ModelRequest, ToolResultBlock, ToolSpec, ToolUseBlock } from '../model/types.js';
+import { validateModelResponse } from '../model/validate-response.js';
 import type { JournalEntry, TaskSpec } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
@@ -175,21 +176,18 @@ export class TaskDriver {
           emitter.emit('task.progress', this.event({ kind: delta.type, text }));
         }
       : undefined;
-    let response: ModelResponse;
+    const request: ModelRequest = {
+      model: spec.model,
+      system: spec.system,
+      messages: context.messages,
+      tools: grace ? [] : (this.registry.specs as ToolSpec[]),
+      maxTokens: this.host.maxTokens,
+      taskId: spec.taskId,
+      agent: spec.agent,
+    };
+    let raw: unknown;
     try {
-      response = await this.host.model.generate(
-        {
-          model: spec.model,
-          system: spec.system,
-          messages: context.messages,
-          tools: grace ? [] : (this.registry.specs as ToolSpec[]),
-          maxTokens: this.host.maxTokens,
-          taskId: spec.taskId,
-          agent: spec.agent,
-        },
-        signal,
-        onDelta ? { onDelta } : undefined,
-      );
+      raw = await this.host.model.generate(request, signal, onDelta ? { onDelta } : undefined);
     } catch (error) {
       if (this.stale(key, signal)) return;
       this.inFlight = false;
@@ -198,8 +196,22 @@ export class TaskDriver {
     }
     if (this.stale(key, signal)) return;
     this.inFlight = false;
+    // The adapter is a trust boundary: a malformed response is an error of this task, not a crash.
+    const checked = validateModelResponse(raw, request);
+    if (!checked.ok) {
+      const error = { name: 'ModelError', code: 'MODEL_RESPONSE_INVALID', message: checked.message };
+      this.send({ type: 'MODEL_FAILED', at: this.host.clock.now(), turn, error });
+      return;
+    }
+    const response = checked.response;
+    if (checked.usageEstimated)
+      this.warn(
+        'USAGE_ESTIMATED',
+        `The model reported no valid usage; estimated ${response.usage.input} input and ${response.usage.output} output tokens from the sizes of the request and the response.`,
+      );
     const uses = grace ? [] : toolUsesOf(response.content);
-    const plan = uses.map((use) => this.planCall(use));
+    const seen = new Set<string>();
+    const plan = uses.map((use) => this.planCall(use, seen, checked.oversizedInputs));
     const event: SubagentEvent = { type: 'MODEL_RESPONDED', at: this.host.clock.now(), turn, response, plan };
     if (!grace && uses.length === 0 && spec.outputSchema) {
       const check = this.host.checkOutput(spec, textOf(response.content));
@@ -210,7 +222,42 @@ export class TaskDriver {
       emitter.emit('task.progress', this.event({ kind: 'turn' as const }));
   }
 
-  private planCall(use: ToolUseBlock): ToolCallPlan {
+  /** Emits `runtime.warning` about this task. */
+  private warn(code: RuntimeWarning['code'], message: string): void {
+    this.host.emitter.emit('runtime.warning', { code, message, taskId: this.spec.taskId });
+  }
+
+  private planCall(
+    use: ToolUseBlock,
+    seen: Set<string>,
+    oversized: ReadonlyMap<string, string>,
+  ): ToolCallPlan {
+    const reject = (message: string): ToolCallPlan => ({
+      toolUseId: use.id,
+      name: use.name,
+      disposition: 'rejected',
+      result: errorResult(use.id, message),
+    });
+    if (seen.has(use.id)) {
+      this.warn(
+        'DUPLICATE_TOOL_USE_ID',
+        `The model used the tool_use id "${use.id}" twice in one response; the repeat was not run.`,
+      );
+      return reject(
+        `Error: the tool_use id "${use.id}" was already used in this response; this call was not run. Give every call its own id.`,
+      );
+    }
+    seen.add(use.id);
+    const tooBig = oversized.get(use.id);
+    if (tooBig !== undefined) {
+      this.warn(
+        'TOOL_INPUT_TOO_LARGE',
+        `The input of the ${use.name} call "${use.id}" was dropped: ${tooBig}.`,
+      );
+      return reject(
+        `Error: the input of this ${use.name} call was not accepted: ${tooBig}. Send a smaller, flatter input.`,
+      );
+    }
     const checked = checkToolCall(this.registry, use);
     if (!checked.ok)
       return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };

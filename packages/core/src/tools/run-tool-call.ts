@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { ToolResultBlock, ToolUseBlock } from '../model/types.js';
+import { capToolOutput } from './cap-tool-output.js';
 import type { ToolContext } from './define-tool.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -46,7 +47,8 @@ export function checkToolCall(
 
 /**
  * Runs one already-checked tool call. A tool that throws becomes an error result with its
- * message; an abort becomes an error result saying so.
+ * message; an abort becomes an error result saying so. Output beyond
+ * `MAX_STORED_TOOL_OUTPUT_CHARS` is cut, with a note.
  */
 export async function executeToolCall(
   registry: ToolRegistry,
@@ -58,7 +60,8 @@ export async function executeToolCall(
   if (!tool) return errorResult(call.id, `Error: there is no tool named "${call.name}".`);
   try {
     const output = await tool.execute(input, context);
-    return { type: 'tool_result', tool_use_id: call.id, content: output };
+    // A result is journaled and sent back to the model: whatever the tool returned, keep it bounded.
+    return capToolOutput({ type: 'tool_result', tool_use_id: call.id, content: output });
   } catch (error) {
     if (context.signal.aborted) return errorResult(call.id, `Error: tool "${call.name}" was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
