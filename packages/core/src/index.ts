@@ -55,7 +55,13 @@ export {
   type TroupeErrorOptions,
   ValidationError,
 } from './errors.js';
-export type { ApprovalRequest, RuntimeEventName, RuntimeEvents, TaskEventBase } from './events.js';
+export type {
+  ApprovalRequest,
+  RuntimeEventName,
+  RuntimeEvents,
+  RuntimeWarning,
+  TaskEventBase,
+} from './events.js';
 export type { OutputCheck, SubagentEvent, ToolCallPlan } from './machines/subagent-events.js';
 export type { TaskOutcome, TurnStep } from './machines/subagent-machine.js';
 export {

@@ -150,4 +150,6 @@ export interface TaskStore {
   /** Removes finished tasks that ended before `olderThan` (ms since epoch). Returns how many. */
   prune(options: { olderThan: number }): Promise<number>;
   close?(): Promise<void>;
+  /** Where a task's snapshot or journal lives (a file path), for error messages. Optional. */
+  locate?(taskId: string, kind: 'snapshot' | 'journal'): string;
 }

@@ -24,7 +24,7 @@ import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
 import { TaskDriver } from './task-driver.js';
-import { cancelledBeforeStart } from './task-results.js';
+import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
 import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
 
 /** Runtime-wide limits. Per-agent fields in a definition override the task defaults. */
@@ -265,9 +265,19 @@ export class Runtime {
         this.mainToolList,
         this.limits.maxDepth,
       );
-      const plan = await planRestore(this.store, task, warnings);
-      this.submit(spec, registry, { ...plan, resumed: true });
+      const plan = await planRestore(this.store, task, {
+        input: this.inputFor(spec),
+        warnings,
+        warn: (code, message) => this.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
+      });
       restored.push(spec.taskId);
+      if ('corrupt' in plan) {
+        // This task alone fails; the others restore.
+        this.table.add(spec, registry);
+        this.settle(spec, corruptBeforeRestore(spec, plan.corrupt), this.clock.now());
+        continue;
+      }
+      this.submit(spec, registry, { ...plan, resumed: true });
     }
     return { restored, warnings };
   }

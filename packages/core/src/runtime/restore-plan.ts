@@ -1,6 +1,6 @@
-import type { AnyActorLogic } from 'xstate';
+import { type AnyActorLogic, createActor } from 'xstate';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import { subagentMachine } from '../machines/subagent-machine.js';
+import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
 import { SCHEMA_VERSION, type StoredTask, type StoreWarning, type TaskStore } from '../persistence/types.js';
 
 /** How one unfinished task comes back: from its snapshot and the journal after it, or its whole journal. */
@@ -12,36 +12,108 @@ export interface RestorePlan {
   journalLength: number;
 }
 
+/** Neither the snapshot nor the journal of a task can be brought back: it must fail alone. */
+export interface CorruptTask {
+  corrupt: string;
+}
+
+/** What the restore of one task needs besides the store: its fresh input and a warning sink. */
+export interface RestoreContext {
+  input: SubagentInput;
+  warnings: StoreWarning[];
+  /** A warning about one task, for the host (`runtime.warning`). */
+  warn(code: 'PERSISTENCE_CORRUPT' | 'TASK_RESTARTED', message: string): void;
+}
+
+function where(store: TaskStore, taskId: string, kind: 'snapshot' | 'journal'): string {
+  return store.locate?.(taskId, kind) ?? `the ${kind} of task ${taskId}`;
+}
+
+/**
+ * Runs `events` through an actor of `logic` with no effects, as the driver will. Returns why it
+ * failed (an unknown state, an event the machine cannot take), or undefined when it works.
+ */
+function rehearse(
+  logic: AnyActorLogic,
+  input: SubagentInput,
+  events: readonly SubagentEvent[],
+): string | undefined {
+  let failure: unknown;
+  try {
+    const actor = createActor(logic, { input });
+    actor.subscribe({ error: (error) => (failure ??= error) });
+    actor.start();
+    for (const event of events) {
+      if (failure !== undefined || actor.getSnapshot().status !== 'active') break;
+      if (typeof event !== 'object' || event === null || typeof event.type !== 'string')
+        return `journal event ${JSON.stringify(event)?.slice(0, 80)} has no type`;
+      actor.send(event);
+    }
+    const status = actor.getSnapshot().status;
+    actor.stop();
+    if (failure === undefined && status === 'error') failure = actor.getSnapshot().error;
+  } catch (error) {
+    failure = error;
+  }
+  return failure === undefined ? undefined : ((failure as Error)?.message ?? String(failure));
+}
+
 /**
  * Plans the restore of one task. A queued task starts from scratch. A running one starts from its
- * snapshot when the snapshot is readable, of this schema version and not ahead of the journal;
- * otherwise its whole journal is fed through a fresh machine (a warning says so).
+ * snapshot when the snapshot is readable, of this schema version, not ahead of the journal and
+ * accepted by the machine together with the journal after it; otherwise its whole journal is fed
+ * through a fresh machine (a warning says so). When the journal cannot be replayed either, the task
+ * is {@link CorruptTask}: it fails alone with `PERSISTENCE_CORRUPT`, naming the files, and the
+ * other tasks restore. A running task with neither snapshot nor journal restarts with a warning.
+ * Every candidate plan is rehearsed first, so a corrupt store never throws out of `restore()`.
  */
 export async function planRestore(
   store: TaskStore,
   task: StoredTask,
-  warnings: StoreWarning[],
-): Promise<RestorePlan> {
+  context: RestoreContext,
+): Promise<RestorePlan | CorruptTask> {
   if (task.status === 'queued') return { logic: undefined, replay: [], journalLength: 0 };
+  const { input, warnings, warn } = context;
   const taskId = task.spec.taskId;
-  const journal = await store.loadJournal(taskId);
-  warnings.push(...journal.warnings);
-  const events = journal.entries.map((entry) => entry.event);
+  let events: SubagentEvent[] = [];
+  let journalProblem: string | undefined;
+  try {
+    const journal = await store.loadJournal(taskId);
+    warnings.push(...journal.warnings);
+    events = journal.entries.map((entry) => entry.event);
+  } catch (error) {
+    journalProblem = (error as Error).message;
+  }
   let snapshot: Awaited<ReturnType<TaskStore['loadSnapshot']>>;
+  let snapshotProblem: string | undefined;
   try {
     snapshot = await store.loadSnapshot(taskId);
   } catch (error) {
-    warnings.push({
-      code: 'PERSISTENCE_CORRUPT',
-      message: `Task ${taskId}: snapshot unreadable (${(error as Error).message}); rebuilt from its journal.`,
-    });
+    snapshotProblem = `unreadable (${(error as Error).message})`;
   }
   if (snapshot && snapshot.v === SCHEMA_VERSION && snapshot.journalLength <= events.length) {
-    return {
-      logic: restoredLogic(snapshot.snapshot),
-      replay: events.slice(snapshot.journalLength),
-      journalLength: events.length,
-    };
+    const logic = restoredLogic(snapshot.snapshot);
+    const replay = events.slice(snapshot.journalLength);
+    snapshotProblem = rehearse(logic, input, replay);
+    if (snapshotProblem === undefined) return { logic, replay, journalLength: events.length };
+  }
+  if (snapshotProblem !== undefined) {
+    const message = `Task ${taskId}: ${where(store, taskId, 'snapshot')} cannot be restored (${snapshotProblem}); rebuilding it from its journal.`;
+    warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
+    warn('PERSISTENCE_CORRUPT', message);
+  }
+  if (journalProblem === undefined) journalProblem = rehearse(subagentMachine, input, events);
+  if (journalProblem !== undefined) {
+    const message = `Task ${taskId} cannot be restored: ${where(store, taskId, 'journal')} cannot be replayed (${journalProblem})${snapshotProblem ? ` and ${where(store, taskId, 'snapshot')} is unusable` : ''}.`;
+    warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
+    warn('PERSISTENCE_CORRUPT', message);
+    return { corrupt: message };
+  }
+  if (events.length === 0 && snapshot === undefined) {
+    warn(
+      'TASK_RESTARTED',
+      `Task ${taskId} was ${task.status}, but its snapshot and journal are both gone: it starts again from scratch (a tool it already ran may run again).`,
+    );
   }
   return { logic: undefined, replay: events, journalLength: events.length };
 }

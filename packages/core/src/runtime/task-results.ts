@@ -35,6 +35,16 @@ export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResul
   };
 }
 
+/** The result of a task whose persisted state cannot be restored (`PERSISTENCE_CORRUPT`). */
+export function corruptBeforeRestore(spec: TaskSpec, message: string): TaskResult {
+  return {
+    ...cancelledBeforeStart(spec, message),
+    status: 'failed',
+    terminateReason: 'ERROR',
+    error: { name: 'PersistenceError', code: 'PERSISTENCE_CORRUPT', message },
+  };
+}
+
 /** A task result from the machine's output. */
 export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
   const result: TaskResult = {

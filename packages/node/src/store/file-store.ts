@@ -180,6 +180,10 @@ class FileTaskStore implements FileStore {
     return { entries, warnings };
   }
 
+  locate(taskId: string, kind: 'snapshot' | 'journal'): string {
+    return kind === 'snapshot' ? this.paths.snapshot(taskId) : this.paths.journal(taskId);
+  }
+
   async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
     checkTaskId(taskId, this.dir);
     this.flushNow();
