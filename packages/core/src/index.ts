@@ -100,6 +100,13 @@ export type {
   ToolUseBlock,
   Usage,
 } from './model/types.js';
+export { permissionRuleMatches } from './permissions/match-permission-rule.js';
+export {
+  createPermissionPolicy,
+  type PermissionPolicy,
+  type PermissionPolicyOptions,
+} from './permissions/permission-policy.js';
+export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
 export { createMemoryStore } from './persistence/memory-store.js';
 export {
   type JournalEntry,

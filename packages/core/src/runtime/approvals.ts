@@ -5,8 +5,11 @@ import type { ApprovalDisposition } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { TaskDriver } from './task-driver.js';
 
-/** A decision from an approval policy function. */
-export type ApprovalDecision = 'approve' | 'deny' | { decision: 'approve' | 'deny'; reason?: string };
+/**
+ * A decision from an approval policy function. `ask` hands the request to the host
+ * (`approval.requested`), as the `ask` policy does: a policy can decide some calls and leave the rest.
+ */
+export type ApprovalDecision = 'approve' | 'deny' | 'ask' | { decision: 'approve' | 'deny'; reason?: string };
 
 /**
  * How write and execute tools are approved: `ask` (the host decides through `approval.requested`;
@@ -71,12 +74,16 @@ export class ApprovalCoordinator {
         .then(() => policy(request))
         .then(
           (decision) => {
+            if (decision === 'ask') {
+              this.askHost(driver, request);
+              return;
+            }
             const value = readDecision(decision);
             if (!value) {
               const got = describe(decision);
               this.emitter.emit('runtime.warning', {
                 code: 'APPROVAL_POLICY_INVALID',
-                message: `The approval policy returned ${got} for ${request.tool} in task ${request.taskId}; the call was denied. Return 'approve', 'deny' or { decision, reason }.`,
+                message: `The approval policy returned ${got} for ${request.tool} in task ${request.taskId}; the call was denied. Return 'approve', 'deny', 'ask' or { decision, reason }.`,
                 taskId: request.taskId,
               });
               this.decide(
@@ -105,6 +112,10 @@ export class ApprovalCoordinator {
       this.decide(driver, request, policy === 'auto' ? 'approve' : 'deny', undefined, 'policy');
       return;
     }
+    this.askHost(driver, request);
+  }
+
+  private askHost(driver: TaskDriver, request: ApprovalRequest): void {
     this.pending.set(request.id, { request, driver });
     this.emitter.emit('approval.requested', request);
   }
