@@ -7,6 +7,7 @@ import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
+import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 
 /** `troupe`: an interactive session with the main agent. */
@@ -22,6 +23,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   const registry = await loadAgents(places);
   const interactive = isInteractive(context);
   const approval = chooseApproval(line.options, config, interactive);
+  const permissions = permissionPolicyFor(await loadPermissionSettings(places), approval.mode, context.cwd);
   let notify: (notice: string) => void = () => {};
   const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config), {
     onRetry: (notice) => notify(notice),
@@ -47,6 +49,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     openStore: () => openStore(dir),
     storeDir: dir,
     approval: approval.mode,
+    permissions,
     limits: configLimits(config),
     cwd: context.cwd,
     home: context.home,

@@ -9,6 +9,7 @@ import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
+import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { newTaskId, startDetached } from './run-detached.js';
@@ -38,6 +39,7 @@ export async function runCommand(context: CliContext): Promise<number> {
   const places = { cwd: context.cwd, home: context.home };
   const { config } = await loadConfig(places);
   const registry = await loadAgents(places);
+  const permissionSettings = await loadPermissionSettings(places);
   const agent = options.agent ? registry.require(options.agent).name : undefined;
   const dir = storeDir(places, options.store);
   const approval = chooseApproval(options, config, isInteractive(context) && !options.taskId);
@@ -84,7 +86,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     agents: registry,
     tools,
     limits: configLimits(config),
-    approval: approval.mode,
+    approval: permissionPolicyFor(permissionSettings, approval.mode, context.cwd).decide,
     store: openStore(dir),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
   });

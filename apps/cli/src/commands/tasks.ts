@@ -22,6 +22,7 @@ import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
+import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
@@ -213,6 +214,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
   const places = { cwd: context.cwd, home: context.home };
   const { config } = await loadConfig(places);
   const registry = await loadAgents(places);
+  const permissionSettings = await loadPermissionSettings(places);
   const approval = chooseApproval(context.line.options, config, isInteractive(context));
   const { model, models } = await createClaudeModel(context.env, modelChoice(context.line.options, config));
   const ids = new Set(chosen.map((task) => task.spec.taskId));
@@ -224,7 +226,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     agents: registry,
     tools: createNodeTools({ root: context.cwd }),
     limits: configLimits(config),
-    approval: approval.mode,
+    approval: permissionPolicyFor(permissionSettings, approval.mode, context.cwd).decide,
     store: onlyTasks(store, (task) => ids.has(task.spec.taskId)),
   });
   terminal.track(runtime);

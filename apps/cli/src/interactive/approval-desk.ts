@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Runtime } from '@troupe/core';
+import type { ApprovalRequest, PermissionPolicy, Runtime } from '@troupe/core';
 import { approvalLines, approvalPrompt } from '../render/approval-text.js';
 import type { Colors } from '../render/colors.js';
 import type { Prompter } from './prompter.js';
@@ -19,17 +19,24 @@ export interface ApprovalDeskOptions {
   mode: ApprovalMode;
   /** Why approvals are automatic (printed with each one in `auto-announced` mode). */
   autoReason?: string;
+  /** Reads a file as it is now (for the diff of `write` / `edit`); undefined when it does not exist. */
+  readFile?: (path: string) => string | undefined;
+  /** The session's permission rules: a scoped "always allow" answer (`p`) adds one. */
+  permissions?: PermissionPolicy;
+  /** The narrower rule to offer for a call (`Bash(npm test:*)`, `Edit(src/**)`), if any. */
+  suggestScope?: (request: ApprovalRequest) => string | undefined;
 }
 
-/** Parses an answer: y/yes, n/no (optionally followed by a reason), a/always. */
+/** Parses an answer: y/yes, n/no (optionally followed by a reason), a/always, p (always, scoped). */
 export function parseApprovalAnswer(
   text: string,
-): { decision: 'approve' | 'deny'; always?: boolean; reason?: string } | undefined {
+): { decision: 'approve' | 'deny'; always?: boolean; scoped?: boolean; reason?: string } | undefined {
   const trimmed = text.trim();
   const match = /^(\S+)\s*(.*)$/s.exec(trimmed);
   const word = match?.[1]?.toLowerCase() ?? '';
   if (word === 'y' || word === 'yes') return { decision: 'approve' };
   if (word === 'a' || word === 'always') return { decision: 'approve', always: true };
+  if (word === 'p') return { decision: 'approve', scoped: true };
   if (word === 'n' || word === 'no') {
     const reason = match?.[2]?.trim();
     return reason ? { decision: 'deny', reason } : { decision: 'deny' };
@@ -46,14 +53,19 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
   const { runtime, prompter, colors, log } = options;
   const decide = async (request: ApprovalRequest) => {
     if (options.mode === 'auto-announced') {
-      for (const line of approvalLines(request, colors)) log(line);
+      for (const line of approvalLines(request, colors, readerOf(options))) log(line);
       log(colors.dim(`Approved automatically${options.autoReason ? ` (${options.autoReason})` : ''}.`));
       runtime.approve(request.id);
       return;
     }
-    let lines = approvalLines(request, colors);
+    let lines = approvalLines(request, colors, readerOf(options));
+    const scope = options.permissions ? options.suggestScope?.(request) : undefined;
     for (;;) {
-      const answer = await prompter.ask({ key: request.id, lines, prompt: approvalPrompt(request.tool) });
+      const answer = await prompter.ask({
+        key: request.id,
+        lines,
+        prompt: approvalPrompt(request.tool, scope),
+      });
       if (answer === undefined) {
         // Withdrawn: its task ended (nothing to do), or nobody is left to answer (deny it).
         if (runtime.pendingApprovals().some((pending) => pending.id === request.id)) {
@@ -63,9 +75,11 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
         return;
       }
       const parsed = parseApprovalAnswer(answer);
-      if (!parsed) {
+      if (!parsed || (parsed.scoped && !scope)) {
         lines = [
-          colors.yellow('Please answer y (approve), n (deny, optionally with a reason) or a (always allow).'),
+          colors.yellow(
+            `Please answer y (approve), n (deny, optionally with a reason), a (always allow ${request.tool})${scope ? ` or p (always allow ${scope})` : ''}.`,
+          ),
         ];
         continue;
       }
@@ -73,7 +87,12 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
         log(colors.dim('That approval is no longer waiting (its task ended).'));
         return;
       }
-      if (parsed.decision === 'approve') {
+      if (parsed.scoped && scope && options.permissions) {
+        options.permissions.allow(scope);
+        runtime.approve(request.id);
+        approveCovered(runtime, prompter, options.permissions);
+        log(colors.green(`Approved; ${scope} is allowed for the rest of this session.`));
+      } else if (parsed.decision === 'approve') {
         runtime.approve(request.id, parsed.always ? { always: true } : {});
         if (parsed.always) approveWaiting(runtime, prompter, request);
         log(
@@ -105,6 +124,19 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
   return () => {
     for (const off of offs) off();
   };
+}
+
+function readerOf(options: ApprovalDeskOptions): { readFile?: (path: string) => string | undefined } {
+  return options.readFile ? { readFile: options.readFile } : {};
+}
+
+/** After a scoped "always": approvals that were already waiting and that the new rule covers go through. */
+function approveCovered(runtime: Runtime, prompter: Prompter, permissions: PermissionPolicy): void {
+  for (const pending of runtime.pendingApprovals()) {
+    if (permissions.matching(pending)?.effect !== 'allow') continue;
+    prompter.withdraw((key) => key === pending.id);
+    runtime.approve(pending.id);
+  }
 }
 
 /** After "always": approvals of the same tool and session that were already waiting go through too. */

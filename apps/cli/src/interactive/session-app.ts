@@ -3,6 +3,7 @@ import {
   createRuntime,
   type ModelAdapter,
   type ModelConfig,
+  type PermissionPolicy,
   type Runtime,
   type RuntimeLimits,
   type Session,
@@ -15,8 +16,10 @@ import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
 import { truncate } from '../render/text.js';
+import { workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
+import { suggestScope } from './approval-scope.js';
 import { runSlashCommand } from './slash-commands.js';
 import type { Terminal } from './terminal.js';
 
@@ -30,6 +33,8 @@ export interface SessionAppOptions {
   openStore: () => TaskStore;
   storeDir: string;
   approval: 'ask' | 'auto' | 'deny';
+  /** The permission rules (settings files, plus scoped "always allow" answers): the runtime's policy. */
+  permissions: PermissionPolicy;
   limits: Partial<RuntimeLimits>;
   cwd: string;
   home: string;
@@ -162,7 +167,7 @@ export class SessionApp {
       agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
       tools: options.tools,
       limits: options.limits,
-      approval: options.approval,
+      approval: options.permissions.decide,
       store: options.openStore(),
     });
     this.session = this.runtime.createSession();
@@ -173,7 +178,8 @@ export class SessionApp {
       sessionKey: session.sessionKey,
       log: (text) => terminal.log(text),
       refresh: () => terminal.screen.refresh(),
-      busy: () => session.isBusy,
+      // While a question waits (an approval), the main agent is not working: it waits for you.
+      busy: () => session.isBusy && !terminal.prompter.busy,
     });
     const offStream = this.stream.attach(this.runtime);
     const offLines = terminal.screen.live ? terminal.addLiveLines(() => this.stream.liveLines()) : () => {};
@@ -188,6 +194,9 @@ export class SessionApp {
       colors: terminal.colors,
       log: (text) => terminal.log(text),
       mode: 'ask',
+      readFile: workspaceFileReader(options.cwd),
+      permissions: options.permissions,
+      suggestScope: (request) => suggestScope(request, options.cwd),
     });
   }
 

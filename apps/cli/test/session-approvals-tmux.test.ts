@@ -1,0 +1,112 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicServer,
+  type FakeHandler,
+  lastUserText,
+  textStep,
+  toolResultsOf,
+  toolStep,
+} from '../../../test/fake-anthropic/index.js';
+import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
+import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { TmuxTerminal } from './helpers/tmux.js';
+
+let server: FakeAnthropicServer | undefined;
+let terminal: TmuxTerminal | undefined;
+
+afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+/** The main agent calls one tool per request, chosen by the user's words, then reports the result. */
+const direct: FakeHandler = (request) => {
+  const results = toolResultsOf(request);
+  if (results.length) return textStep(`Result: ${results[0]!.content.split('\n')[0]}`);
+  const text = lastUserText(request);
+  if (/fix the comment/.test(text))
+    return toolStep('edit', {
+      file_path: 'src/auth.js',
+      old_string: '// FIXME: compare in constant time',
+      new_string: '// Compared in constant time since 2026.',
+    });
+  const say = /^say (.*)$/.exec(text);
+  if (say) return toolStep('bash', { command: `echo ${say[1]}` });
+  return textStep('Hello.');
+};
+
+async function start(project: string): Promise<TmuxTerminal> {
+  server = await startFakeClaude(direct);
+  terminal = TmuxTerminal.start(cliCommandLine([]), {
+    cwd: project,
+    env: { HOME: tempDir('home'), ...fakeEnv(server), TERM: 'xterm-256color' },
+  });
+  await terminal.waitFor(/^> $/m);
+  return terminal;
+}
+
+const ESC = String.fromCharCode(27);
+
+describe('approvals worth reading (tmux)', () => {
+  it('an edit shows a coloured diff against the file; bash shows its command', async () => {
+    const project = fixtureProject();
+    const terminal = await start(project);
+    terminal.line('fix the comment');
+    const screen = await terminal.waitFor(/Approve\? \[y\]es/);
+    expect(screen).toContain('Approval needed: [main] main agent wants to run edit (write)');
+    expect(screen).toMatch(/^ {2}src\/auth\.js$/m);
+    expect(screen).toMatch(/@@ -1,6 \+1,6 @@/);
+    expect(screen).toMatch(/^ {2}-\/\/ FIXME: compare in constant time$/m);
+    expect(screen).toMatch(/^ {2}\+\/\/ Compared in constant time since 2026\.$/m);
+    // The old line red, the new one green.
+    const styled = terminal.captureWithStyles();
+    expect(styled).toMatch(new RegExp(`${ESC}\\[31m-// FIXME`));
+    expect(styled).toMatch(new RegExp(`${ESC}\\[32m\\+// Compared`));
+    // The approval block stays together with its prompt at the bottom of the screen.
+    expect(screen.trimEnd().split('\n').at(-1)).toMatch(/^Approve\?/);
+    expect(screen).toContain('[p] always allow Edit(src/**) this session');
+    terminal.line('y');
+    await terminal.waitFor(/Result: /);
+    expect(readFileSync(join(project, 'src', 'auth.js'), 'utf8')).toContain('since 2026');
+
+    terminal.line('say hello world');
+    const bash = await terminal.waitFor(/\[p\] always allow Bash\(echo hello:\*\) this session: $/m);
+    expect(bash).toMatch(/^ {2}\$ echo hello world$/m);
+  });
+
+  it('"always allow" scoped to a command prefix: covered commands run, others still ask', async () => {
+    const terminal = await start(fixtureProject());
+    terminal.line('say hello world');
+    await terminal.waitFor(/\[p\] always allow Bash\(echo hello:\*\)/);
+    terminal.line('p');
+    await terminal.waitFor(/Approved; Bash\(echo hello:\*\) is allowed for the rest of this session\./);
+    await terminal.waitFor(/Result: hello world/);
+    terminal.line('say hello again');
+    await terminal.waitFor(/Result: hello again/);
+    terminal.line('say hello; echo sneaky');
+    await terminal.waitFor(/\$ echo hello; echo sneaky/);
+    terminal.line('n');
+    await terminal.waitFor(/Denied bash\./);
+    const screen = terminal.capture();
+    expect(screen.split('Approval needed:').length - 1).toBe(2);
+  });
+
+  it('honours allow and deny rules from .troupe/settings.json', async () => {
+    const project = fixtureProject();
+    mkdirSync(join(project, '.troupe'), { recursive: true });
+    writeFileSync(
+      join(project, '.troupe', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(echo hi:*)'], deny: ['Bash(echo secret:*)'] } }),
+    );
+    const terminal = await start(project);
+    terminal.line('say hi there');
+    await terminal.waitFor(/Result: hi there/);
+    terminal.line('say secret stuff');
+    const screen = await terminal.waitFor(/Result: .*Bash\(echo secret:\*\)/);
+    expect(screen).not.toContain('Approval needed:');
+  });
+});
