@@ -94,7 +94,7 @@ describe('a runtime with a permission policy', () => {
       },
     });
     const commands = ['npm test -- --ci', 'npm publish', 'make'];
-    const model = scriptedModel((request, { call }) =>
+    const model = scriptedModel((_request, { call }) =>
       call < commands.length ? toolReply('bash', { command: commands[call]! }) : textReply('done'),
     );
     const policy = createPermissionPolicy({ allow: ['Bash(npm test:*)'], deny: ['Bash(npm publish:*)'] });
