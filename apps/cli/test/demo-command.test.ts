@@ -27,7 +27,7 @@ describe('troupe demo (not a terminal, as in CI)', () => {
     expect(out).toMatch(
       /Approval needed: \[general-purpose\] Count lines of code wants to run bash \(execute\)/,
     );
-    expect(out).toContain('command: find . -type f');
+    expect(out).toContain('$ find . -type f');
     expect(out).toContain('Approved automatically (not a terminal, so the demo approves it for you).');
     // The cancellation.
     expect(out).toContain('demo> cancelling [explore] Very thorough search for tests to show cancellation');

@@ -48,7 +48,9 @@ describe('troupe with piped input (not a terminal)', () => {
     expect(run.stdout).toContain(
       'Approval needed: [general-purpose] Write notes file wants to run write (write)',
     );
-    expect(run.stdout).toContain('Approve? [y]es / [n]o / [a]lways allow write this session:');
+    expect(run.stdout).toContain(
+      'Approve? [y]es / [n]o / [a]lways allow write / [p] always allow Edit(notes.txt) this session:',
+    );
     expect(run.stdout).toContain('Approved write.');
     expect(run.stdout).toContain('Summary: Wrote notes.txt.');
   });

@@ -45,14 +45,14 @@ describe('troupe in a real terminal (tmux)', () => {
 
     terminal.line('write the notes');
     const prompt = await terminal.waitFor(
-      /Approve\? \[y\]es \/ \[n\]o \/ \[a\]lways allow write this session: $/m,
+      /Approve\? \[y\]es \/ \[n\]o \/ \[a\]lways allow write \/ \[p\] always allow Edit\(notes\.txt\) this session: $/m,
     );
     expect(prompt).toMatch(
       /Approval needed: \[general-purpose\] Write notes file wants to run write \(write\)/,
     );
-    expect(prompt).toContain('file_path: notes.txt');
-    expect(prompt).toContain('content:');
-    expect(prompt).toContain('│ hello from troupe');
+    // A new file: its whole text as added lines.
+    expect(prompt).toMatch(/^ {2}notes\.txt \(new file\)$/m);
+    expect(prompt).toMatch(/^ {2}\+hello from troupe$/m);
     terminal.line('y');
     await terminal.waitFor(/Approved write\./);
     await terminal.waitFor(/Summary: Wrote notes\.txt\./);

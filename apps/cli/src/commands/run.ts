@@ -9,7 +9,7 @@ import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
-import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
+import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { newTaskId, startDetached } from './run-detached.js';
@@ -86,7 +86,10 @@ export async function runCommand(context: CliContext): Promise<number> {
     agents: registry,
     tools,
     limits: configLimits(config),
-    approval: permissionPolicyFor(permissionSettings, approval.mode, context.cwd).decide,
+    approval: runtimeApproval(
+      permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
+      approval.mode,
+    ),
     store: openStore(dir),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
   });

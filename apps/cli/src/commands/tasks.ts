@@ -22,7 +22,7 @@ import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
-import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
+import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
@@ -226,7 +226,10 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     agents: registry,
     tools: createNodeTools({ root: context.cwd }),
     limits: configLimits(config),
-    approval: permissionPolicyFor(permissionSettings, approval.mode, context.cwd).decide,
+    approval: runtimeApproval(
+      permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
+      approval.mode,
+    ),
     store: onlyTasks(store, (task) => ids.has(task.spec.taskId)),
   });
   terminal.track(runtime);

@@ -16,7 +16,7 @@ import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
 import { truncate } from '../render/text.js';
-import { workspaceFileReader } from '../setup/permissions.js';
+import { runtimeApproval, workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
 import { suggestScope } from './approval-scope.js';
@@ -167,7 +167,7 @@ export class SessionApp {
       agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
       tools: options.tools,
       limits: options.limits,
-      approval: options.permissions.decide,
+      approval: runtimeApproval(options.permissions, options.approval),
       store: options.openStore(),
     });
     this.session = this.runtime.createSession();

@@ -95,6 +95,18 @@ export function permissionPolicyFor(
   });
 }
 
+/**
+ * What to give `createRuntime({ approval })`: the policy's function, or, with no rules and a mode
+ * that never asks, the plain mode (its denials then say that the approval policy denies them).
+ */
+export function runtimeApproval(
+  policy: PermissionPolicy,
+  mode: 'ask' | 'auto' | 'deny',
+): PermissionPolicy['decide'] | 'auto' | 'deny' {
+  const { allow, deny } = policy.rules();
+  return mode !== 'ask' && allow.length === 0 && deny.length === 0 ? mode : policy.decide;
+}
+
 /** Reads a workspace file as it is now, for an approval's diff; undefined when missing, large or outside. */
 export function workspaceFileReader(root: string): (path: string) => string | undefined {
   return (path) => {

@@ -76,7 +76,10 @@ describe('permission rules (Claude Code syntax)', () => {
     expect(policy.decide(request(bash('make')))).toBe('ask');
     policy.allow('Bash(make:*)');
     expect(policy.decide(request(bash('make all')))).toBe('approve');
-    expect(createPermissionPolicy({ otherwise: 'deny' }).decide(request(bash('make')))).toBe('deny');
+    expect(createPermissionPolicy({ otherwise: 'deny' }).decide(request(bash('make')))).toEqual({
+      decision: 'deny',
+      reason: 'no permission rule allows it, and the approval policy denies the rest',
+    });
   });
 });
 

@@ -51,6 +51,11 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): P
       if (found?.effect === 'deny')
         return { decision: 'deny', reason: `the permission rule ${found.rule.text} denies it` };
       if (found) return 'approve';
+      if (otherwise === 'deny')
+        return {
+          decision: 'deny',
+          reason: 'no permission rule allows it, and the approval policy denies the rest',
+        };
       return otherwise;
     },
     allow(rule) {
