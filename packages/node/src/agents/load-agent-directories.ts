@@ -1,5 +1,5 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   type AgentDefinition,
   type AgentRegistry,
@@ -30,15 +30,28 @@ export interface LoadAgentDirectoriesOptions {
   agents?: readonly AgentDefinition[];
   /** Extra name aliases for the registry (alias → name). */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * More project folders of agent files, read after `.troupe/agents` and `.claude/agents` (relative
+   * paths are under `cwd`), for projects laid out for other sub-agent systems: `.agent/agents`,
+   * `.blade/agents`, `.mini-cc/agents` (JSON files).
+   */
+  extraDirs?: readonly string[];
 }
 
-/** The folders read, highest precedence first: project, user, built-in (`.troupe` before `.claude`). */
+/**
+ * The folders read, highest precedence first: project (`.troupe`, `.claude`, then `extraDirs`),
+ * user, built-in.
+ */
 export function agentDirectories(
-  options: Pick<LoadAgentDirectoriesOptions, 'cwd' | 'home' | 'builtinDir'>,
+  options: Pick<LoadAgentDirectoriesOptions, 'cwd' | 'home' | 'builtinDir' | 'extraDirs'>,
 ): AgentDirectory[] {
   const dirs: AgentDirectory[] = [
     { dir: join(options.cwd, '.troupe', 'agents'), source: 'project' },
     { dir: join(options.cwd, '.claude', 'agents'), source: 'project' },
+    ...(options.extraDirs ?? []).map((dir) => ({
+      dir: resolve(options.cwd, dir),
+      source: 'project' as const,
+    })),
     { dir: join(options.home, '.troupe', 'agents'), source: 'user' },
     { dir: join(options.home, '.claude', 'agents'), source: 'user' },
   ];
