@@ -19,6 +19,8 @@ export interface CliOptions {
   store?: string;
   status?: string;
   limit?: number;
+  /** More agent folders (`--agents-dir`, repeatable). */
+  agentsDirs?: string[];
   /** Internal: the id a detached `run --background` child gives its task. */
   taskId?: string;
 }
@@ -45,6 +47,7 @@ const OPTIONS = {
   store: { type: 'string' },
   status: { type: 'string' },
   limit: { type: 'string' },
+  'agents-dir': { type: 'string', multiple: true },
   'task-id': { type: 'string' },
 } as const;
 
@@ -55,10 +58,10 @@ const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model'];
 
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
-  interactive: [...MODEL_FLAGS, 'approval', 'store'],
-  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id'],
-  agents: ['json'],
-  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json'],
+  interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir'],
+  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id', 'agents-dir'],
+  agents: ['json', 'agents-dir'],
+  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir'],
   demo: ['approval'],
   help: [],
 };
@@ -115,6 +118,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (agent) options.agent = agent;
   const store = nonEmpty('store', values.store);
   if (store) options.store = store;
+  const dirs = values['agents-dir']?.map((dir) => nonEmpty('agents-dir', dir)!);
+  if (dirs?.length) options.agentsDirs = dirs;
   const taskId = nonEmpty('task-id', values['task-id']);
   if (taskId) options.taskId = taskId;
   if (values.approval !== undefined) {

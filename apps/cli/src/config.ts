@@ -32,10 +32,16 @@ const ConfigSchema = v.strictObject(
     planModel: v.optional(modelId),
     approval: v.optional(v.picklist(['ask', 'auto', 'deny'], 'must be "ask", "auto" or "deny"')),
     limits: v.optional(LimitsSchema),
+    agentDirs: v.optional(
+      v.array(
+        v.pipe(v.string('must be a folder path'), v.trim(), v.minLength(1, 'must not be empty')),
+        'must be a list of folder paths',
+      ),
+    ),
   },
   (issue) =>
     issue.expected === 'never'
-      ? 'is not a known setting (known: model, smallModel, planModel, approval, limits)'
+      ? 'is not a known setting (known: model, smallModel, planModel, approval, limits, agentDirs)'
       : 'must be a JSON object',
 );
 

@@ -1,10 +1,11 @@
 import { createNodeTools, loadAgentDirectories } from '@troupe/node';
+import { loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { agentDetailLines, agentListLines } from '../render/agent-details.js';
 import { colorsFor } from '../render/colors.js';
-import { loadAgents } from '../setup/agents.js';
+import { type AgentPlaces, agentPlaces, loadAgents } from '../setup/agents.js';
 import { unknownToolFindings } from '../setup/unknown-tools.js';
 import { type ValidationReport, validateAgentPaths } from './validate-agents.js';
 
@@ -14,7 +15,12 @@ export async function agentsCommand(context: CliContext): Promise<number> {
   const colors = colorsFor(context.stdout, context.env);
   const json = context.line.options.json;
   const print = (lines: string[]) => context.stdout.write(`${lines.join('\n')}\n`);
-  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig({ cwd: context.cwd, home: context.home });
+  const places = agentPlaces(
+    { cwd: context.cwd, home: context.home },
+    context.line.options.agentsDirs,
+    config.agentDirs,
+  );
   switch (sub) {
     case 'list': {
       if (rest.length) throw new UsageError('troupe agents list takes no arguments.');
@@ -57,8 +63,12 @@ export async function agentsCommand(context: CliContext): Promise<number> {
   }
 }
 
-async function validateDefaultFolders(places: { cwd: string; home: string }): Promise<ValidationReport> {
-  const registry = await loadAgentDirectories(places);
+async function validateDefaultFolders(places: AgentPlaces): Promise<ValidationReport> {
+  const registry = await loadAgentDirectories({
+    cwd: places.cwd,
+    home: places.home,
+    ...(places.extraDirs ? { extraDirs: places.extraDirs } : {}),
+  });
   const agents = registry.list();
   return {
     files: agents.filter((agent) => agent.path).length + registry.problems().length,

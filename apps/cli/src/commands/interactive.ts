@@ -5,7 +5,7 @@ import { SessionApp } from '../interactive/session-app.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
-import { agentNotices, loadAgents } from '../setup/agents.js';
+import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -20,7 +20,8 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   }
   const places = { cwd: context.cwd, home: context.home };
   const { config } = await loadConfig(places);
-  const registry = await loadAgents(places);
+  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
+  const registry = await loadAgents(agentsAt);
   const interactive = isInteractive(context);
   const approval = chooseApproval(line.options, config, interactive);
   const permissions = permissionPolicyFor(await loadPermissionSettings(places), approval.mode, context.cwd);
@@ -53,7 +54,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     limits: configLimits(config),
     cwd: context.cwd,
     home: context.home,
-    reloadAgents: () => loadAgents(places),
+    reloadAgents: () => loadAgents(agentsAt),
     stdin: context.stdin,
     onSignal: context.onSignal,
   });

@@ -7,7 +7,7 @@ import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
-import { agentNotices, loadAgents } from '../setup/agents.js';
+import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
@@ -38,7 +38,8 @@ export async function runCommand(context: CliContext): Promise<number> {
   if (!prompt) throw new UsageError('troupe run needs a PROMPT (as arguments, or on stdin).');
   const places = { cwd: context.cwd, home: context.home };
   const { config } = await loadConfig(places);
-  const registry = await loadAgents(places);
+  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
+  const registry = await loadAgents(agentsAt);
   const permissionSettings = await loadPermissionSettings(places);
   const agent = options.agent ? registry.require(options.agent).name : undefined;
   const dir = storeDir(places, options.store);

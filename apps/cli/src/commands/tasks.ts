@@ -20,7 +20,7 @@ import { colorsFor } from '../render/colors.js';
 import { storedMessages, storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
-import { loadAgents } from '../setup/agents.js';
+import { agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { runnerOf } from '../setup/run-registry.js';
@@ -213,7 +213,8 @@ async function resume(context: CliContext, store: FileStore, given: string | und
   }
   const places = { cwd: context.cwd, home: context.home };
   const { config } = await loadConfig(places);
-  const registry = await loadAgents(places);
+  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
+  const registry = await loadAgents(agentsAt);
   const permissionSettings = await loadPermissionSettings(places);
   const approval = chooseApproval(context.line.options, config, isInteractive(context));
   const { model, models } = await createClaudeModel(context.env, modelChoice(context.line.options, config));

@@ -1,12 +1,37 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { AgentRegistry, Tool } from '@troupe/core';
 import { agentDirectories, loadAgentDirectories } from '@troupe/node';
 import { CliError } from '../errors.js';
 import { unknownToolFindings } from './unknown-tools.js';
 
-/** Where agents are read from: the project and the user's home. */
+/** Where agents are read from: the project, the user's home, and extra project folders. */
 export interface AgentPlaces {
   cwd: string;
   home: string;
+  /** More agent folders (`--agents-dir`, `agentDirs` in the config file), relative to `cwd`. */
+  extraDirs?: readonly string[];
+}
+
+/**
+ * The agent places of a command: `--agents-dir` folders (in order), then the config file's
+ * `agentDirs`. A folder named there that does not exist is a {@link CliError}.
+ */
+export function agentPlaces(
+  places: { cwd: string; home: string },
+  flags: readonly string[] | undefined,
+  configured: readonly string[] | undefined,
+): AgentPlaces {
+  const extraDirs = [...(flags ?? []), ...(configured ?? [])].map((dir) =>
+    dir === '~' || dir.startsWith('~/') ? join(places.home, dir.slice(1)) : resolve(places.cwd, dir),
+  );
+  for (const dir of extraDirs) {
+    if (!existsSync(dir))
+      throw new CliError(
+        `The agents folder ${dir} does not exist (from --agents-dir or agentDirs in the config file).`,
+      );
+  }
+  return extraDirs.length ? { ...places, extraDirs: [...new Set(extraDirs)] } : places;
 }
 
 /**
@@ -15,7 +40,11 @@ export interface AgentPlaces {
  * {@link agentProblemsNotice}); a folder that exists but cannot be read is a {@link CliError}.
  */
 export async function loadAgents(places: AgentPlaces): Promise<AgentRegistry> {
-  const registry = await loadAgentDirectories({ cwd: places.cwd, home: places.home });
+  const registry = await loadAgentDirectories({
+    cwd: places.cwd,
+    home: places.home,
+    ...(places.extraDirs ? { extraDirs: places.extraDirs } : {}),
+  });
   const folders = new Set(agentDirectories(places).map((entry) => entry.dir));
   const folderProblem = registry.problems().find((problem) => problem.file && folders.has(problem.file));
   if (folderProblem) throw new CliError(folderProblem.message);
