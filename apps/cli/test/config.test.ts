@@ -40,7 +40,7 @@ describe('config files', () => {
   it.each([
     [
       { modle: 'x' },
-      'field "modle" is not a known setting (known: model, smallModel, planModel, approval, limits)',
+      'field "modle" is not a known setting (known: model, smallModel, planModel, approval, limits, agentDirs)',
     ],
     [{ limits: { maxTurns: 1.5 } }, 'field "limits.maxTurns" must be a whole number'],
     [{ limits: { turns: 3 } }, 'field "limits.turns" is not a known limit'],
