@@ -20,30 +20,38 @@ describe('the token budget does not trust reported usage', () => {
     ['null', null],
     ['missing', undefined],
     ['counts null', { input: null, output: null }],
-  ])('usage %s: the budget still ends a chatty task, with a USAGE_ESTIMATED warning', async (_name, usage) => {
-    let calls = 0;
-    const model: ModelAdapter = {
-      generate: async () => {
-        calls++;
-        return {
-          content: [
-            { type: 'text', text: 'x'.repeat(4_000) },
-            { type: 'tool_use', id: `toolu_${calls}`, name: 'note', input: { text: 'y'.repeat(4_000) } },
-          ],
-          usage,
-        } as never;
-      },
-    };
-    const runtime = createRuntime({ model, agents, tools: [note], limits: { tokenBudget: 10_000, maxTurns: 1_000 } });
-    const warnings: RuntimeWarning[] = [];
-    runtime.on('runtime.warning', (warning) => warnings.push(warning));
-    const result = await runtime.spawn({ agent: 'worker', prompt: 'go', description: 'go' }).result;
-    expect(result.terminateReason).toBe('TOKEN_LIMIT');
-    expect(calls).toBeLessThan(20);
-    expect(result.usage.total).toBeGreaterThan(10_000);
-    expect(warnings[0]?.code).toBe('USAGE_ESTIMATED');
-    await runtime.shutdown();
-  });
+  ])(
+    'usage %s: the budget still ends a chatty task, with a USAGE_ESTIMATED warning',
+    async (_name, usage) => {
+      let calls = 0;
+      const model: ModelAdapter = {
+        generate: async () => {
+          calls++;
+          return {
+            content: [
+              { type: 'text', text: 'x'.repeat(4_000) },
+              { type: 'tool_use', id: `toolu_${calls}`, name: 'note', input: { text: 'y'.repeat(4_000) } },
+            ],
+            usage,
+          } as never;
+        },
+      };
+      const runtime = createRuntime({
+        model,
+        agents,
+        tools: [note],
+        limits: { tokenBudget: 10_000, maxTurns: 1_000 },
+      });
+      const warnings: RuntimeWarning[] = [];
+      runtime.on('runtime.warning', (warning) => warnings.push(warning));
+      const result = await runtime.spawn({ agent: 'worker', prompt: 'go', description: 'go' }).result;
+      expect(result.terminateReason).toBe('TOKEN_LIMIT');
+      expect(calls).toBeLessThan(20);
+      expect(result.usage.total).toBeGreaterThan(10_000);
+      expect(warnings[0]?.code).toBe('USAGE_ESTIMATED');
+      await runtime.shutdown();
+    },
+  );
 });
 
 describe('duplicate tool_use ids', () => {
@@ -62,7 +70,10 @@ describe('duplicate tool_use ids', () => {
             usage: { input: 1, output: 1 },
           };
         const last = request.messages[request.messages.length - 1];
-        return { content: [{ type: 'text', text: JSON.stringify(last?.content) }], usage: { input: 1, output: 1 } };
+        return {
+          content: [{ type: 'text', text: JSON.stringify(last?.content) }],
+          usage: { input: 1, output: 1 },
+        };
       },
     };
     const runtime = createRuntime({ model, agents, tools: [note], limits: { timeoutMs: 3_600_000 } });

@@ -11,7 +11,7 @@ import { nullStore } from '../persistence/null-store.js';
 import type { StoreWarning, TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
-import { assertUniqueToolNames } from '../tools/tool-registry.js';
+import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-registry.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
@@ -139,6 +139,7 @@ export class Runtime {
     this.agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
     this.approvals = new ApprovalCoordinator(options.approval ?? 'ask', this.emitter);
     this.mainToolList = createMainTools(this);
+    assertNoShadowedMainTool(this.baseTools, this.mainToolList);
     this.host = {
       clock: this.clock,
       model: options.model,

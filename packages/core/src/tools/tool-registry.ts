@@ -90,3 +90,19 @@ export function assertUniqueToolNames(tools: readonly Tool[]): void {
     seen.add(tool.name);
   }
 }
+
+/**
+ * Throws a `ToolError` (TOOL_DEFINITION_INVALID) when a host tool has the name of one of the
+ * runtime's main tools (`task`, `task_status`, ...): one of the two would be silently shadowed.
+ */
+export function assertNoShadowedMainTool(hostTools: readonly Tool[], mainTools: readonly Tool[]): void {
+  const reserved = new Set(mainTools.map((tool) => tool.name));
+  for (const tool of hostTools) {
+    if (reserved.has(tool.name))
+      throw new ToolError(
+        'TOOL_DEFINITION_INVALID',
+        tool.name,
+        `A host tool is named "${tool.name}", which is the name of a main tool the runtime provides (${[...reserved].join(', ')}): rename the host tool.`,
+      );
+  }
+}
