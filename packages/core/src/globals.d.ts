@@ -22,6 +22,7 @@ declare global {
   function clearTimeout(handle: unknown): void;
   function queueMicrotask(callback: () => void): void;
   function structuredClone<T>(value: T): T;
+  var crypto: { getRandomValues<T extends Uint32Array>(array: T): T };
   var console: {
     log(...data: unknown[]): void;
     warn(...data: unknown[]): void;

@@ -51,20 +51,29 @@ export class ApprovalCoordinator {
   /** sessionKey → tools the user chose to always allow in that session. */
   private readonly always = new Map<string, Set<string>>();
 
+  /**
+   * @param scopeOf where an "always allow" for a task is remembered: its session key, or a scope
+   *   of its own for a task that has no session.
+   */
   constructor(
     private readonly policy: ApprovalPolicy,
     private readonly emitter: RuntimeEmitter,
+    private readonly scopeOf: (taskId: string, sessionKey: string) => string = (_taskId, key) => key,
   ) {}
+
+  private alwaysAllows(taskId: string, sessionKey: string, tool: string): boolean {
+    return this.always.get(this.scopeOf(taskId, sessionKey))?.has(tool) ?? false;
+  }
 
   dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition {
     if (this.policy === 'auto') return 'run';
     if (this.policy === 'deny') return { deny: 'the approval policy denies write and execute tools.' };
-    if (this.always.get(spec.sessionKey)?.has(tool)) return 'run';
+    if (this.alwaysAllows(spec.taskId, spec.sessionKey, tool)) return 'run';
     return 'approval';
   }
 
   request(driver: TaskDriver, request: ApprovalRequest): void {
-    if (this.always.get(request.sessionKey)?.has(request.tool)) {
+    if (this.alwaysAllows(request.taskId, request.sessionKey, request.tool)) {
       this.decide(driver, request, 'approve', undefined, 'always');
       return;
     }
@@ -136,7 +145,7 @@ export class ApprovalCoordinator {
     }
     this.pending.delete(id);
     if (decision === 'approve' && options.always) {
-      const key = pending.request.sessionKey;
+      const key = this.scopeOf(pending.request.taskId, pending.request.sessionKey);
       let tools = this.always.get(key);
       if (!tools) {
         tools = new Set();
@@ -149,7 +158,7 @@ export class ApprovalCoordinator {
 
   /** Emits `approval.resolved` for a call the policy or an "always allow" decided without asking. */
   reportAutomatic(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void {
-    const by = this.always.get(request.sessionKey)?.has(request.tool) ? 'always' : 'policy';
+    const by = this.alwaysAllows(request.taskId, request.sessionKey, request.tool) ? 'always' : 'policy';
     this.emitter.emit('approval.resolved', { ...request, decision, by, ...(reason ? { reason } : {}) });
   }
 

@@ -85,13 +85,16 @@ const DEFAULT_LIMITS: RuntimeLimits = {
 };
 
 let idCounter = 0;
+/**
+ * A task id: time and a counter (so ids sort roughly by creation) and about 100 random bits, so that
+ * one session cannot guess another's task ids.
+ */
 function defaultId(): string {
   idCounter = (idCounter + 1) % 1_679_616;
-  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${Math.floor(
-    Math.random() * 1296,
-  )
-    .toString(36)
-    .padStart(2, '0')}`;
+  const random = new Uint32Array(4);
+  crypto.getRandomValues(random);
+  const suffix = Array.from(random, (word) => word.toString(36).padStart(7, '0').slice(-5)).join('');
+  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${suffix}`;
 }
 
 /**
@@ -137,7 +140,10 @@ export class Runtime {
     this.baseTools = options.tools ?? [];
     assertUniqueToolNames(this.baseTools);
     this.agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
-    this.approvals = new ApprovalCoordinator(options.approval ?? 'ask', this.emitter);
+    this.approvals = new ApprovalCoordinator(options.approval ?? 'ask', this.emitter, (taskId, sessionKey) =>
+      // A task spawned without a session key has no session: "always allow" covers that task only.
+      this.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
+    );
     this.mainToolList = createMainTools(this);
     assertNoShadowedMainTool(this.baseTools, this.mainToolList);
     this.host = {
@@ -315,6 +321,8 @@ export class Runtime {
 
   /** @internal */
   readonly sessionDrivers = new Map<string, TaskDriver>();
+  /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
+  readonly keylessTasks = new Set<string>();
   private readonly sessions = new Set<Session>();
 
   /** @internal */

@@ -91,7 +91,9 @@ describe('main-agent tools', () => {
     };
     expect(await status!.execute({ task_id: id }, context)).toMatch(/status: running/);
     expect(await list!.execute({}, context)).toMatch(new RegExp(`${id}\\s+running\\s+explore\\s+Slow job`));
-    expect(await status!.execute({ task_id: 'missing' }, context)).toBe('Error: no task with id "missing".');
+    expect(await status!.execute({ task_id: 'missing' }, context)).toBe(
+      'Error: no task with id "missing" in this session.',
+    );
     release();
     (await runtime.get(id!)) && (await new Promise((resolve) => runtime.on('task.completed', resolve)));
     expect(await status!.execute({ task_id: id }, context)).toMatch(

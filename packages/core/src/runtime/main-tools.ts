@@ -72,6 +72,22 @@ function caller(runtime: Runtime, context: ToolContext) {
   };
 }
 
+/** A task the caller's session may see: the task tools never reach another session's tasks. */
+function sessionTask(runtime: Runtime, taskId: string, sessionKey: string): TaskInfo | undefined {
+  const info = runtime.get(taskId);
+  return info?.sessionKey === sessionKey ? info : undefined;
+}
+
+/** Whether a task, live or only in the store, belongs to `sessionKey`. */
+async function ownedBy(runtime: Runtime, taskId: string, sessionKey: string): Promise<boolean> {
+  const info = runtime.get(taskId);
+  if (info) return info.sessionKey === sessionKey;
+  const stored = await runtime.store.loadTasks().catch(() => undefined);
+  return (
+    stored?.tasks.some((task) => task.spec.taskId === taskId && task.spec.sessionKey === sessionKey) ?? false
+  );
+}
+
 /** Builds the main-agent tools bound to a runtime. */
 export function createMainTools(runtime: Runtime): Tool[] {
   const agentNames = () => runtime.agents.list().map((agent) => agent.name);
@@ -121,6 +137,9 @@ export function createMainTools(runtime: Runtime): Tool[] {
         const who = caller(runtime, context);
         let history: Message[] | undefined;
         if (input.resume) {
+          // Only a task of the caller's own session can be resumed (its conversation is read).
+          if (!(await ownedBy(runtime, input.resume, who.sessionKey)))
+            return `Error: cannot resume task "${input.resume}": no task with that id in this session.`;
           const document = await runtime.store.loadSnapshot(input.resume).catch(() => undefined);
           const messages = (document?.snapshot as { context?: { messages?: unknown } } | undefined)?.context
             ?.messages;
@@ -165,9 +184,9 @@ export function createMainTools(runtime: Runtime): Tool[] {
       'Shows the status of a task started with task or spawn: progress while it runs, its answer once it has finished.',
     access: 'read',
     input: v.object({ task_id: v.pipe(v.string(), v.minLength(1)) }),
-    execute({ task_id }) {
-      const info = runtime.get(task_id);
-      return info ? describeInfo(info) : `Error: no task with id "${task_id}".`;
+    execute({ task_id }, context) {
+      const info = sessionTask(runtime, task_id, caller(runtime, context).sessionKey);
+      return info ? describeInfo(info) : `Error: no task with id "${task_id}" in this session.`;
     },
   });
 
@@ -205,9 +224,9 @@ export function createMainTools(runtime: Runtime): Tool[] {
     description: 'Cancels a queued or running task.',
     access: 'read',
     input: v.object({ task_id: v.pipe(v.string(), v.minLength(1)) }),
-    execute({ task_id }) {
-      const info = runtime.get(task_id);
-      if (!info) return `Error: no task with id "${task_id}".`;
+    execute({ task_id }, context) {
+      const info = sessionTask(runtime, task_id, caller(runtime, context).sessionKey);
+      if (!info) return `Error: no task with id "${task_id}" in this session.`;
       return runtime.cancel(task_id, 'Cancelled by the main agent.')
         ? `Task ${task_id} is being cancelled.`
         : `Task ${task_id} had already ended (${info.status}).`;

@@ -74,6 +74,7 @@ export function prepareTask(
   const canNest = depth < runtime.limits.maxDepth;
   const tools = runtime.agents.toolNamesFor(definition, runtime.baseToolList(), runtime.mainTools(), canNest);
   const sessionKey = options.sessionKey ?? parent?.spec.sessionKey ?? 'default';
+  if (options.sessionKey === undefined && !parent) runtime.keylessTasks.add(taskId);
   const spec: TaskSpec = {
     taskId,
     agent: definition.name,
