@@ -22,12 +22,22 @@ const bashInput = v.object({
   ),
 });
 
-/** Variables holding troupe's own credentials: kept from commands unless `bashEnv` is given. */
-const CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+/**
+ * Names that look like credentials (`*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, ...): kept from
+ * commands unless `bashEnv` is given or the name is listed in `bashPassEnv`.
+ */
+const CREDENTIAL_NAME =
+  /(^|_)(API_?KEY|KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD_HASH|CREDENTIALS?|AUTH|PRIVATE_KEY|ACCESS_KEY(_ID)?|SESSION_TOKEN|COOKIE)$/i;
 
-function defaultEnvironment(): NodeJS.ProcessEnv {
-  const environment = { ...process.env };
-  for (const name of CREDENTIAL_VARIABLES) delete environment[name];
+/** Whether an environment variable name looks like it holds a credential. */
+function looksLikeCredential(name: string): boolean {
+  return CREDENTIAL_NAME.test(name) && name !== 'PWD';
+}
+
+function defaultEnvironment(pass: readonly string[]): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!looksLikeCredential(name) || pass.includes(name)) environment[name] = value;
   return environment;
 }
 
@@ -72,7 +82,7 @@ export function createBashTool(options: NodeToolsOptions | NodeToolsContext): To
           shell: context.shell,
           command,
           cwd: workspace.realRoot,
-          env: context.bashEnv ?? defaultEnvironment(),
+          env: context.bashEnv ?? defaultEnvironment(context.bashPassEnv),
           timeoutMs,
           killGraceMs: context.bashKillGraceMs,
           maxOutputChars: context.maxOutputChars,

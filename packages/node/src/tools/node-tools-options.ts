@@ -14,11 +14,14 @@ export interface NodeToolsOptions {
   /** Time between SIGTERM and SIGKILL when a command's process group is killed, in ms (default 2,000). */
   bashKillGraceMs?: number;
   /**
-   * Environment of `bash` commands. Default: this process's environment, read at each call,
-   * without troupe's own credentials (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`), so that a
-   * command cannot print them into a conversation that is then persisted.
+   * Environment of `bash` commands, used as given. Default: this process's environment, read at
+   * each call, without any variable whose name looks like a credential (`*_KEY`, `*_TOKEN`,
+   * `*_SECRET`, `*_PASSWORD`, ...; see `bashPassEnv`), so that a command cannot print them into a
+   * conversation that is then persisted.
    */
   bashEnv?: NodeJS.ProcessEnv;
+  /** Credential-looking variables to pass to `bash` commands anyway (default none). */
+  bashPassEnv?: readonly string[];
   /** Shell used by `bash` (default `bash`). */
   shell?: string;
   /**
@@ -46,6 +49,7 @@ export interface NodeToolsContext {
   bashMaxTimeoutMs: number;
   bashKillGraceMs: number;
   bashEnv: NodeJS.ProcessEnv | undefined;
+  bashPassEnv: readonly string[];
   shell: string;
   ripgrep: string | false;
   ignoreDirectories: readonly string[];
@@ -76,6 +80,7 @@ export function resolveNodeToolsOptions(options: NodeToolsOptions | NodeToolsCon
     bashMaxTimeoutMs: positive('bashMaxTimeoutMs', options.bashMaxTimeoutMs, 600_000),
     bashKillGraceMs: positive('bashKillGraceMs', options.bashKillGraceMs, 2_000),
     bashEnv: options.bashEnv,
+    bashPassEnv: options.bashPassEnv ?? [],
     shell: options.shell ?? 'bash',
     ripgrep: options.ripgrep ?? 'rg',
     ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],

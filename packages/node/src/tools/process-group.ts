@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { JOB_TAG_VARIABLE, signalTaggedProcesses } from './escaped-jobs.js';
 import { OutputCollector } from './output-collector.js';
+
+/**
+ * The launcher: a shell whose own environment is the command's clean one runs the command as its
+ * child, so that the command's parent (`/proc/$PPID/environ`) holds no secret of troupe's. It
+ * exits as the command did (re-raising the signal that killed it).
+ */
+const LAUNCHER =
+  '"$0" -c "$1"; status=$?; if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -s "$((status - 128))" $$; fi; exit "$status"';
 
 /** What {@link runInProcessGroup} needs. */
 export interface ProcessGroupCommand {
@@ -25,8 +35,8 @@ export interface ProcessGroupResult {
   aborted: boolean;
 }
 
-/** Process groups still running, killed if this process exits first so that none is orphaned. */
-const liveGroups = new Set<number>();
+/** Process groups still running (by leader pid, with their job tag), killed if this process exits first. */
+const liveGroups = new Map<number, string>();
 let exitHookInstalled = false;
 
 function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -42,7 +52,10 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+    for (const [pid, tag] of liveGroups) {
+      killGroup(pid, 'SIGKILL');
+      signalTaggedProcesses(tag, 'SIGKILL');
+    }
   });
 }
 
@@ -56,9 +69,11 @@ function installExitHook(): void {
 export function runInProcessGroup(options: ProcessGroupCommand): Promise<ProcessGroupResult> {
   return new Promise((resolve, reject) => {
     const collector = new OutputCollector(options.maxOutputChars);
-    const child = spawn(options.shell, ['-c', options.command], {
+    // Every process of this call inherits the tag, so jobs that leave the process group are found.
+    const tag = randomBytes(12).toString('hex');
+    const child = spawn(options.shell, ['-c', LAUNCHER, options.shell, options.command], {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [JOB_TAG_VARIABLE]: tag },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -86,7 +101,7 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
     }, options.timeoutMs);
 
     if (pid !== undefined) {
-      liveGroups.add(pid);
+      liveGroups.set(pid, tag);
       installExitHook();
     }
     if (options.signal.aborted) onAbort();
@@ -106,10 +121,13 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
-      // Background jobs the shell left behind would otherwise outlive the command.
+      // Background jobs the shell left behind would otherwise outlive the command: those still in
+      // its group get the group's SIGTERM then SIGKILL; those that left it (setsid) are killed now.
       if (pid !== undefined && killGroup(pid, 0)) terminate();
+      signalTaggedProcesses(tag, 'SIGKILL');
     });
     child.on('close', () => {
+      signalTaggedProcesses(tag, 'SIGKILL');
       clearTimeout(timeout);
       options.signal.removeEventListener('abort', onAbort);
       if (pid !== undefined) {
