@@ -180,9 +180,9 @@ describe('a cluster of 3 worker processes on Postgres + DBOS', () => {
     // The write ran once, on the killed worker; its takeover told the model the outcome is unknown.
     expect(results.at(-1)!.output).toBe('done 3000 (write interrupted)');
     expect(await writes(writing.id)).toEqual([{ worker: second }]);
-    const survivor = [...harness.workers.keys()];
-    expect(survivor).toHaveLength(1);
-    expect(await harness.workerOf(hung.id)).toBe(survivor[0]);
+    expect([...harness.workers.keys()]).toHaveLength(1);
+    // A survivor took the hung task over (it may since have been the second worker killed).
+    expect(await harness.workerOf(hung.id)).not.toBe(first);
     const duplicates = await harness.pool.query(
       'SELECT task_id, tool_use_id FROM probe_writes GROUP BY task_id, tool_use_id HAVING count(*) > 1',
     );
