@@ -141,7 +141,9 @@ export class McpServerConnection {
     } catch (error) {
       const reason = isTimeout(error)
         ? `it did not answer within ${this.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS} ms`
-        : describeError(error);
+        : error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+          ? 'it exited before answering'
+          : describeError(error);
       this.markFailed(`it failed to start: ${reason}${this.diagnostics()}`);
       await this.disconnect(client);
       throw new Error(`MCP server "${this.name}" ${this.lastError}.`);

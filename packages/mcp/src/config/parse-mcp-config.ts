@@ -6,7 +6,7 @@ import type { McpServerConfig, McpServerEntry } from './server-config.js';
 const access = v.picklist(['read', 'write', 'execute'], "'read', 'write' or 'execute'");
 const MS = 'a whole number of milliseconds of at least 1';
 const milliseconds = v.pipe(v.number(MS), v.integer(MS), v.minValue(1, MS));
-const stringMap = v.record(v.string(), v.string(), 'an object of string values');
+const stringMap = v.record(v.string(), v.string('a string'), 'an object of string values');
 
 const common = {
   access: v.optional(access),
@@ -124,13 +124,13 @@ export function parseServerConfig(
     const issue = parsed.issues[0]!;
     const field = v.getDotPath(issue) ?? (isHttp ? 'url' : 'command');
     const secret = /^(env|headers)\./.test(field);
-    const got =
-      secret || issue.input === undefined ? '' : `, got ${JSON.stringify(issue.input)?.slice(0, 60)}`;
-    throw new McpConfigError(`${where}: "${field}" must be ${issue.message}${got}.`, {
-      source,
-      server: name,
-      field,
-    });
+    const message =
+      issue.input === undefined
+        ? `${where}: "${field}" is required.`
+        : secret
+          ? `${where}: "${field}" must be a string.`
+          : `${where}: "${field}" must be ${issue.message}, got ${JSON.stringify(issue.input)?.slice(0, 60)}.`;
+    throw new McpConfigError(message, { source, server: name, field });
   }
   const config = parsed.output;
   const expand = (text: string, field: string) =>

@@ -1,0 +1,129 @@
+import type { TextBlock, Tool, ToolContext } from '@troupe/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';
+import { createNodeMcpHub } from '../src/node/index.js';
+import { EVERYTHING, nodeServer, startEverythingHttp } from './servers.js';
+
+// The real @modelcontextprotocol/server-everything, over stdio and over Streamable HTTP.
+const context = (signal = new AbortController().signal): ToolContext => ({
+  signal,
+  taskId: 't1',
+  agent: 'a',
+  toolUseId: 'u1',
+});
+const textOf = (output: string | TextBlock[]) =>
+  typeof output === 'string' ? output : output.map((block) => block.text).join('\n');
+const find = (tools: Tool[], name: string) => {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no ${name} among ${tools.map((t) => t.name).join(', ')}`);
+  return tool;
+};
+
+describe('server-everything over stdio', () => {
+  let hub: McpHub;
+  let tools: Tool[];
+
+  beforeAll(async () => {
+    process.env.ANTHROPIC_API_KEY ??= 'sk-ant-test-not-a-real-key';
+    hub = createNodeMcpHub({
+      servers: [
+        nodeServer('everything', EVERYTHING, ['stdio'], {
+          env: { GREETING: 'hello from config' },
+          toolAccess: { echo: 'write' },
+        }),
+      ],
+      maxResultChars: 2_000,
+    });
+    tools = await hub.tools();
+  });
+  afterAll(() => hub.close());
+
+  it('names every tool mcp__everything__<tool> with a valid name and the server schema', () => {
+    expect(tools.length).toBeGreaterThan(5);
+    for (const tool of tools) expect(tool.name).toMatch(/^mcp__everything__[a-zA-Z0-9_-]{1,47}$/);
+    expect(find(tools, 'mcp__everything__get-sum').inputJsonSchema).toMatchObject({
+      type: 'object',
+      required: ['a', 'b'],
+    });
+  });
+
+  it('calls a tool and maps text content', async () => {
+    const sum = find(tools, 'mcp__everything__get-sum');
+    expect(textOf(await sum.execute({ a: 2, b: 40 }, context()))).toMatch(/42/);
+  });
+
+  it('annotations give access classes; a per-tool override wins', () => {
+    expect(find(tools, 'mcp__everything__get-sum').access).toBe('read');
+    expect(find(tools, 'mcp__everything__gzip-file-as-resource').access).toBe('execute'); // openWorldHint
+    expect(find(tools, 'mcp__everything__toggle-simulated-logging').access).toBe('write');
+    expect(find(tools, 'mcp__everything__echo').access).toBe('write'); // toolAccess override
+  });
+
+  it('the server gets a safe environment plus its configured env, never troupe credentials', async () => {
+    const output = textOf(await find(tools, 'mcp__everything__get-env').execute({}, context()));
+    expect(output).toContain('hello from config');
+    expect(output).toContain('"PATH"');
+    expect(output).not.toContain('ANTHROPIC_API_KEY');
+    expect(output).not.toContain(process.env.ANTHROPIC_API_KEY);
+  });
+
+  it('maps resource links and images into text blocks the model can read', async () => {
+    const links = textOf(
+      await find(tools, 'mcp__everything__get-resource-links').execute({ count: 2 }, context()),
+    );
+    expect(links).toMatch(/\[resource link: .+ <[a-z]+:\/\/.+>/);
+    const image = textOf(await find(tools, 'mcp__everything__get-tiny-image').execute({}, context()));
+    expect(image).toMatch(/\[image: image\/png, [\d.]+ KB; not shown to the model\]/);
+  });
+
+  it('cuts an oversized result with a note', async () => {
+    const output = await find(tools, 'mcp__everything__echo').execute(
+      { message: 'y'.repeat(5_000) },
+      context(),
+    );
+    const text = textOf(output);
+    expect(text).toMatch(/\[Output truncated: [\d,]+ of [\d,]+ characters cut\.\]$/);
+    expect(text.length).toBeLessThan(2_200);
+  });
+});
+
+describe('server-everything over Streamable HTTP', () => {
+  let server: Awaited<ReturnType<typeof startEverythingHttp>>;
+  let hub: McpHub;
+
+  beforeAll(async () => {
+    server = await startEverythingHttp();
+    // The browser-safe entry: HTTP transport only.
+    hub = createMcpHub({
+      servers: [
+        {
+          name: 'remote',
+          source: 'test',
+          config: { type: 'http', url: server.url, headers: { 'X-Test': 'troupe' } },
+        },
+      ],
+      createTransport: createHttpTransport,
+    });
+  });
+  afterAll(async () => {
+    await hub.close();
+    await server.stop();
+  });
+
+  it('lists and calls tools', async () => {
+    const tools = await hub.tools();
+    expect(hub.status()[0]).toMatchObject({ name: 'remote', type: 'http', state: 'ready' });
+    const echo = find(tools, 'mcp__remote__echo');
+    expect(textOf(await echo.execute({ message: 'over http' }, context()))).toContain('over http');
+  });
+
+  it('a stdio server in the browser-safe hub fails with a message pointing at the Node entry', async () => {
+    const browserHub = createMcpHub({
+      servers: [nodeServer('local', EVERYTHING, ['stdio'])],
+      createTransport: createHttpTransport,
+    });
+    expect(await browserHub.tools()).toEqual([]);
+    expect(browserHub.status()[0]!.error).toMatch(/stdio needs Node .*@troupe\/mcp\/node/);
+    await browserHub.close();
+  });
+});
