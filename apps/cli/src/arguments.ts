@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 
 /** The commands of `troupe`. `interactive` is what a bare `troupe` runs. */
-export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'demo' | 'help';
+export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'mcp' | 'demo' | 'help';
 
 /** Values of every flag, after parsing. Which flags a command accepts is checked by {@link parseCommandLine}. */
 export interface CliOptions {
@@ -61,12 +61,13 @@ const ALLOWED: Record<CommandName, FlagName[]> = {
   interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir'],
   run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id', 'agents-dir'],
   agents: ['json', 'agents-dir'],
+  mcp: ['json'],
   tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir'],
   demo: ['approval'],
   help: [],
 };
 
-const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'demo', 'help']);
+const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help']);
 const APPROVALS = new Set(['ask', 'auto', 'deny']);
 const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
 

@@ -7,6 +7,7 @@ Usage:
   troupe run [options] PROMPT              run one prompt headless (for scripts)
   troupe agents list|show NAME|validate [PATHS...]
   troupe tasks list|show ID|cancel ID|resume [ID]
+  troupe mcp list                          MCP servers (.mcp.json, ~/.troupe/mcp.json) and their tools
   troupe demo                              offline demo: no API key needed
   troupe help [COMMAND]
 
@@ -22,7 +23,7 @@ Global options:
   -h, --help            show help      -v, --version   show the version
   --debug               show stack traces of errors
 
-In a session: /agents, /tasks, /help, /exit; Ctrl-C cancels the current turn, twice exits.
+In a session: /agents, /tasks, /mcp, /help, /exit; Ctrl-C cancels the current turn, twice exits.
 Needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL for another endpoint). Config: ~/.troupe/config.json
 and .troupe/config.json. Exit codes: 0 ok, 1 error, 2 usage, 3-6 task limits/errors, 130 aborted.
 `;
@@ -51,6 +52,11 @@ Exit codes: 0 GOAL, 2 usage error, 3 MAX_TURNS, 4 TIMEOUT, 5 TOKEN_LIMIT, 6 ERRO
 
 Options:
   --json                          machine-readable output
+`,
+  mcp: `Usage:
+  troupe mcp list [--json]        MCP servers from .mcp.json (project), ~/.troupe/mcp.json (user)
+                                  and agent files' mcpServers: starts each, shows its status and
+                                  its tools (mcp__server__tool) with their access class
 `,
   tasks: `Usage:
   troupe tasks list [--status S] [--limit N]   persisted tasks, newest first

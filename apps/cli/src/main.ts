@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';
 import type { CliContext, CliIo } from './io.js';
 
-const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'demo', 'help']);
+const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help']);
 
 /**
  * Runs `troupe` with `argv` (the arguments after the script) and resolves to the exit code. Only
@@ -40,6 +40,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./commands/agents.js')).agentsCommand(context);
       case 'tasks':
         return await (await import('./commands/tasks.js')).tasksCommand(context);
+      case 'mcp':
+        return await (await import('./commands/mcp.js')).mcpCommand(context);
       case 'demo':
         return await (await import('./commands/demo.js')).demoCommand(context);
       default:

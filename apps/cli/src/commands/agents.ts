@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '@troupe/core';
 import { createNodeTools, loadAgentDirectories } from '@troupe/node';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
@@ -8,6 +9,7 @@ import { colorsFor } from '../render/colors.js';
 import { type AgentPlaces, agentPlaces, loadAgents } from '../setup/agents.js';
 import { unknownToolFindings } from '../setup/unknown-tools.js';
 import { type ValidationReport, validateAgentPaths } from './validate-agents.js';
+import { mcpFindings } from './validate-mcp.js';
 
 /** `troupe agents list|show NAME|validate [PATHS...]`. */
 export async function agentsCommand(context: CliContext): Promise<number> {
@@ -52,9 +54,11 @@ export async function agentsCommand(context: CliContext): Promise<number> {
       return EXIT.ok;
     }
     case 'validate': {
+      const definitions: AgentDefinition[] = [];
       const report: ValidationReport = rest.length
-        ? await validateAgentPaths(rest, { cwd: context.cwd })
-        : await validateDefaultFolders(places);
+        ? await validateAgentPaths(rest, { cwd: context.cwd, collect: definitions })
+        : await validateDefaultFolders(places, definitions);
+      report.warnings.push(...(await mcpFindings(definitions, { ...places, env: context.env })));
       print(json ? [JSON.stringify(report, null, 2)] : reportLines(report, colors));
       return report.errors.length ? EXIT.error : EXIT.ok;
     }
@@ -63,13 +67,17 @@ export async function agentsCommand(context: CliContext): Promise<number> {
   }
 }
 
-async function validateDefaultFolders(places: AgentPlaces): Promise<ValidationReport> {
+async function validateDefaultFolders(
+  places: AgentPlaces,
+  collect: AgentDefinition[],
+): Promise<ValidationReport> {
   const registry = await loadAgentDirectories({
     cwd: places.cwd,
     home: places.home,
     ...(places.extraDirs ? { extraDirs: places.extraDirs } : {}),
   });
   const agents = registry.list();
+  collect.push(...agents);
   return {
     files: agents.filter((agent) => agent.path).length + registry.problems().length,
     agents: agents.map((agent) => agent.name),

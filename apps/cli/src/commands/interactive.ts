@@ -5,8 +5,10 @@ import { SessionApp } from '../interactive/session-app.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
+import { mcpStatusLines } from '../render/mcp-status.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
+import { openMcp } from '../setup/mcp.js';
 import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 
@@ -29,7 +31,8 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config), {
     onRetry: (notice) => notify(notice),
   });
-  const tools = createNodeTools({ root: context.cwd });
+  const mcp = await openMcp({ ...places, env: context.env }, registry.list());
+  const tools = [...createNodeTools({ root: context.cwd }), ...mcp.tools];
   const dir = storeDir(places, line.options.store);
   const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ' });
   const { colors } = terminal;
@@ -41,6 +44,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   );
   for (const notice of await agentNotices(registry, tools)) terminal.log(colors.yellow(notice));
   if (approval.notice) terminal.log(colors.yellow(approval.notice));
+  for (const notice of mcp.notices) terminal.log(colors.yellow(notice));
   const app = new SessionApp({
     terminal,
     model,
@@ -57,6 +61,11 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     reloadAgents: () => loadAgents(agentsAt),
     stdin: context.stdin,
     onSignal: context.onSignal,
+    mcpStatus: () => mcpStatusLines(mcp.hub?.status() ?? [], colors),
   });
-  return app.run();
+  try {
+    return await app.run();
+  } finally {
+    await mcp.close();
+  }
 }

@@ -9,6 +9,7 @@ import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
+import { openMcp } from '../setup/mcp.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -74,10 +75,16 @@ export async function runCommand(context: CliContext): Promise<number> {
   const { model, models } = await createClaudeModel(context.env, modelChoice(options, config), {
     onRetry: (notice) => notify(notice),
   });
-  const tools = createNodeTools({ root: context.cwd });
+  const mcp = await openMcp(
+    { ...places, env: context.env },
+    registry.list(),
+    agent ? registry.require(agent) : undefined,
+  );
+  const tools = [...createNodeTools({ root: context.cwd }), ...mcp.tools];
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
   notify = (notice) => terminal.log(terminal.colors.yellow(notice));
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
+  for (const notice of mcp.notices) terminal.log(terminal.colors.yellow(notice));
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
   let idCalls = 0;
   const taskId = options.taskId;
@@ -150,6 +157,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     terminal.close();
     unregister();
     await runtime.shutdown();
+    await mcp.close();
   }
 }
 

@@ -48,7 +48,7 @@ async function agentFilesIn(dir: string): Promise<string[]> {
  */
 export async function validateAgentPaths(
   paths: readonly string[],
-  options: { cwd: string },
+  options: { cwd: string; collect?: AgentDefinition[] },
 ): Promise<ValidationReport> {
   const report: ValidationReport = { files: 0, agents: [], errors: [], warnings: [] };
   const files: string[] = [];
@@ -88,6 +88,7 @@ export async function validateAgentPaths(
       report.errors.push({ message: `${file}: ${(error as Error).message}`, file });
     }
   }
+  options.collect?.push(...definitions);
   report.warnings.push(...(await unknownToolFindings(definitions, createNodeTools({ root: options.cwd }))));
   report.agents = registry.names();
   for (const shadowed of registry.shadowed()) report.warnings.push({ message: shadowed.message });

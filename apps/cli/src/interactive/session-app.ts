@@ -44,6 +44,8 @@ export interface SessionAppOptions {
   stdin: InputStream;
   /** Subscribes to SIGINT when input is not a terminal (readline handles Ctrl-C on one). */
   onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
+  /** Lines for `/mcp`: MCP servers, their state and tools. */
+  mcpStatus?: () => string[];
 }
 
 /**

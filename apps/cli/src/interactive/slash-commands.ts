@@ -16,6 +16,7 @@ const HELP = `Commands:
   /tasks                     tasks of this session
   /tasks show ID             one task with its transcript (ID may be a prefix)
   /tasks cancel ID           cancel a queued or running task
+  /mcp                       MCP servers: status, tools and their access class
   /expand                    show or hide streamed text under running tasks (also Ctrl-O)
   /help                      this list
   /exit                      leave (unfinished tasks of the session are cancelled)
@@ -43,6 +44,9 @@ export async function runSlashCommand(app: SessionApp, input: string): Promise<v
       return;
     case 'tasks':
       await tasksCommand(app, words);
+      return;
+    case 'mcp':
+      log((app.options.mcpStatus?.() ?? ['No MCP servers in this session.']).join('\n'));
       return;
     default:
       throw new UsageError(`Unknown command /${name}. Type /help for the list.`);
