@@ -1,8 +1,11 @@
 import type { TextBlock, Tool, ToolContext } from '@troupe/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
 import { EVERYTHING, nodeServer, startEverythingHttp } from './servers.js';
+
+// Real servers start as processes: seconds each on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // The real @modelcontextprotocol/server-everything, over stdio and over Streamable HTTP.
 const context = (signal = new AbortController().signal): ToolContext => ({

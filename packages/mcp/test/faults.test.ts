@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, type TextBlock, type Tool, type ToolContext } from '@troupe/core';
 import { manualClock, scriptedModel } from '@troupe/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
 import { FAULTY, isAlive, nodeServer } from './servers.js';
+
+// Real servers start as processes: seconds each on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // Faults, with troupe's small fixture server (built on the SDK's Server class).
 let dir: string;

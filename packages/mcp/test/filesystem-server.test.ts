@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, parseAgentFile, type ToolResultBlock } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
 import { FILESYSTEM, nodeServer } from './servers.js';
+
+// Real servers start as processes: seconds each on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // The real @modelcontextprotocol/server-filesystem, started from node_modules over stdio.
 let root: string;
