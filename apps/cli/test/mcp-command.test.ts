@@ -95,6 +95,14 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
     expect(serverProcesses()).toEqual([]);
   });
 
+  it('/mcp in a session lists the servers and tools; leaving the session stops them', async () => {
+    const run = await runCli([], { cwd: project, env: env(), input: '/mcp\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^filesystem \(stdio, .*\.mcp\.json\) ready · \d+ tools$/m);
+    expect(run.stdout).toMatch(/^ {2}mcp__filesystem__read_text_file +read$/m);
+    expect(serverProcesses()).toEqual([]);
+  });
+
   it('troupe mcp list reports a server that cannot start, with exit code 1', async () => {
     writeConfig({ broken: { command: 'troupe-no-such-mcp-server' } });
     const run = await runCli(['mcp', 'list'], { cwd: project, env: env() });

@@ -1,6 +1,5 @@
 import { type AgentDefinition, MCP_TOOL_PREFIX, mcpServerOf } from '@troupe/core';
-import { createNodeMcpHub } from '@troupe/mcp/node';
-import { mcpServers, serversNamedBy } from '../setup/mcp.js';
+import { mcpServers, serversNamedBy, usesMcp } from '../setup/mcp.js';
 
 /**
  * Checks what agents say about MCP against the configuration: a server no configuration provides,
@@ -11,7 +10,9 @@ export async function mcpFindings(
   agents: readonly AgentDefinition[],
   places: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> },
 ): Promise<{ message: string; file?: string }[]> {
-  const { servers, warnings } = mcpServers(places, agents);
+  if (!usesMcp(places, agents)) return [];
+  const { servers, warnings } = await mcpServers(places, agents);
+  const { createNodeMcpHub } = await import('@troupe/mcp/node');
   const findings: { message: string; file?: string }[] = warnings.map((message) => ({ message }));
   const hub = createNodeMcpHub({ servers });
   const where = (agent: AgentDefinition) =>

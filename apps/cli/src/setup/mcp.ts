@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type AgentDefinition, MCP_TOOL_PREFIX, mcpServerOf, type Tool } from '@troupe/core';
-import { type McpHub, type McpServerEntry, parseServerConfig } from '@troupe/mcp';
-import { createNodeMcpHub, loadMcpConfig } from '@troupe/mcp/node';
+import type { McpHub, McpServerEntry } from '@troupe/mcp';
 
 /** The MCP side of a CLI run: the hub (close it at the end), its tools and what to tell the user. */
 export interface McpSetup {
@@ -20,10 +21,12 @@ interface Places {
  * The configured MCP servers: the project's `.mcp.json`, the user's `~/.troupe/mcp.json`, then
  * inline definitions in agent files' `mcpServers` (a configured server of the same name wins).
  */
-export function mcpServers(
+export async function mcpServers(
   places: Places,
   agents: readonly AgentDefinition[],
-): { servers: McpServerEntry[]; warnings: string[] } {
+): Promise<{ servers: McpServerEntry[]; warnings: string[] }> {
+  const { loadMcpConfig } = await import('@troupe/mcp/node');
+  const { parseServerConfig } = await import('@troupe/mcp');
   const loaded = loadMcpConfig({ cwd: places.cwd, home: places.home, environment: places.env });
   const servers = [...loaded.servers];
   const warnings = [...loaded.warnings];
@@ -61,13 +64,23 @@ export function serversNamedBy(agent: AgentDefinition): string[] {
  * names (every server when its tool list is open); otherwise all. A server that fails is a notice,
  * not an error: its tools that agent files name exactly still exist and retry it on use.
  */
+/** True when MCP is configured at all: a config file, or an agent naming servers or MCP tools. */
+export function usesMcp(places: Places, agents: readonly AgentDefinition[]): boolean {
+  if (existsSync(join(places.cwd, '.mcp.json')) || existsSync(join(places.home, '.troupe', 'mcp.json')))
+    return true;
+  return agents.some((agent) => serversNamedBy(agent).length > 0);
+}
+
 export async function openMcp(
   places: Places,
   agents: readonly AgentDefinition[],
   only?: AgentDefinition,
 ): Promise<McpSetup> {
-  const { servers, warnings } = mcpServers(places, agents);
+  // The MCP SDK is loaded only when MCP is in use: CLI start-up stays fast without it.
+  if (!usesMcp(places, agents)) return { hub: undefined, tools: [], notices: [], close: async () => {} };
+  const { servers, warnings } = await mcpServers(places, agents);
   if (servers.length === 0) return { hub: undefined, tools: [], notices: warnings, close: async () => {} };
+  const { createNodeMcpHub } = await import('@troupe/mcp/node');
   const hub = createNodeMcpHub({ servers });
   const open = !only?.tools || only.tools.includes('*');
   const wanted = open
