@@ -173,7 +173,10 @@ export class McpServerConnection {
       error instanceof McpError && !isTimeout(error) && error.code !== ErrorCode.ConnectionClosed;
     if (protocolError) {
       return new Error(
-        redact(`MCP server "${this.name}" answered an error while ${doing}: ${error.message}`, this.secrets),
+        redact(
+          `MCP server "${this.name}" answered an error while ${doing}: ${oneLine(error.message)}`,
+          this.secrets,
+        ),
       );
     }
     let reason: string;
@@ -214,6 +217,11 @@ export class McpServerConnection {
 
 function isTimeout(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+/** An SDK error message on one line, its repeated `MCP error -N: ` prefix once. */
+function oneLine(message: string): string {
+  return message.replace(/^(MCP error -?\d+: )\1+/, '$1').replace(/\s*\n\s*/g, ' ');
 }
 
 function describeError(error: unknown): string {

@@ -134,6 +134,43 @@ describe('a server that hangs', () => {
   });
 });
 
+describe('a server that answers a protocol error', () => {
+  it('a JSON-RPC error answer names server and tool; the server is not restarted', async () => {
+    const { hub } = hubWith();
+    const tools = await hub.tools();
+    const pid = await serverPid(hub);
+    await expect(find(tools, 'mcp__faulty__refuse').execute({}, context())).rejects.toThrow(
+      /MCP server "faulty" answered an error while calling "refuse": .*the index is locked/,
+    );
+    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(await serverPid(hub)).toBe(pid);
+  });
+
+  it('a result that is not a tool result is an error naming server and tool, never a crash', async () => {
+    const { hub } = hubWith();
+    const tools = await hub.tools();
+    const pid = await serverPid(hub);
+    const error = await Promise.resolve(find(tools, 'mcp__faulty__malformed').execute({}, context())).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(error?.message).toMatch(
+      /^MCP server "faulty" answered an error while calling "malformed": MCP error -32602: Invalid tools\/call result: .*"content"/,
+    );
+    expect(error?.message).not.toMatch(/\n/);
+    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(await serverPid(hub)).toBe(pid);
+  });
+
+  it('a line on stdout that is not JSON-RPC is skipped; the answer after it arrives', async () => {
+    const { hub } = hubWith();
+    const tools = await hub.tools();
+    const pid = await serverPid(hub);
+    expect(textOf(await find(tools, 'mcp__faulty__noisy').execute({}, context()))).toBe('ok after noise');
+    expect(await serverPid(hub)).toBe(pid);
+  });
+});
+
 describe('cancel mid-call', () => {
   it('cancelling the task aborts the call and sends notifications/cancelled to the server', async () => {
     const { hub } = hubWith();

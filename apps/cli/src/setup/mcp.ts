@@ -59,11 +59,6 @@ export function serversNamedBy(agent: AgentDefinition): string[] {
   return [...names];
 }
 
-/**
- * Starts the MCP servers a run needs and lists their tools: with `only`, the servers that agent
- * names (every server when its tool list is open); otherwise all. A server that fails is a notice,
- * not an error: its tools that agent files name exactly still exist and retry it on use.
- */
 /** True when MCP is configured at all: a config file, or an agent naming servers or MCP tools. */
 export function usesMcp(places: Places, agents: readonly AgentDefinition[]): boolean {
   if (existsSync(join(places.cwd, '.mcp.json')) || existsSync(join(places.home, '.troupe', 'mcp.json')))
@@ -71,6 +66,11 @@ export function usesMcp(places: Places, agents: readonly AgentDefinition[]): boo
   return agents.some((agent) => serversNamedBy(agent).length > 0);
 }
 
+/**
+ * Starts the MCP servers a run needs and lists their tools: with `only`, the servers that agent
+ * names (every server when its tool list is open); otherwise all. A server that fails is a notice,
+ * not an error: its tools that agent files name exactly still exist and retry it on use.
+ */
 export async function openMcp(
   places: Places,
   agents: readonly AgentDefinition[],
