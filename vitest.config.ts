@@ -1,28 +1,69 @@
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
 // Tests run from source: the `source` export condition points each workspace package at src/.
-export default defineConfig({
-  resolve: { conditions: ['source', 'module', 'node', 'development|production'] },
-  ssr: {
-    resolve: { conditions: ['source', 'module', 'node', 'development|production'] },
-    // eventsource-parser (used by the MCP SDK) publishes a `source` condition that points at .ts
-    // files Node cannot load: Vite transforms it instead.
-    noExternal: [/@modelcontextprotocol\/sdk/, 'eventsource-parser'],
-  },
-  test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'packages/*/test/**/*.test.ts',
-      'apps/*/src/**/*.test.ts',
-      'apps/*/test/**/*.test.ts',
-      'test/**/*.test.ts',
+const conditions = ['source', 'module', 'node', 'development|production'];
+
+// Browser tests (`*.browser.test.ts`) run in Debian's Chromium, not a downloaded browser build.
+const chromium = playwright({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+  },
+});
+
+export default defineConfig({
+  test: {
     testTimeout: 20_000,
-    typecheck: {
-      enabled: true,
-      include: ['packages/core/src/**/*.test-d.ts'],
-      tsconfig: 'packages/core/tsconfig.json',
-    },
+    projects: [
+      {
+        resolve: { conditions },
+        ssr: {
+          resolve: { conditions },
+          // eventsource-parser (used by the MCP SDK) publishes a `source` condition that points at .ts
+          // files Node cannot load: Vite transforms it instead.
+          noExternal: [/@modelcontextprotocol\/sdk/, 'eventsource-parser'],
+        },
+        test: {
+          name: 'node',
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'apps/*/test/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', '**/dist/**', '**/*.browser.test.ts'],
+          testTimeout: 20_000,
+          typecheck: {
+            enabled: true,
+            include: ['packages/core/src/**/*.test-d.ts'],
+            tsconfig: 'packages/core/tsconfig.json',
+          },
+        },
+      },
+      {
+        resolve: { conditions: ['source', 'browser', 'module', 'development|production'] },
+        test: {
+          name: 'browser',
+          include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/test/**/*.browser.test.ts'],
+          testTimeout: 20_000,
+          browser: {
+            enabled: true,
+            provider: chromium,
+            headless: true,
+            screenshotFailures: false,
+            instances: [{ browser: 'chromium' }] },
+        },
+      },
+    ],
   },
 });
