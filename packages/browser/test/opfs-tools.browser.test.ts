@@ -65,23 +65,26 @@ describe('OPFS tools', () => {
     expect(await call('write', { file_path: 'docs/notes.md', content: 'one\ntwo\n' })).toBe(
       'Created docs/notes.md (2 lines, 8 bytes).',
     );
-    expect(await call('edit', { file_path: 'docs/notes.md', old_string: 'two', new_string: 'three' })).toContain(
-      'replaced 1 occurrence',
-    );
+    expect(
+      await call('edit', { file_path: 'docs/notes.md', old_string: 'two', new_string: 'three' }),
+    ).toContain('replaced 1 occurrence');
     expect(await call('read', { file_path: 'docs/notes.md' })).toContain('three');
     await workspace.writeFile(['twice.txt'], 'a a');
     await expect(call('edit', { file_path: 'twice.txt', old_string: 'a', new_string: 'b' })).rejects.toThrow(
       /appears 2 times/,
     );
-    expect(await call('edit', { file_path: 'twice.txt', old_string: 'a', new_string: 'b', replace_all: true })).toContain(
-      '2 occurrences',
-    );
+    expect(
+      await call('edit', { file_path: 'twice.txt', old_string: 'a', new_string: 'b', replace_all: true }),
+    ).toContain('2 occurrences');
   });
 
   it('ls, glob and grep find files and contents', async () => {
     expect(await call('ls', {})).toBe('./ (1 directories, 1 files)\nsrc/\nREADME.md  (34 B)');
     expect((await call('glob', { pattern: '**/*.ts' })).split('\n')).toEqual(['src/util/check.ts']);
-    expect((await call('glob', { pattern: '*.{js,md}' })).split('\n').sort()).toEqual(['README.md', 'src/auth.js']);
+    expect((await call('glob', { pattern: '*.{js,md}' })).split('\n').sort()).toEqual([
+      'README.md',
+      'src/auth.js',
+    ]);
     expect(await call('grep', { pattern: 'login' })).toBe('Found 2 files\nREADME.md\nsrc/auth.js');
     expect(await call('grep', { pattern: 'check\\(', output_mode: 'content', glob: '*.js' })).toBe(
       'src/auth.js:2:  return check(user);',

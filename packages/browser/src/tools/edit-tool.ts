@@ -12,9 +12,14 @@ const editInput = v.object({
   ),
   old_string: v.pipe(
     v.string(),
-    v.description('The exact text to replace, including whitespace and indentation. Empty to create a new file.'),
+    v.description(
+      'The exact text to replace, including whitespace and indentation. Empty to create a new file.',
+    ),
   ),
-  new_string: v.pipe(v.string(), v.description('The text to put in its place (must differ from old_string).')),
+  new_string: v.pipe(
+    v.string(),
+    v.description('The text to put in its place (must differ from old_string).'),
+  ),
   replace_all: v.optional(
     v.pipe(v.boolean(), v.description('Replace every occurrence instead of exactly one (default false).')),
   ),
@@ -38,9 +43,13 @@ export function createOpfsEditTool(workspace: OpfsWorkspace): Tool<v.InferOutput
       const segments = workspace.segments(file_path, 'edit');
       if (old_string === '') {
         if (await workspace.entry(segments)) {
-          throw toolFailure('edit', `"${file_path}" already exists: an empty old_string only creates new files.`, {
-            path: file_path,
-          });
+          throw toolFailure(
+            'edit',
+            `"${file_path}" already exists: an empty old_string only creates new files.`,
+            {
+              path: file_path,
+            },
+          );
         }
         await workspace.writeFile(segments, new_string);
         return `Created ${workspace.display(segments)}.`;
@@ -58,9 +67,13 @@ export function createOpfsEditTool(workspace: OpfsWorkspace): Tool<v.InferOutput
         count = text.split(search).length - 1;
       }
       if (count === 0) {
-        throw toolFailure('edit', `old_string was not found in "${file_path}": read the file and copy the text.`, {
-          path: file_path,
-        });
+        throw toolFailure(
+          'edit',
+          `old_string was not found in "${file_path}": read the file and copy the text.`,
+          {
+            path: file_path,
+          },
+        );
       }
       if (count > 1 && !replace_all) {
         throw toolFailure(

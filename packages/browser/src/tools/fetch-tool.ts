@@ -6,7 +6,10 @@ import { toolFailure } from './tool-failure.js';
 const fetchInput = v.object({
   url: v.pipe(v.string(), v.minLength(1), v.description('Absolute http(s) URL to request.')),
   method: v.optional(
-    v.pipe(v.picklist(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']), v.description('HTTP method (default GET).')),
+    v.pipe(
+      v.picklist(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
+      v.description('HTTP method (default GET).'),
+    ),
   ),
   headers: v.optional(v.pipe(v.record(v.string(), v.string()), v.description('Request headers.'))),
   body: v.optional(v.pipe(v.string(), v.description('Request body (text).'))),
@@ -54,14 +57,27 @@ export function createFetchTool(options: FetchToolOptions): Tool<v.InferOutput<t
         throw toolFailure('fetch', `"${url}" is not an absolute URL.`, { url });
       }
       if (!allowed.has(target.origin)) {
-        throw toolFailure('fetch', `The origin ${target.origin} is not allowed. Allowed: ${[...allowed].join(', ') || 'none'}.`, {
-          url,
-        });
+        throw toolFailure(
+          'fetch',
+          `The origin ${target.origin} is not allowed. Allowed: ${[...allowed].join(', ') || 'none'}.`,
+          {
+            url,
+          },
+        );
       }
-      const response = await request(target, { method, ...(headers ? { headers } : {}), ...(body ? { body } : {}), signal });
+      const response = await request(target, {
+        method,
+        ...(headers ? { headers } : {}),
+        ...(body ? { body } : {}),
+        signal,
+      });
       const text = method === 'HEAD' ? '' : await response.text();
       const type = response.headers.get('content-type') ?? 'unknown type';
-      return truncateHead(`HTTP ${response.status} ${response.statusText} (${type})\n\n${text}`, MAX_OUTPUT_CHARS, 'Request a smaller resource.');
+      return truncateHead(
+        `HTTP ${response.status} ${response.statusText} (${type})\n\n${text}`,
+        MAX_OUTPUT_CHARS,
+        'Request a smaller resource.',
+      );
     },
   });
 }

@@ -16,7 +16,9 @@ const globInput = v.object({
     v.minLength(1),
     v.description('Glob pattern relative to the search directory, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
   ),
-  path: v.optional(v.pipe(v.string(), v.description('Directory to search in (default: the workspace root).'))),
+  path: v.optional(
+    v.pipe(v.string(), v.description('Directory to search in (default: the workspace root).')),
+  ),
 });
 
 /** The `glob` tool over OPFS (access `read`): files matching a pattern, newest first, at most 100. */
@@ -31,14 +33,22 @@ export function createOpfsGlobTool(workspace: OpfsWorkspace): Tool<v.InferOutput
     input: globInput,
     async execute({ pattern, path = '.' }, { signal }) {
       if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
-        throw toolFailure('glob', `Pattern "${pattern}" reaches outside the search directory (absolute or with "..").`, {
-          pattern,
-        });
+        throw toolFailure(
+          'glob',
+          `Pattern "${pattern}" reaches outside the search directory (absolute or with "..").`,
+          {
+            pattern,
+          },
+        );
       }
       const segments = workspace.segments(path, 'glob');
       const entry = await workspace.entry(segments);
       if (entry?.kind !== 'directory') {
-        throw toolFailure('glob', `"${path}" is not a directory in the workspace: pass a directory as path.`, { path });
+        throw toolFailure(
+          'glob',
+          `"${path}" is not a directory in the workspace: pass a directory as path.`,
+          { path },
+        );
       }
       const matcher = globToRegExp(pattern);
       const ignore = IGNORED_DIRECTORIES.filter((name) => !pattern.includes(name));

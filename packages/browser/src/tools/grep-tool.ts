@@ -14,7 +14,9 @@ const grepInput = v.object({
     v.minLength(1),
     v.description('Regular expression to search file contents for, e.g. "function\\s+load" or "TODO|FIXME".'),
   ),
-  path: v.optional(v.pipe(v.string(), v.description('File or directory to search (default: the workspace root).'))),
+  path: v.optional(
+    v.pipe(v.string(), v.description('File or directory to search (default: the workspace root).')),
+  ),
   glob: v.optional(
     v.pipe(
       v.string(),
@@ -35,7 +37,12 @@ const grepInput = v.object({
   '-B': lines('Lines of context to show before each match (content mode).'),
   '-C': lines('Lines of context to show before and after each match (content mode).'),
   head_limit: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Show only the first N results (lines, files or counts, by output mode).')),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Show only the first N results (lines, files or counts, by output mode).'),
+    ),
   ),
 });
 
@@ -48,9 +55,13 @@ function compile(tool: string, pattern: string, ignoreCase: boolean): RegExp {
     try {
       return new RegExp(pattern, ignoreCase ? 'i' : '');
     } catch (error) {
-      throw toolFailure(tool, `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`, {
-        pattern,
-      });
+      throw toolFailure(
+        tool,
+        `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`,
+        {
+          pattern,
+        },
+      );
     }
   }
 }
@@ -91,7 +102,8 @@ export function createOpfsGrepTool(workspace: OpfsWorkspace): Tool<GrepInput> {
       const regex = compile('grep', input.pattern, input['-i'] ?? false);
       const segments = workspace.segments(input.path ?? '.', 'grep');
       const entry = await workspace.entry(segments);
-      if (!entry) throw toolFailure('grep', `"${input.path}" does not exist in the workspace.`, { path: input.path });
+      if (!entry)
+        throw toolFailure('grep', `"${input.path}" does not exist in the workspace.`, { path: input.path });
       const exclude = input.glob?.startsWith('!');
       const filter = input.glob ? globToRegExp(exclude ? input.glob.slice(1) : input.glob) : undefined;
       const files =
@@ -118,7 +130,8 @@ export function createOpfsGrepTool(workspace: OpfsWorkspace): Tool<GrepInput> {
       if (results.length === 0) return 'No matches found.';
       const shown = input.head_limit === undefined ? results : results.slice(0, input.head_limit);
       let body = shown.join('\n');
-      if (mode === 'files_with_matches') body = `Found ${matchedFiles} ${matchedFiles === 1 ? 'file' : 'files'}\n${body}`;
+      if (mode === 'files_with_matches')
+        body = `Found ${matchedFiles} ${matchedFiles === 1 ? 'file' : 'files'}\n${body}`;
       if (mode === 'count') body += `\n\nTotal: ${matches} matching lines in ${matchedFiles} files.`;
       return truncateHead(body, MAX_OUTPUT_CHARS, 'Narrow the pattern, path or glob, or use head_limit.');
     },

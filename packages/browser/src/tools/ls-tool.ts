@@ -6,7 +6,10 @@ import { toolFailure } from './tool-failure.js';
 
 const lsInput = v.object({
   path: v.optional(
-    v.pipe(v.string(), v.description('Directory to list: absolute, or relative to the workspace root (default: the root).')),
+    v.pipe(
+      v.string(),
+      v.description('Directory to list: absolute, or relative to the workspace root (default: the root).'),
+    ),
   ),
 });
 
@@ -30,7 +33,9 @@ export function createOpfsLsTool(workspace: OpfsWorkspace): Tool<v.InferOutput<t
       const entry = await workspace.entry(segments);
       if (!entry) throw toolFailure('ls', `"${path}" does not exist in the workspace.`, { path });
       if (entry.kind === 'file') {
-        throw toolFailure('ls', `"${path}" is a file, not a directory: use read to see its contents.`, { path });
+        throw toolFailure('ls', `"${path}" is a file, not a directory: use read to see its contents.`, {
+          path,
+        });
       }
       const directories: string[] = [];
       const files: string[] = [];
@@ -43,7 +48,11 @@ export function createOpfsLsTool(workspace: OpfsWorkspace): Tool<v.InferOutput<t
       const shown = workspace.display(segments);
       if (directories.length + files.length === 0) return `${shown}/ is empty.`;
       const header = `${shown}/ (${directories.length} directories, ${files.length} files)`;
-      return truncateHead([header, ...directories, ...files].join('\n'), MAX_OUTPUT_CHARS, 'List a subdirectory instead.');
+      return truncateHead(
+        [header, ...directories, ...files].join('\n'),
+        MAX_OUTPUT_CHARS,
+        'List a subdirectory instead.',
+      );
     },
   });
 }

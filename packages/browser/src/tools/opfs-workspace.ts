@@ -36,7 +36,10 @@ export class OpfsWorkspace {
   }
 
   /** The directory at `segments`, created when `create` is set; undefined when absent. */
-  async directory(segments: readonly string[], create = false): Promise<FileSystemDirectoryHandle | undefined> {
+  async directory(
+    segments: readonly string[],
+    create = false,
+  ): Promise<FileSystemDirectoryHandle | undefined> {
     let current = this.root;
     for (const segment of segments) {
       try {

@@ -11,7 +11,12 @@ const readInput = v.object({
     v.description('Path of the file to read: absolute, or relative to the workspace root.'),
   ),
   offset: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Line number to start reading at (1-based).')),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Line number to start reading at (1-based).'),
+    ),
   ),
   limit: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Number of lines to read from the offset.')),
@@ -26,7 +31,8 @@ export async function readText(workspace: OpfsWorkspace, path: string, tool: str
     throw toolFailure(tool, `"${path}" is a directory, not a file: use ls to list it.`, { path });
   }
   const text = await (await (entry as FileSystemFileHandle).getFile()).text();
-  if (text.includes('\0')) throw toolFailure(tool, `"${path}" is a binary file: only text files are read.`, { path });
+  if (text.includes('\0'))
+    throw toolFailure(tool, `"${path}" is a binary file: only text files are read.`, { path });
   return text;
 }
 
@@ -44,16 +50,27 @@ export function createOpfsReadTool(workspace: OpfsWorkspace): Tool<v.InferOutput
       const lines = linesOf(await readText(workspace, file_path, 'read'));
       if (lines.length === 0) return `(The file "${file_path}" is empty.)`;
       if (offset > lines.length) {
-        throw toolFailure('read', `"${file_path}" has ${lines.length} lines; offset ${offset} is past its end.`, {
-          path: file_path,
-          lines: lines.length,
-        });
+        throw toolFailure(
+          'read',
+          `"${file_path}" has ${lines.length} lines; offset ${offset} is past its end.`,
+          {
+            path: file_path,
+            lines: lines.length,
+          },
+        );
       }
-      const shown = lines.slice(offset - 1, offset - 1 + limit).map((line, index) => numbered(offset + index, line));
+      const shown = lines
+        .slice(offset - 1, offset - 1 + limit)
+        .map((line, index) => numbered(offset + index, line));
       let text = shown.join('\n');
       const last = offset - 1 + shown.length;
-      if (last < lines.length) text += `\n\n[More lines follow: read again with offset ${last + 1} to continue.]`;
-      return truncateHead(text, MAX_OUTPUT_CHARS, 'Read a smaller range with offset and limit to see the rest.');
+      if (last < lines.length)
+        text += `\n\n[More lines follow: read again with offset ${last + 1} to continue.]`;
+      return truncateHead(
+        text,
+        MAX_OUTPUT_CHARS,
+        'Read a smaller range with offset and limit to see the rest.',
+      );
     },
   });
 }
