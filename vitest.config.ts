@@ -7,7 +7,7 @@ const conditions = ['source', 'module', 'node', 'development|production'];
 // Browser tests (`*.browser.test.ts`) run in Debian's Chromium, not a downloaded browser build.
 const chromium = playwright({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: '/usr/bin/chromium',
     args: [
       '--headless',
       '--no-sandbox',
@@ -61,7 +61,8 @@ export default defineConfig({
             provider: chromium,
             headless: true,
             screenshotFailures: false,
-            instances: [{ browser: 'chromium' }] },
+            instances: [{ browser: 'chromium' }],
+          },
         },
       },
     ],

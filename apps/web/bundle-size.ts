@@ -9,6 +9,10 @@ export interface ChunkSize {
   file: string;
   bytes: number;
   gzipBytes: number;
+  /** Module specifiers the chunk imports, statically or dynamically, as the bundler left them. */
+  imports: string[];
+  /** The source modules bundled into the chunk, relative to the workspace root. */
+  modules: string[];
 }
 
 /**
@@ -28,6 +32,12 @@ export function bundleSizeReport(): Plugin {
           file: item.fileName,
           bytes: Buffer.byteLength(item.code),
           gzipBytes: gzipSync(item.code, { level: 9 }).length,
+          imports: [...item.imports, ...item.dynamicImports],
+          modules: item.moduleIds.map((id) =>
+            id.slice(
+              id.indexOf('/node_modules/') + 1 || id.indexOf('/packages/') + 1 || id.indexOf('/apps/') + 1,
+            ),
+          ),
         });
       }
       const gzipBytes = chunks.reduce((sum, chunk) => sum + chunk.gzipBytes, 0);

@@ -1,0 +1,124 @@
+import {
+  formatDuration,
+  formatTokens,
+  type Runtime,
+  type TaskEventBase,
+  type TaskStatus,
+} from '@troupe/core';
+
+/** What the board shows of one task. */
+export interface TaskView {
+  taskId: string;
+  agent: string;
+  description: string;
+  sessionKey: string;
+  status: TaskStatus;
+  toolCalls: number;
+  turns: number;
+  tokens: number;
+  elapsedMs: number;
+  terminateReason?: string;
+  error?: string;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * The CLI's progress line for a task: `[explore] Find auth code ... 5 tools, 3.2s` while it runs,
+ * `[explore] Find auth code - done (5 tools, 3.2s, 1.2k tokens, 3 turns)` when it ended.
+ */
+export function taskLine(view: TaskView): string {
+  const label = `[${view.agent}] ${view.description}`;
+  const stats = `${plural(view.toolCalls, 'tool')}, ${formatDuration(view.elapsedMs)}`;
+  const totals = `(${stats}, ${formatTokens(view.tokens)} tokens, ${plural(view.turns, 'turn')})`;
+  switch (view.status) {
+    case 'queued':
+      return `${label} ... queued`;
+    case 'running':
+      return `${label} ... ${stats}`;
+    case 'awaitingApproval':
+      return `${label} ... ${stats} · waiting for approval`;
+    case 'completed':
+      return `${label} - done ${totals}`;
+    case 'cancelled':
+      return `${label} - cancelled ${totals}`;
+    default:
+      return `${label} - failed, ${view.terminateReason ?? 'ERROR'}${view.error ? `: ${view.error}` : ''} ${totals}`;
+  }
+}
+
+/** Keeps one {@link TaskView} per task of a runtime, from `runtime.list()` and then its events. */
+export class TaskViews {
+  readonly views = new Map<string, TaskView>();
+  private readonly listeners = new Set<(view: TaskView) => void>();
+  private readonly stops: (() => void)[] = [];
+
+  constructor(runtime: Runtime) {
+    for (const info of runtime.list({})) {
+      this.views.set(info.id, {
+        taskId: info.id,
+        agent: info.agent,
+        description: info.description,
+        sessionKey: info.sessionKey,
+        status: info.status,
+        toolCalls: info.toolCalls,
+        turns: info.turns,
+        tokens: info.tokens,
+        elapsedMs: info.elapsedMs,
+        ...(info.result ? { terminateReason: info.result.terminateReason } : {}),
+        ...(info.result?.error ? { error: info.result.error.message } : {}),
+      });
+    }
+    const status: [Parameters<Runtime['on']>[0], TaskStatus | undefined][] = [
+      ['task.queued', 'queued'],
+      ['task.started', 'running'],
+      ['task.progress', undefined],
+      ['tool.started', undefined],
+      ['tool.finished', undefined],
+      ['approval.requested', 'awaitingApproval'],
+      ['approval.resolved', 'running'],
+      ['task.completed', 'completed'],
+      ['task.failed', 'failed'],
+      ['task.cancelled', 'cancelled'],
+    ];
+    for (const [name, next] of status) {
+      this.stops.push(runtime.on(name, (event: unknown) => this.update(event as TaskEventBase, next)));
+    }
+  }
+
+  /** Calls `listener` with every view that changes; returns an unsubscribe function. */
+  onChange(listener: (view: TaskView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private update(
+    event: TaskEventBase & { result?: { terminateReason: string; error?: { message: string } } },
+    next?: TaskStatus,
+  ): void {
+    const previous = this.views.get(event.taskId);
+    const view: TaskView = {
+      taskId: event.taskId,
+      agent: event.agent,
+      description: event.description,
+      sessionKey: event.sessionKey,
+      status: next ?? previous?.status ?? 'running',
+      toolCalls: event.toolCalls ?? previous?.toolCalls ?? 0,
+      turns: event.turns ?? previous?.turns ?? 0,
+      tokens: event.tokens ?? previous?.tokens ?? 0,
+      elapsedMs: event.elapsedMs ?? previous?.elapsedMs ?? 0,
+      ...(event.result ? { terminateReason: event.result.terminateReason } : {}),
+      ...(event.result?.error ? { error: event.result.error.message } : {}),
+    };
+    // A resolved approval of a task that already ended must not bring its row back to running.
+    if (previous && ['completed', 'failed', 'cancelled'].includes(previous.status) && next === 'running')
+      return;
+    this.views.set(event.taskId, view);
+    for (const listener of this.listeners) listener(view);
+  }
+
+  /** Stops listening to the runtime. */
+  dispose(): void {
+    for (const stop of this.stops) stop();
+  }
+}

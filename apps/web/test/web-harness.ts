@@ -1,0 +1,47 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+
+const appRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Flags for Debian's Chromium in a container (no sandbox, no GPU, no background traffic). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Builds the app for production into a fresh directory; returns the directory. */
+export async function buildApp(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'troupe-web-'));
+  await build({ root: appRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+/** Serves a built app on a free loopback port. */
+export async function serveApp(outDir: string): Promise<{ server: PreviewServer; url: string }> {
+  const server = await preview({
+    root: appRoot,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('the preview server has no port');
+  return { server, url: `http://127.0.0.1:${address.port}` };
+}
+
+/** Launches Debian's Chromium. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
