@@ -2,7 +2,12 @@ import type { ToolContext } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
 import { createFetchTool } from '../src/index.js';
 
-const context: ToolContext = { signal: new AbortController().signal, taskId: 't1', agent: 'test' };
+const context: ToolContext = {
+  signal: new AbortController().signal,
+  taskId: 't1',
+  agent: 'test',
+  toolUseId: 'toolu_1',
+};
 
 describe('fetch tool', () => {
   it('is an execute tool (so it goes through approvals) and only reaches allowed origins', async () => {

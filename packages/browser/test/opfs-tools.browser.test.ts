@@ -6,7 +6,12 @@ import { createOpfsTools, type OpfsWorkspace, openOpfsWorkspace } from '../src/i
 let workspace: OpfsWorkspace;
 let tools: Map<string, Tool>;
 let folder: string;
-const context: ToolContext = { signal: new AbortController().signal, taskId: 't1', agent: 'test' };
+const context: ToolContext = {
+  signal: new AbortController().signal,
+  taskId: 't1',
+  agent: 'test',
+  toolUseId: 'toolu_1',
+};
 
 async function call(name: string, input: unknown): Promise<string> {
   return String(await tools.get(name)!.execute(input as never, context));
