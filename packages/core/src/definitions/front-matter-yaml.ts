@@ -10,16 +10,16 @@ export interface FrontMatterData {
   warnings: DefinitionWarning[];
 }
 
-// js-yaml's safe loader (no `!!js/function`, no eval), the engine gray-matter used to wrap. We split
-// the fences ourselves (to survive BOM, CRLF, indentation and long fences) and call it directly:
-// gray-matter imports `fs` and calls Buffer.from on every input, neither of which exists in browsers.
+// js-yaml 4's loader: safe by default (no `!!js/function`, no eval), no Buffer, no Node imports, so
+// it runs unchanged in a browser (gray-matter and js-yaml 3 pull in `fs`/`buffer`). We split the
+// fences ourselves, to survive BOM, CRLF, indentation and long fences.
 // A top-level key in the lenient reader. Real keys start lowercase (name, description, displayName,
 // auto_activate, ...); requiring that keeps `Examples: ...` or `Context: ...` lines inside an
 // unquoted description from being mistaken for keys.
 const KEY_LINE = /^([a-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)(.*)$/;
 
 /**
- * Parses a front-matter block as YAML (js-yaml's safe loader). When strict YAML fails — as it
+ * Parses a front-matter block as YAML (js-yaml 4, safe by default). When strict YAML fails — as it
  * does for ~3% of real agent files (unquoted `: ` in a description, a value starting with `*`, a
  * continuation line at column 0) — falls back to a line-based reader: each `key:` at column 0
  * starts a field, following lines continue it, and a field whose own text still is not YAML is read
@@ -33,7 +33,7 @@ export function parseFrontMatterYaml(
   const { file, firstLine } = where;
   let parsed: unknown;
   try {
-    parsed = yaml.safeLoad(text);
+    parsed = yaml.load(text);
   } catch (error) {
     return parseLeniently(text, where, error);
   }
@@ -107,7 +107,7 @@ function parseLeniently(
     lines.set(entry.key, entry.line);
     const chunk = [`${entry.key}:${entry.rest}`, ...entry.continuation].join('\n');
     try {
-      const value = yaml.safeLoad(chunk) as Record<string, unknown> | null;
+      const value = yaml.load(chunk) as Record<string, unknown> | null;
       if (value && typeof value === 'object' && Object.hasOwn(value, entry.key)) {
         data[entry.key] = value[entry.key];
         continue;
