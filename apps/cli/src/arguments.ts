@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 
 /** The commands of `troupe`. `interactive` is what a bare `troupe` runs. */
-export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'mcp' | 'demo' | 'help';
+export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'mcp' | 'demo' | 'help' | 'worker';
 
 /** Values of every flag, after parsing. Which flags a command accepts is checked by {@link parseCommandLine}. */
 export interface CliOptions {
@@ -17,6 +17,8 @@ export interface CliOptions {
   approval?: 'ask' | 'auto' | 'deny';
   agent?: string;
   store?: string;
+  /** A troupe cluster's Postgres connection string (`worker`, `run`, `tasks`). */
+  postgres?: string;
   status?: string;
   limit?: number;
   /** More agent folders (`--agents-dir`, repeatable). */
@@ -45,6 +47,7 @@ const OPTIONS = {
   approval: { type: 'string' },
   agent: { type: 'string', short: 'a' },
   store: { type: 'string' },
+  postgres: { type: 'string' },
   status: { type: 'string' },
   limit: { type: 'string' },
   'agents-dir': { type: 'string', multiple: true },
@@ -59,15 +62,16 @@ const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model'];
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
   interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir'],
-  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id', 'agents-dir'],
+  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id', 'agents-dir', 'postgres'],
   agents: ['json', 'agents-dir'],
   mcp: ['json'],
-  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir'],
+  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir', 'postgres'],
+  worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres'],
   demo: ['approval'],
   help: [],
 };
 
-const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help']);
+const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker']);
 const APPROVALS = new Set(['ask', 'auto', 'deny']);
 const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
 
@@ -121,6 +125,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (store) options.store = store;
   const dirs = values['agents-dir']?.map((dir) => nonEmpty('agents-dir', dir)!);
   if (dirs?.length) options.agentsDirs = dirs;
+  const postgres = nonEmpty('postgres', values.postgres);
+  if (postgres) options.postgres = postgres;
   const taskId = nonEmpty('task-id', values['task-id']);
   if (taskId) options.taskId = taskId;
   if (values.approval !== undefined) {

@@ -9,6 +9,7 @@ Usage:
   troupe tasks list|show ID|cancel ID|resume [ID]
   troupe mcp list                          MCP servers (.mcp.json, ~/.troupe/mcp.json) and their tools
   troupe demo                              offline demo: no API key needed
+  troupe worker --postgres URL             run tasks of a cluster (run/tasks take --postgres too)
   troupe help [COMMAND]
 
 Session options:
@@ -29,6 +30,14 @@ and .troupe/config.json. Exit codes: 0 ok, 1 error, 2 usage, 3-6 task limits/err
 `;
 
 const COMMANDS: Record<Exclude<CommandName, 'interactive' | 'help'>, string> = {
+  worker: `Usage: troupe worker --postgres URL [--approval auto|deny|ask] [--model ID]
+
+Runs a worker of a troupe cluster on Postgres (DBOS workflows): it runs queued tasks of every
+session, within the cluster's limits (config limits.maxConcurrent, 2 per session), and takes over
+the tasks of workers that died. \`troupe run --postgres URL\` and \`troupe tasks list|show|cancel
+--postgres URL\` submit to and read from the cluster. TROUPE_POSTGRES may hold the URL.
+Approvals: auto or deny here; ask leaves them to cluster clients (default deny).
+`,
   run: `Usage: troupe run [options] PROMPT
 
 Runs one prompt without a session and exits: with the main agent (which may delegate), or with

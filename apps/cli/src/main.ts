@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';
 import type { CliContext, CliIo } from './io.js';
 
-const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help']);
+const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker']);
 
 /**
  * Runs `troupe` with `argv` (the arguments after the script) and resolves to the exit code. Only
@@ -35,13 +35,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const context: CliContext = { ...io, line };
     switch (line.command) {
       case 'run':
+        if (line.options.postgres ?? io.env.TROUPE_POSTGRES)
+          return await (await import('./commands/cluster.js')).clusterRunCommand(context);
         return await (await import('./commands/run.js')).runCommand(context);
       case 'agents':
         return await (await import('./commands/agents.js')).agentsCommand(context);
       case 'tasks':
+        if (line.options.postgres ?? io.env.TROUPE_POSTGRES)
+          return await (await import('./commands/cluster.js')).clusterTasksCommand(context);
         return await (await import('./commands/tasks.js')).tasksCommand(context);
       case 'mcp':
         return await (await import('./commands/mcp.js')).mcpCommand(context);
+      case 'worker':
+        return await (await import('./commands/worker.js')).workerCommand(context);
       case 'demo':
         return await (await import('./commands/demo.js')).demoCommand(context);
       default:

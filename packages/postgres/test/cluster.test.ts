@@ -9,9 +9,8 @@ let client: ClusterClient;
 
 beforeAll(async () => {
   harness = await ClusterHarness.start('cluster', SESSIONS);
-  // The first worker creates the schemas; the others start together.
-  await harness.startWorker('w1');
-  await Promise.all([harness.startWorker('w2'), harness.startWorker('w3')]);
+  // All three start at once on a fresh database: creating the schemas must not race.
+  await Promise.all([harness.startWorker('w1'), harness.startWorker('w2'), harness.startWorker('w3')]);
   client = await connectCluster({
     postgres: harness.url,
     agents: clusterAgents,

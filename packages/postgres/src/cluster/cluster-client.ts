@@ -31,6 +31,7 @@ import {
   TASK_WORKFLOW,
 } from './channels.js';
 import { type ClusterOptions, clusterLimits } from './cluster-options.js';
+import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { queuedEventBase, taskInfo } from './task-info.js';
 
@@ -341,8 +342,7 @@ export async function connectCluster(options: ClusterClientOptions): Promise<Clu
   const store = await openPostgresStore({ url });
   let dbos: DBOSClient | undefined;
   try {
-    const { DBOS } = await import('@dbos-inc/dbos-sdk');
-    await DBOS.migrate(url);
+    await migrateDbos(url);
     dbos = await DBOSClient.create({ systemDatabaseUrl: url, systemDatabasePoolSize: 2 });
     const client = new ClusterClient(
       options,

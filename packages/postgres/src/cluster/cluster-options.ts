@@ -1,9 +1,9 @@
 import type {
-  AgentDefinition,
   ApprovalPolicy,
   ModelAdapter,
   ModelConfig,
   RuntimeLimits,
+  RuntimeOptions,
   Tool,
 } from '@troupe/core';
 
@@ -19,7 +19,8 @@ export interface ClusterLimits extends RuntimeLimits {
 export interface ClusterOptions {
   /** `postgres://user[:password]@host[:port]/database`: the troupe store and DBOS's system tables. */
   postgres: string;
-  agents?: readonly AgentDefinition[];
+  /** Agent definitions, or a registry holding them (as `createRuntime` takes them). */
+  agents?: RuntimeOptions['agents'];
   /** The base tool set. A client needs the same tool names as the workers to validate spawns. */
   tools?: readonly Tool[];
   limits?: Partial<ClusterLimits>;

@@ -22,6 +22,7 @@ import {
 } from './channels.js';
 import { ClaimedTasksStore } from './claimed-tasks-store.js';
 import { clusterLimits, type WorkerOptions } from './cluster-options.js';
+import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { WorkerLiveness } from './worker-liveness.js';
 
@@ -247,6 +248,7 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       logLevel: 'error',
       systemDatabasePoolSize: 6,
     });
+    await migrateDbos(options.postgres);
     await DBOS.launch();
     await DBOS.registerQueue(TASK_QUEUE, {
       globalConcurrency: limits.maxConcurrent,

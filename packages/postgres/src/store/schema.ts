@@ -56,9 +56,33 @@ const MIGRATION_LOCK = 0x74726f757065;
  * nothing, a schema written by a newer version of this package.
  */
 export async function ensureSchema(client: pg.ClientBase, where: string): Promise<void> {
+  await withMigrationLock(client, () => migrate(client, where));
+}
+
+/**
+ * Runs `work` holding the migration lock (a session-level advisory lock). The lock is polled
+ * with `pg_try_advisory_lock`, never waited for inside a statement: a session blocked in a
+ * statement holds a snapshot, and DBOS's `CREATE INDEX CONCURRENTLY` waits for every such
+ * session, so a blocking wait would deadlock two workers starting at once.
+ */
+export async function withMigrationLock<T>(client: pg.ClientBase, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [
+      MIGRATION_LOCK,
+    ]);
+    if (rows[0]?.got) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  try {
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+  }
+}
+
+async function migrate(client: pg.ClientBase, where: string): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const exists = await client.query<{ found: string | null }>("SELECT to_regclass('troupe.meta') AS found");
     let version = 0;
     if (exists.rows[0]?.found) {

@@ -1,0 +1,101 @@
+import { formatDuration, type TaskInfo } from '@troupe/core';
+import { createNodeTools } from '@troupe/node';
+import type { ClusterClient } from '@troupe/postgres';
+import { configLimits, loadConfig } from '../config.js';
+import { UsageError } from '../errors.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import type { CliContext } from '../io.js';
+import { agentPlaces, loadAgents } from '../setup/agents.js';
+
+/** `troupe run --postgres URL [--agent NAME] PROMPT`: submits one task to the cluster and waits for it. */
+export async function clusterRunCommand(context: CliContext): Promise<number> {
+  const { options } = context.line;
+  const prompt = context.line.args.join(' ').trim();
+  if (!prompt) throw new UsageError('troupe run --postgres needs a PROMPT.');
+  const client = await connect(context);
+  try {
+    const agent = options.agent ?? 'general-purpose';
+    const handle = client.spawn({ agent, prompt, sessionKey: `run-${Date.now().toString(36)}` });
+    context.stderr.write(`Queued task ${handle.id} on the cluster (agent ${agent}).\n`);
+    client.on('task.started', (event) => {
+      if (event.taskId === handle.id) context.stderr.write(`[${event.agent}] started\n`);
+    });
+    client.on('tool.finished', (event) => {
+      if (event.taskId === handle.id)
+        context.stderr.write(`[${event.agent}] ${event.tool}${event.isError ? ' (error)' : ''}\n`);
+    });
+    const result = await handle.result;
+    if (options.json) context.stdout.write(`${JSON.stringify(result)}\n`);
+    else
+      context.stdout.write(
+        `${typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2)}\n`,
+      );
+    return exitCodeFor(result.terminateReason);
+  } finally {
+    await client.close();
+  }
+}
+
+/** `troupe tasks list|show ID|cancel ID --postgres URL`: the cluster's tasks. */
+export async function clusterTasksCommand(context: CliContext): Promise<number> {
+  const [sub = 'list', ...rest] = context.line.args;
+  const { options } = context.line;
+  const client = await connect(context);
+  try {
+    if (sub === 'list') {
+      const status = options.status as TaskInfo['status'] | undefined;
+      const tasks = await client.list({ ...(status ? { status } : {}), limit: options.limit ?? 20 });
+      if (options.json) context.stdout.write(`${JSON.stringify(tasks)}\n`);
+      else if (!tasks.length) context.stdout.write('No tasks in the cluster.\n');
+      else for (const task of tasks) context.stdout.write(`${row(task)}\n`);
+      return EXIT.ok;
+    }
+    const id = rest[0];
+    if (!id || rest.length > 1) throw new UsageError(`Usage: troupe tasks ${sub} ID --postgres URL`);
+    if (sub === 'show') {
+      const task = await client.get(id);
+      if (!task) throw new UsageError(`No task ${id} in the cluster.`);
+      context.stdout.write(
+        options.json
+          ? `${JSON.stringify(task)}\n`
+          : `${row(task)}\n${task.result ? `${String(task.result.output)}\n` : ''}`,
+      );
+      return EXIT.ok;
+    }
+    if (sub === 'cancel') {
+      const cancelled = await client.cancel(id);
+      context.stdout.write(cancelled ? `Cancelled ${id}.\n` : `Task ${id} is unknown or already ended.\n`);
+      return cancelled ? EXIT.ok : EXIT.error;
+    }
+    throw new UsageError(`Unknown tasks command "${sub}" with --postgres: use list, show ID or cancel ID.`);
+  } finally {
+    await client.close();
+  }
+}
+
+function row(task: TaskInfo): string {
+  const took = task.result ? `, ${task.toolCalls} tools, ${formatDuration(task.elapsedMs)}` : '';
+  return `${task.id}  ${task.status.padEnd(16)} [${task.agent}] ${task.description}${took}`;
+}
+
+/** The cluster's connection string: `--postgres`, else `TROUPE_POSTGRES`. */
+export function postgresUrl(context: CliContext): string {
+  const url = context.line.options.postgres ?? context.env.TROUPE_POSTGRES;
+  if (!url)
+    throw new UsageError('Pass --postgres URL (or set TROUPE_POSTGRES), e.g. postgres://localhost/troupe.');
+  return url;
+}
+
+async function connect(context: CliContext): Promise<ClusterClient> {
+  const url = postgresUrl(context);
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const registry = await loadAgents(agentPlaces(places, context.line.options.agentsDirs, config.agentDirs));
+  const { connectCluster } = await import('@troupe/postgres');
+  return connectCluster({
+    postgres: url,
+    agents: registry,
+    tools: createNodeTools({ root: context.cwd }),
+    limits: configLimits(config),
+  });
+}

@@ -1,0 +1,52 @@
+import { formatDuration } from '@troupe/core';
+import { createNodeTools } from '@troupe/node';
+import { configLimits, loadConfig } from '../config.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliContext } from '../io.js';
+import { createClaudeModel, modelChoice } from '../model.js';
+import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
+import { postgresUrl } from './cluster.js';
+
+/**
+ * `troupe worker --postgres URL`: runs a worker of the cluster until SIGINT/SIGTERM. Approvals:
+ * `--approval auto|deny` decides here; `ask` leaves them to cluster clients (default deny:
+ * nobody is at this terminal).
+ */
+export async function workerCommand(context: CliContext): Promise<number> {
+  const { options } = context.line;
+  const url = postgresUrl(context);
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const registry = await loadAgents(agentPlaces(places, context.line.options.agentsDirs, config.agentDirs));
+  const { model, models } = await createClaudeModel(context.env, modelChoice(options, config));
+  const tools = createNodeTools({ root: context.cwd });
+  for (const notice of await agentNotices(registry, tools)) context.stderr.write(`troupe: ${notice}\n`);
+  const { startWorker } = await import('@troupe/postgres');
+  const worker = await startWorker({
+    postgres: url,
+    model,
+    models,
+    agents: registry,
+    tools,
+    limits: configLimits(config),
+    approval: options.approval ?? 'deny',
+  });
+  context.stderr.write(
+    `troupe worker ${worker.id}: running tasks of the cluster (Ctrl-C stops it; its tasks go to the other workers).\n`,
+  );
+  worker.runtime.on('task.started', (event) =>
+    context.stderr.write(`[${event.agent}] ${event.description} started\n`),
+  );
+  for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const)
+    worker.runtime.on(name, (event) =>
+      context.stderr.write(
+        `[${event.agent}] ${event.description} ${event.result.status} (${event.result.toolCalls} tools, ${formatDuration(event.result.durationMs)})\n`,
+      ),
+    );
+  await new Promise<void>((resolve) => {
+    context.onSignal('SIGINT', () => resolve());
+    context.onSignal('SIGTERM', () => resolve());
+  });
+  await worker.stop();
+  return EXIT.ok;
+}
