@@ -62,7 +62,17 @@ const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model'];
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
   interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir'],
-  run: [...MODEL_FLAGS, 'approval', 'store', 'agent', 'background', 'json', 'task-id', 'agents-dir', 'postgres'],
+  run: [
+    ...MODEL_FLAGS,
+    'approval',
+    'store',
+    'agent',
+    'background',
+    'json',
+    'task-id',
+    'agents-dir',
+    'postgres',
+  ],
   agents: ['json', 'agents-dir'],
   mcp: ['json'],
   tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir', 'postgres'],
