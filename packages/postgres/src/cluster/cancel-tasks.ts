@@ -12,9 +12,10 @@ export interface CancelOutcome {
 
 /**
  * In one transaction: marks the matching unfinished tasks as cancel-requested (a worker that
- * claims or takes one over sees it), and ends those still queued right here (status record,
- * result, `task.cancelled` notification). The row lock serialises this with a worker's claim,
- * so a task is either ended here or cancelled by the worker that runs it, never both.
+ * claims or takes one over sees it), and ends those no worker has claimed right here (status
+ * record, result, `task.cancelled` notification). The row lock serialises this with
+ * `claimTask`, so a task is either ended here or cancelled by the worker that claimed it,
+ * never both.
  */
 export async function cancelTasks(
   pool: pg.Pool,
@@ -25,13 +26,14 @@ export async function cancelTasks(
   try {
     await client.query('BEGIN');
     const condition = 'taskId' in where ? 'task_id = $1' : 'session_key = $1';
-    const { rows } = await client.query<{ task_id: string; status: string; spec: TaskSpec }>(
+    const { rows } = await client.query<{ task_id: string; claimed: boolean; spec: TaskSpec }>(
       `UPDATE troupe.tasks SET cancel_requested = $2
        WHERE ${condition} AND status NOT IN ('completed', 'failed', 'cancelled')
-       RETURNING task_id, status, spec`,
+       RETURNING task_id, worker_id IS NOT NULL AS claimed, spec`,
       ['taskId' in where ? where.taskId : where.sessionKey, reason],
     );
-    const queued = rows.filter((row) => row.status === 'queued');
+    // A claimed task may still read `queued` (its start is not stored yet): its worker ends it.
+    const queued = rows.filter((row) => !row.claimed);
     const at = Date.now();
     const results = queued.map((row) => cancelledBeforeStart(row.spec, reason));
     await writeBatchWith(client, {
@@ -54,7 +56,7 @@ export async function cancelTasks(
     await client.query('COMMIT');
     return {
       queued: queued.map((row) => row.task_id),
-      running: rows.filter((row) => row.status !== 'queued').map((row) => row.task_id),
+      running: rows.filter((row) => row.claimed).map((row) => row.task_id),
     };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

@@ -1,14 +1,6 @@
 import { hostname } from 'node:os';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import {
-  createRuntime,
-  type Runtime,
-  type RuntimeEventName,
-  type StoredTask,
-  type TaskSpec,
-  type TaskStatus,
-  TroupeError,
-} from '@troupe/core';
+import { createRuntime, type Runtime, type RuntimeEventName, TroupeError } from '@troupe/core';
 import pg from 'pg';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
@@ -20,6 +12,7 @@ import {
   TASK_QUEUE,
   TASK_WORKFLOW,
 } from './channels.js';
+import { claimTask } from './claim-task.js';
 import { ClaimedTasksStore } from './claimed-tasks-store.js';
 import { clusterLimits, type WorkerOptions } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
@@ -109,7 +102,7 @@ export class ClusterWorker {
 
   /** @internal Runs one task to its end (the body of its DBOS workflow). */
   async execute(taskId: string): Promise<string> {
-    const claimed = await this.claim(taskId);
+    const claimed = await claimTask(this.store.pool, taskId, this.id);
     if (!claimed) return 'ended';
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
@@ -125,38 +118,6 @@ export class ClusterWorker {
     const status = await done;
     await this.outbox;
     return status;
-  }
-
-  /** Marks the task as this worker's; undefined if it already ended (cancelled while queued). */
-  private async claim(
-    taskId: string,
-  ): Promise<{ task: StoredTask; cancelRequested: string | undefined } | undefined> {
-    const client = await this.store.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query(
-        'SELECT spec, status, updated_at, cancel_requested FROM troupe.tasks WHERE task_id = $1 FOR UPDATE',
-        [taskId],
-      );
-      const row = rows[0];
-      if (!row || ['completed', 'failed', 'cancelled'].includes(row.status)) {
-        await client.query('COMMIT');
-        return undefined;
-      }
-      await client.query('UPDATE troupe.tasks SET worker_id = $2 WHERE task_id = $1', [taskId, this.id]);
-      await client.query('COMMIT');
-      const task: StoredTask = {
-        spec: row.spec as TaskSpec,
-        status: row.status as TaskStatus,
-        updatedAt: Number(row.updated_at),
-      };
-      return { task, cancelRequested: row.cancel_requested ?? undefined };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 
   private forward(name: RuntimeEventName, event: object): void {
