@@ -24,3 +24,27 @@ describe('the reply of a failed main-agent run', () => {
     expect(replies).toEqual(['First answer: everything is fine.', '', '']);
   });
 });
+
+describe('clearing a session', () => {
+  it('forgets the conversation but keeps the session key; refuses while a run is in progress', async () => {
+    const seen: number[] = [];
+    const { runtime } = fixtureRuntime((request) => {
+      seen.push(request.messages.length);
+      return textReply(`answer ${seen.length}`);
+    });
+    const session = runtime.createSession();
+    await session.send('one');
+    await session.send('two');
+    expect(seen).toEqual([1, 3]);
+    const running = session.send('three');
+    expect(session.clear()).toBe(false);
+    await running;
+    expect(session.messages).toHaveLength(6);
+    expect(session.clear()).toBe(true);
+    expect(session.messages).toHaveLength(0);
+    const key = session.sessionKey;
+    expect((await session.send('four')).text).toBe('answer 4');
+    expect(seen).toEqual([1, 3, 5, 1]);
+    expect(session.sessionKey).toBe(key);
+  });
+});

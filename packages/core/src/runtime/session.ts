@@ -113,6 +113,17 @@ export class Session {
     return true;
   }
 
+  /**
+   * Forgets the conversation: the next message starts a new one with the same session key, so
+   * the session's tasks, their announcements and its "always allow" answers stay. Returns false
+   * (and forgets nothing) while a run is in progress or waiting.
+   */
+  clear(): boolean {
+    if (this.busy > 0) return false;
+    this.conversation = [];
+    return true;
+  }
+
   /** Stops listening for announcements. Background tasks are not cancelled (see `cancelSession`). */
   close(): void {
     this.closed = true;
