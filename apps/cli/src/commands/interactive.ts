@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { createNodeTools } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
+import { InputHistory } from '../interactive/input-history.js';
 import { SessionApp } from '../interactive/session-app.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
@@ -34,7 +36,8 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   const mcp = await openMcp({ ...places, env: context.env }, registry.list());
   const tools = [...createNodeTools({ root: context.cwd }), ...mcp.tools];
   const dir = storeDir(places, line.options.store);
-  const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ' });
+  const history = new InputHistory(join(context.home, '.troupe', 'history'));
+  const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ', history });
   const { colors } = terminal;
   notify = (notice) => terminal.log(colors.yellow(notice));
   terminal.log(
@@ -45,6 +48,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   for (const notice of await agentNotices(registry, tools)) terminal.log(colors.yellow(notice));
   if (approval.notice) terminal.log(colors.yellow(approval.notice));
   for (const notice of mcp.notices) terminal.log(colors.yellow(notice));
+  if (history.warning) terminal.log(colors.yellow(history.warning));
   const app = new SessionApp({
     terminal,
     model,

@@ -15,6 +15,7 @@ import type { InputStream } from '../io.js';
 import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
+import { addUsage, emptyUsage } from '../render/session-cost.js';
 import { truncate } from '../render/text.js';
 import { runtimeApproval, workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
@@ -60,6 +61,8 @@ export class SessionApp {
   registry: AgentRegistry;
   board!: ProgressBoard;
   private stream!: MainStream;
+  /** Tokens of the main agent's finished runs (for `/cost`). */
+  readonly usage = { main: emptyUsage(), runs: 0 };
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
   private detachDesk: () => void = () => {};
@@ -246,6 +249,10 @@ export class SessionApp {
       return;
     }
     this.board.mainEnded();
+    if (message.result) {
+      addUsage(this.usage.main, message.result.usage);
+      this.usage.runs++;
+    }
     const streamed = this.stream.takeStreamed();
     terminal.log(replyLines(message, terminal.colors, { textShown: streamed }).join('\n'));
   }

@@ -7,6 +7,7 @@ import { transcriptLines } from '../render/transcript.js';
 import { matchTaskId } from '../task-ids.js';
 import { createAgent } from './agent-maker.js';
 import type { SessionApp } from './session-app.js';
+import { cancelCommand, clearCommand, costCommand, modelCommand } from './session-commands.js';
 
 const HELP = `Commands:
   /agents                    list agents (source, model, tools)
@@ -17,6 +18,10 @@ const HELP = `Commands:
   /tasks show ID             one task with its transcript (ID may be a prefix)
   /tasks cancel ID           cancel a queued or running task
   /mcp                       MCP servers: status, tools and their access class
+  /cancel [ID]               cancel a task; without ID, the current turn and every task of the session
+  /clear                     start a new conversation (tasks and "always allow" answers stay)
+  /model [ID]                show the models; with ID (or sonnet, opus, haiku), switch the main model
+  /cost                      tokens of this session, with prompt-cache hits
   /expand                    show or hide streamed text under running tasks (also Ctrl-O)
   /help                      this list
   /exit                      leave (unfinished tasks of the session are cancelled)
@@ -47,6 +52,18 @@ export async function runSlashCommand(app: SessionApp, input: string): Promise<v
       return;
     case 'mcp':
       log((app.options.mcpStatus?.() ?? ['No MCP servers in this session.']).join('\n'));
+      return;
+    case 'cancel':
+      cancelCommand(app, words[0]);
+      return;
+    case 'clear':
+      clearCommand(app);
+      return;
+    case 'model':
+      modelCommand(app, rest || undefined);
+      return;
+    case 'cost':
+      costCommand(app);
       return;
     default:
       throw new UsageError(`Unknown command /${name}. Type /help for the list.`);
@@ -126,13 +143,7 @@ async function tasksCommand(app: SessionApp, words: string[]): Promise<void> {
     tasks.map((info) => info.id),
     given,
   );
-  if (sub === 'cancel') {
-    const info = runtime.get(id)!;
-    if (runtime.cancel(id, 'Cancelled by the user.'))
-      terminal.log(`Cancelling [${info.agent}] ${info.description}.`);
-    else terminal.log(`That task already ended (${info.status}).`);
-    return;
-  }
+  if (sub === 'cancel') return cancelCommand(app, id);
   if (sub === 'show') {
     const info = runtime.get(id)!;
     await runtime.store.flush();

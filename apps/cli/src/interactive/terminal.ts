@@ -5,6 +5,7 @@ import { type Colors, colorsFor } from '../render/colors.js';
 import { LiveScreen } from '../render/live-screen.js';
 import { ProgressBoard } from '../render/progress-board.js';
 import { PlainScreen, type Screen } from '../render/screen.js';
+import { HISTORY_SIZE, type InputHistory } from './input-history.js';
 import { Prompter } from './prompter.js';
 
 /** Options of {@link Terminal}. */
@@ -16,6 +17,8 @@ export interface TerminalOptions {
   input?: boolean;
   /** The normal prompt label of a session (`> `); questions replace it while they wait. */
   prompt?: string;
+  /** Lines typed at the prompt, kept across sessions (the Up arrow); answers to questions are not kept. */
+  history?: InputHistory;
 }
 
 /**
@@ -47,6 +50,9 @@ export class Terminal {
   private working = false;
   private inputEnded = false;
   private endReported = false;
+  private readonly history: InputHistory | undefined;
+  /** The history's warning already shown (a failure to load it is shown by the session at start). */
+  private historyWarning: string | undefined;
 
   constructor(options: TerminalOptions) {
     const { io, out } = options;
@@ -55,9 +61,18 @@ export class Terminal {
     this.basePrompt = options.prompt;
     this.terminalInput = options.input === true && io.stdin.isTTY === true && this.tty;
     if (options.input) {
+      this.history = this.terminalInput ? options.history : undefined;
       this.rl = this.terminalInput
-        ? createInterface({ input: io.stdin, output: out as NodeJS.WritableStream, terminal: true })
+        ? createInterface({
+            input: io.stdin,
+            output: out as NodeJS.WritableStream,
+            terminal: true,
+            history: this.history?.load() ?? [],
+            historySize: HISTORY_SIZE,
+            removeHistoryDuplicates: true,
+          })
         : createInterface({ input: io.stdin, terminal: false });
+      this.historyWarning = this.history?.warning;
       this.rl.on('line', (line) => this.onInput(line));
       this.rl.on('close', () => {
         this.inputEnded = true;
@@ -179,8 +194,24 @@ export class Terminal {
       return;
     }
     this.screen.submitted(this.currentPrompt + line);
-    if (this.prompter.answer(line)) return;
+    if (this.prompter.answer(line)) {
+      // An answer (y, n, a field of the wizard) is not something to recall with the Up arrow.
+      const recalled = (this.rl as unknown as { history?: string[] }).history;
+      if (recalled?.[0] === line) recalled.shift();
+      return;
+    }
+    this.remember(line);
     void this.lineHandler?.(line);
+  }
+
+  private remember(line: string): void {
+    const history = this.history;
+    if (!history) return;
+    history.add(line);
+    if (history.warning && history.warning !== this.historyWarning) {
+      this.historyWarning = history.warning;
+      this.log(this.colors.yellow(history.warning));
+    }
   }
 
   /** Feeds piped lines to the waiting question or, one at a time, to the line handler. */

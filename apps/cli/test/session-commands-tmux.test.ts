@@ -1,0 +1,102 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeAnthropicServer, lastUserText, textStep } from '../../../test/fake-anthropic/index.js';
+import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
+import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
+import { TmuxTerminal } from './helpers/tmux.js';
+
+let server: FakeAnthropicServer | undefined;
+const terminals: TmuxTerminal[] = [];
+
+afterEach(async () => {
+  for (const terminal of terminals.splice(0)) terminal.kill();
+  await server?.close();
+  server = undefined;
+});
+
+/** The scenario of the session tests, plus "count": the main agent says how many messages it was sent. */
+async function startServer(): Promise<FakeAnthropicServer> {
+  const scenario = sessionScenario({ explore: gate() });
+  server = await startFakeClaude((request) => {
+    const messages: unknown[] = request.body.messages;
+    if (/^count/.test(lastUserText(request))) return textStep(`I was sent ${messages.length} messages.`);
+    return scenario(request);
+  });
+  return server;
+}
+
+async function startSession(home: string, project = fixtureProject()): Promise<TmuxTerminal> {
+  const terminal = TmuxTerminal.start(cliCommandLine([]), {
+    cwd: project,
+    env: { HOME: home, ...fakeEnv(server!), TERM: 'xterm-256color' },
+  });
+  terminals.push(terminal);
+  await terminal.waitFor(/^> $/m, 60_000);
+  return terminal;
+}
+
+describe('session commands (tmux)', () => {
+  it('/cost, /model, /clear and /cancel', async () => {
+    const fake = await startServer();
+    const terminal = await startSession(tempDir('home'));
+    terminal.line('count one');
+    await terminal.waitFor(/I was sent 1 messages\./);
+    terminal.line('count two');
+    await terminal.waitFor(/I was sent 3 messages\./);
+
+    terminal.line('/cost');
+    const cost = await terminal.waitFor(/Cache hits: \d+% of the input tokens/);
+    expect(cost).toMatch(/INPUT\s+CACHE READ\s+CACHE WRITE\s+OUTPUT/);
+    expect(cost).toMatch(/main agent \(2 runs\)\s+[\d.]+k?\s+[\d.]+k? \(\d+%\)/);
+    expect(cost).toMatch(/sub-agents \(0 ended tasks\)\s+0\s+0 \(0%\)/);
+
+    terminal.line('/model');
+    await terminal.waitFor(/main model: claude-sonnet-5-5/);
+    terminal.line('/model opus');
+    await terminal.waitFor(/Main model: claude-opus-5-5 \(was claude-sonnet-5-5\), from the next request\./);
+
+    terminal.line('/clear');
+    await terminal.waitFor(/Conversation cleared/);
+    terminal.line('count three');
+    await terminal.waitFor((screen) => screen.split('I was sent 1 messages.').length === 3);
+    const last = fake.requests.at(-1)!;
+    expect(last.body.model).toBe('claude-opus-5-5');
+
+    terminal.line('/cancel');
+    await terminal.waitFor(/Nothing to cancel: no turn or task of this session is running\./);
+    terminal.line('search in the background');
+    await terminal.waitFor(/Summary: Started task t_\S+ in the background/);
+    terminal.line('/cancel');
+    const cancelled = await terminal.waitFor(/Cancelled 1 task \(\[explore\] Search in the background\)\./);
+    expect(cancelled).toMatch(/\[explore\] Search in the background - cancelled/);
+    terminal.line('/cost');
+    await terminal.waitFor(/sub-agents \(1 ended task\)/);
+  });
+
+  it('the Up arrow recalls messages of an earlier session, not the answers to questions', async () => {
+    await startServer();
+    const home = tempDir('home');
+    const project = fixtureProject();
+    const first = await startSession(home, project);
+    first.line('count from the first session');
+    await first.waitFor(/I was sent 1 messages\./);
+    first.line('write the notes');
+    await first.waitFor(/Approve\? \[y\]es/);
+    first.line('y');
+    await first.waitFor(/Wrote notes\.txt\./);
+    first.line('/exit');
+    await first.waitFor(/\[exit 0\]/);
+    const file = join(home, '.troupe', 'history');
+    expect(readFileSync(file, 'utf8')).toBe('count from the first session\nwrite the notes\n/exit\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = await startSession(home, project);
+    second.press('Up');
+    await second.waitFor(/^> \/exit$/m);
+    second.press('Up', 'Up');
+    await second.waitFor(/^> count from the first session$/m);
+    second.press('Enter');
+    await second.waitFor(/I was sent 1 messages\./);
+  });
+});
