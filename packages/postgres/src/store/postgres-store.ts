@@ -49,6 +49,8 @@ export class PostgresTaskStore implements TaskStore {
   private snapshots = new Map<string, () => TaskSnapshotDocument>();
   private results: TaskResultDocument[] = [];
   private scheduled = false;
+  private retry: NodeJS.Timeout | undefined;
+  private retryDelay = 0;
   private chain: Promise<void> = Promise.resolve();
   private failure: PersistenceError | undefined;
   private closed = false;
@@ -114,6 +116,7 @@ export class PostgresTaskStore implements TaskStore {
     this.results = [];
     try {
       await writeBatch(this.pool, batch);
+      this.retryDelay = 0;
     } catch (error) {
       // Kept for the next attempt: nothing is dropped because the server was briefly away.
       this.statuses = batch.statuses.concat(this.statuses);
@@ -121,6 +124,7 @@ export class PostgresTaskStore implements TaskStore {
       for (const { taskId, document } of batch.snapshots)
         if (!this.snapshots.has(taskId)) this.snapshots.set(taskId, () => document);
       this.results = batch.results.concat(this.results);
+      this.retryLater();
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
         `Could not write to the task store at ${this.where}: ${(error as Error).message}`,
@@ -129,8 +133,31 @@ export class PostgresTaskStore implements TaskStore {
     }
   }
 
+  /** Tries the kept writes again (100 ms, doubling to 2 s), so they land once the server is back. */
+  private retryLater(): void {
+    if (this.closed || this.retry) return;
+    this.retryDelay = Math.min(this.retryDelay ? this.retryDelay * 2 : 100, 2_000);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.flush().catch(() => {});
+    }, this.retryDelay);
+  }
+
+  /** A read; a failure to reach the server is a PersistenceError naming the store. */
+  private async read(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    try {
+      return await this.pool.query(text, values);
+    } catch (error) {
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `The task store at ${this.where} is unreachable or refused a read: ${(error as Error).message || (error as { code?: string }).code}`,
+        { cause: error },
+      );
+    }
+  }
+
   async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.read(
       'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks ORDER BY created_at, task_id',
     );
     const warnings: StoreWarning[] = [];
@@ -144,7 +171,7 @@ export class PostgresTaskStore implements TaskStore {
 
   /** One task by id, or undefined. */
   async get(taskId: string): Promise<StoredTask | undefined> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.read(
       'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks WHERE task_id = $1',
       [taskId],
     );
@@ -176,7 +203,7 @@ export class PostgresTaskStore implements TaskStore {
     }
     const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
     values.push(limit + 1);
-    const { rows } = await this.pool.query(
+    const { rows } = await this.read(
       `SELECT task_id, spec, status, updated_at, result, created_at FROM troupe.tasks
        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, task_id DESC LIMIT $${values.length}`,
@@ -194,7 +221,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.read(
       'SELECT seq, entry FROM troupe.journal WHERE task_id = $1 ORDER BY seq',
       [taskId],
     );
@@ -213,7 +240,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
-    const { rows } = await this.pool.query('SELECT document FROM troupe.snapshots WHERE task_id = $1', [
+    const { rows } = await this.read('SELECT document FROM troupe.snapshots WHERE task_id = $1', [
       taskId,
     ]);
     if (!rows[0]) return undefined;
@@ -229,7 +256,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async loadResult(taskId: string): Promise<TaskResult | undefined> {
-    const { rows } = await this.pool.query('SELECT document FROM troupe.results WHERE task_id = $1', [
+    const { rows } = await this.read('SELECT document FROM troupe.results WHERE task_id = $1', [
       taskId,
     ]);
     if (!rows[0]) return undefined;
@@ -266,6 +293,7 @@ export class PostgresTaskStore implements TaskStore {
       await this.flush();
     } finally {
       this.closed = true;
+      if (this.retry) clearTimeout(this.retry);
       await this.pool.end();
     }
   }

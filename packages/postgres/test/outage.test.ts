@@ -1,0 +1,69 @@
+import { createRuntime, PersistenceError, prepareTask, SCHEMA_VERSION } from '@troupe/core';
+import { scriptedModel, textReply } from '@troupe/core/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+let cluster: TestCluster;
+const planner = createRuntime({
+  model: scriptedModel(() => textReply('unused')),
+  agents: [{ name: 'explore', description: 'explores', systemPrompt: 'explore' }],
+});
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+}, 60_000);
+afterAll(async () => {
+  await planner.shutdown();
+  await cluster?.destroy();
+});
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the Postgres store while the server is away', () => {
+  it('keeps what is written during an outage, writes it unasked once the server is back, and says so when read', async () => {
+    const url = await cluster.createDatabase('outage');
+    const store = await openPostgresStore({ url });
+    const probe = new pg.Pool({ connectionString: url, max: 1 });
+    probe.on('error', () => {});
+    try {
+      await cluster.stop('immediate');
+      const { spec } = prepareTask(planner, { agent: 'explore', prompt: 'x', sessionKey: 's1' }, 't_outage');
+      store.appendStatus({
+        v: SCHEMA_VERSION,
+        taskId: spec.taskId,
+        event: 'task.queued',
+        status: 'queued',
+        at: spec.createdAt,
+        spec,
+      });
+      await expect(store.flush()).rejects.toThrow(PersistenceError);
+      const reading = await store.get('t_outage').catch((error: unknown) => error);
+      expect(reading).toBeInstanceOf(PersistenceError);
+      expect((reading as Error).message).toMatch(/task store at postgres:\/\/.*is unreachable/);
+
+      await cluster.start();
+      // Nobody flushes again: the store retries on its own.
+      await until(
+        async () =>
+          (await probe.query("SELECT 1 FROM troupe.tasks WHERE task_id = 't_outage'")).rowCount === 1,
+        'the kept record to be written',
+      );
+      expect(await store.get('t_outage')).toMatchObject({ status: 'queued', spec: { taskId: 't_outage' } });
+      const log = await probe.query(
+        "SELECT count(*)::int AS n FROM troupe.status_log WHERE task_id = 't_outage'",
+      );
+      expect(log.rows[0].n).toBe(1);
+    } finally {
+      await probe.end();
+      await store.close();
+    }
+  }, 90_000);
+});
