@@ -54,9 +54,9 @@ export class ClusterHarness {
     return harness;
   }
 
-  /** Starts a worker process and resolves once it is dequeuing. */
-  async startWorker(id: string): Promise<WorkerProcess> {
-    const child = fork(WORKER, [this.url, id], {
+  /** Starts a worker process (approvals `auto` unless `ask`) and resolves once it is dequeuing. */
+  async startWorker(id: string, approval: 'auto' | 'ask' = 'auto'): Promise<WorkerProcess> {
+    const child = fork(WORKER, [this.url, id, approval], {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -9,14 +9,16 @@ function lockKeySql(): string {
  * A worker's presence in the cluster: a row in `troupe.workers` with a heartbeat, and a
  * session-level advisory lock held on a dedicated connection. When the process dies (even by
  * SIGKILL) its connection closes and Postgres releases the lock at once; a worker is declared
- * dead only when its lock is free AND its heartbeat is stale, so a Postgres restart (which drops
- * every lock) does not make live workers look dead.
+ * dead only when its lock is free AND its heartbeat is stale, and only by a worker connected for
+ * three beats, so a Postgres restart (which drops every lock and stalls every heartbeat) does
+ * not make live workers look dead.
  */
 export class WorkerLiveness {
   private client: pg.Client | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private busy = false;
+  private connectedAt = 0;
 
   constructor(
     private readonly url: string,
@@ -37,6 +39,7 @@ export class WorkerLiveness {
     });
     await client.connect();
     await client.query(`SELECT pg_advisory_lock(${lockKeySql()})`, [this.workerId]);
+    this.connectedAt = Date.now();
     const now = Date.now();
     await client.query(
       `INSERT INTO troupe.workers (worker_id, lock_key, started_at, heartbeat_at)
@@ -59,6 +62,9 @@ export class WorkerLiveness {
         this.workerId,
         now,
       ]);
+      // Just (re)connected, e.g. after a Postgres restart that dropped every lock: the other
+      // workers get three beats to reconnect and heartbeat before any is judged dead.
+      if (now - this.connectedAt < this.heartbeatMs * 3) return;
       const stale = await client.query<{ worker_id: string }>(
         'SELECT worker_id FROM troupe.workers WHERE worker_id <> $1 AND heartbeat_at < $2',
         [this.workerId, now - this.heartbeatMs * 3],

@@ -116,6 +116,9 @@ export class ClusterWorker {
     const requested = reason ?? rows[0]?.cancel_requested ?? undefined;
     if (requested !== undefined && requested !== null) this.runtime.cancel(taskId, requested || undefined);
     const status = await done;
+    // The workflow ends only once the task's end is in the store: were it to end first, a worker
+    // dying now would leave a task that never finishes.
+    await this.persisted();
     await this.outbox;
     return status;
   }
@@ -125,7 +128,7 @@ export class ClusterWorker {
     const payload = encodeEvent(name, event);
     // A final event leaves after the store has the result, so a client reading it finds it.
     this.outbox = this.outbox
-      .then(() => (final ? this.store.flush() : undefined))
+      .then(() => (final ? this.persisted() : undefined))
       .then(() => this.notifier.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]))
       .catch(() => {});
     if (final) {
@@ -133,6 +136,23 @@ export class ClusterWorker {
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(name.slice('task.'.length));
+    }
+  }
+
+  /**
+   * Resolves once everything the runtime wrote is committed, retrying while the server is away
+   * (a Postgres restart). Once this worker is stopped it never resolves: the workflow stays
+   * pending and is recovered from the journal.
+   */
+  private async persisted(): Promise<void> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+      if (this.stopped) return new Promise<void>(() => {});
+      try {
+        await this.store.flush();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 
