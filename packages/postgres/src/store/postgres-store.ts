@@ -240,9 +240,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
-    const { rows } = await this.read('SELECT document FROM troupe.snapshots WHERE task_id = $1', [
-      taskId,
-    ]);
+    const { rows } = await this.read('SELECT document FROM troupe.snapshots WHERE task_id = $1', [taskId]);
     if (!rows[0]) return undefined;
     const warnings: StoreWarning[] = [];
     const document = readDocument<TaskSnapshotDocument>(
@@ -256,9 +254,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async loadResult(taskId: string): Promise<TaskResult | undefined> {
-    const { rows } = await this.read('SELECT document FROM troupe.results WHERE task_id = $1', [
-      taskId,
-    ]);
+    const { rows } = await this.read('SELECT document FROM troupe.results WHERE task_id = $1', [taskId]);
     if (!rows[0]) return undefined;
     const warnings: StoreWarning[] = [];
     return readDocument<TaskResultDocument>(rows[0].document, `result of task ${taskId}`, warnings)?.result;
