@@ -1,0 +1,51 @@
+import { scriptedModel, textReply } from '@troupe/core/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectCluster, openPostgresStore, startWorker } from '../src/index.js';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+let cluster: TestCluster;
+const model = scriptedModel(() => textReply('unused'));
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.destroy();
+});
+
+describe('starting a worker or a client on a bad database', () => {
+  it('refuses a bad connection string, a missing database and a newer schema with a clear error, writing nothing', async () => {
+    await expect(startWorker({ postgres: 'localhost:5432', model })).rejects.toThrow(
+      /Not a Postgres connection string/,
+    );
+    await expect(connectCluster({ postgres: cluster.url('nope') })).rejects.toThrow(
+      /The database "nope" does not exist/,
+    );
+    const refused = startWorker({ postgres: 'postgres://troupe:hunter2@127.0.0.1:1/troupe', model });
+    await expect(refused).rejects.toThrow(/connection refused/);
+    await expect(refused).rejects.not.toThrow(/hunter2/);
+
+    const url = await cluster.createDatabase('newer');
+    const store = await openPostgresStore({ url });
+    await store.pool.query("UPDATE troupe.meta SET value = '3' WHERE key = 'schema_version'");
+    await store.close();
+    for (const start of [
+      () => startWorker({ postgres: url, model }),
+      () => connectCluster({ postgres: url }),
+    ])
+      await expect(start()).rejects.toMatchObject({
+        code: 'PERSISTENCE_VERSION',
+        message: expect.stringMatching(/version 3, written by a newer @troupe\/postgres/),
+      });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // DBOS's tables were not created and no worker registered itself.
+      expect((await client.query("SELECT to_regnamespace('dbos') AS found")).rows[0].found).toBeNull();
+      expect((await client.query('SELECT count(*)::int AS n FROM troupe.workers')).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+});
