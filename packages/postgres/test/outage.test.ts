@@ -34,7 +34,8 @@ describe('the Postgres store while the server is away', () => {
     const probe = new pg.Pool({ connectionString: url, max: 1 });
     probe.on('error', () => {});
     try {
-      await cluster.stop('immediate');
+      // Fast: connections cut, commits kept (the throwaway server runs without synchronous_commit).
+      await cluster.stop('fast');
       const { spec } = prepareTask(planner, { agent: 'explore', prompt: 'x', sessionKey: 's1' }, 't_outage');
       store.appendStatus({
         v: SCHEMA_VERSION,
