@@ -14,6 +14,8 @@ export interface CliOptions {
   model?: string;
   smallModel?: string;
   planModel?: string;
+  /** Extended thinking: the model's reasoning budget in tokens (at least 1024). */
+  thinking?: number;
   approval?: 'ask' | 'auto' | 'deny';
   agent?: string;
   store?: string;
@@ -44,6 +46,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'small-model': { type: 'string' },
   'plan-model': { type: 'string' },
+  thinking: { type: 'string' },
   approval: { type: 'string' },
   agent: { type: 'string', short: 'a' },
   store: { type: 'string' },
@@ -57,7 +60,7 @@ const OPTIONS = {
 type FlagName = keyof typeof OPTIONS;
 
 const GLOBAL: FlagName[] = ['help', 'version', 'debug'];
-const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model'];
+const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model', 'thinking'];
 
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
@@ -148,6 +151,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (!STATUSES.has(values.status))
       throw new UsageError(`--status must be one of ${[...STATUSES].join(', ')}, not "${values.status}".`);
     options.status = values.status;
+  }
+  if (values.thinking !== undefined) {
+    const budget = Number(values.thinking);
+    if (!Number.isInteger(budget) || budget < 1024)
+      throw new UsageError(
+        `--thinking must be a number of tokens, at least 1024 (e.g. --thinking 4000), not "${values.thinking}".`,
+      );
+    options.thinking = budget;
   }
   if (values.limit !== undefined) {
     const limit = Number(values.limit);

@@ -30,6 +30,13 @@ const ConfigSchema = v.strictObject(
     model: v.optional(modelId),
     smallModel: v.optional(modelId),
     planModel: v.optional(modelId),
+    thinking: v.optional(
+      v.pipe(
+        v.number('must be a number of tokens'),
+        v.integer('must be a whole number of tokens'),
+        v.minValue(1024, 'must be at least 1024 tokens'),
+      ),
+    ),
     approval: v.optional(v.picklist(['ask', 'auto', 'deny'], 'must be "ask", "auto" or "deny"')),
     limits: v.optional(LimitsSchema),
     agentDirs: v.optional(
@@ -41,7 +48,7 @@ const ConfigSchema = v.strictObject(
   },
   (issue) =>
     issue.expected === 'never'
-      ? 'is not a known setting (known: model, smallModel, planModel, approval, limits, agentDirs)'
+      ? 'is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs)'
       : 'must be a JSON object',
 );
 

@@ -16,6 +16,8 @@ Session options:
   --model ID            main model (default claude-sonnet-5-5)
   --small-model ID      fast model for agents with model: small (default claude-haiku-5-5)
   --plan-model ID       model for agents with model: plan (default: --model)
+  --thinking TOKENS     extended thinking with this budget (at least 1024); the session
+                        shows the model's reasoning as it streams
   --approval MODE       ask | auto | deny for write and execute tools
                         (default: ask in a terminal, deny otherwise)
   --store DIR           task store folder (default ~/.troupe/tasks)

@@ -14,6 +14,8 @@ export interface ModelChoice {
   default?: string;
   small?: string;
   plan?: string;
+  /** Extended thinking budget in tokens; off when unset. */
+  thinking?: number;
 }
 
 /** The model choice from `--model`, `--small-model`, `--plan-model` and the config file. */
@@ -25,6 +27,8 @@ export function modelChoice(options: CliOptions, config: CliConfig): ModelChoice
   if (main) choice.default = main;
   if (small) choice.small = small;
   if (plan) choice.plan = plan;
+  const thinking = options.thinking ?? config.thinking;
+  if (thinking !== undefined) choice.thinking = thinking;
   return choice;
 }
 
@@ -45,9 +49,11 @@ export async function createClaudeModel(
     );
   const { createAnthropicModel } = await import('@troupe/anthropic');
   const onRetry = hooks.onRetry;
+  const { thinking, ...models } = choice;
   const model = createAnthropicModel({
     env,
-    models: { ...choice },
+    models,
+    ...(thinking !== undefined ? { thinking: { budgetTokens: thinking } } : {}),
     ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(retryNotice(event)) } : {}),
   });
   return { model, models: { ...model.models } };

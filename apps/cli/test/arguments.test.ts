@@ -33,6 +33,11 @@ describe('parseCommandLine', () => {
     [['run', '--model'], /--model needs a value/],
     [['run', '--model', ' '], /--model needs a value/],
     [['tasks', 'list', '--limit', '-3'], /--limit must be a positive whole number, not "-3"/],
+    [
+      ['--thinking', '100'],
+      /--thinking must be a number of tokens, at least 1024 \(e\.g\. --thinking 4000\), not "100"/,
+    ],
+    [['agents', 'list', '--thinking', '2000'], /troupe agents does not take --thinking/],
     [['run', '--jsn', 'x'], /Unknown option --jsn\. Did you mean --json\?/],
     [['--aproval', 'auto'], /Unknown option --aproval\. Did you mean --approval\?/],
   ])('%j is a usage error', (argv, message) => {

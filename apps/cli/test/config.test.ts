@@ -40,13 +40,14 @@ describe('config files', () => {
   it.each([
     [
       { modle: 'x' },
-      'field "modle" is not a known setting (known: model, smallModel, planModel, approval, limits, agentDirs)',
+      'field "modle" is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs)',
     ],
     [{ limits: { maxTurns: 1.5 } }, 'field "limits.maxTurns" must be a whole number'],
     [{ limits: { turns: 3 } }, 'field "limits.turns" is not a known limit'],
     [{ limits: [] }, 'field "limits" must be an object'],
     [{ approval: 'yes' }, 'field "approval" must be "ask", "auto" or "deny"'],
     [{ model: 42 }, 'field "model" must be a string'],
+    [{ thinking: 500 }, 'field "thinking" must be at least 1024 tokens'],
     [[1, 2], 'it must hold a JSON object'],
     ['{"model": "x",}', 'is not valid JSON'],
   ])('%j is refused, naming the file and the field', async (value, message) => {

@@ -20,16 +20,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(fake: FakeAnthropicServer): Promise<TmuxTerminal> {
+async function start(fake: FakeAnthropicServer, args: string[] = []): Promise<TmuxTerminal> {
   server = fake;
-  terminal = TmuxTerminal.start(cliCommandLine([]), {
+  terminal = TmuxTerminal.start(cliCommandLine(args), {
     cwd: fixtureProject(),
     env: { HOME: tempDir('home'), ...fakeEnv(fake), TERM: 'xterm-256color' },
   });
-  await terminal.waitFor(/^> $/m);
+  await terminal.waitFor(/^> $/m, 60_000);
   return terminal;
 }
 
+const ESC = String.fromCharCode(27);
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('the main agent as it works (tmux)', () => {
@@ -76,5 +77,38 @@ describe('the main agent as it works (tmux)', () => {
     );
     expect(count(screen, 'Let me delegate that.')).toBe(1);
     expect(screen.indexOf('Let me delegate that.')).toBeLessThan(screen.indexOf('[explore] Find auth code'));
+  });
+
+  it('shows the model\'s reasoning as it streams, dimmed under "✻ Thinking", then the answer (--thinking)', async () => {
+    const pause = gate();
+    const fake = await startFakeClaude(() => ({
+      content: [
+        {
+          type: 'thinking',
+          thinking: 'Weighing the two options first.\nOption B is simpler to test.',
+          signature: 'sig-1',
+        },
+        { type: 'text', text: 'Go with option B.' },
+      ],
+      gate: pause.promise,
+      // message_start, the thinking block's start, a ping and two 16-character deltas: the first line.
+      pauseAfterEvents: 5,
+    }));
+    const terminal = await start(fake, ['--thinking', '2048']);
+    terminal.line('which option?');
+    const during = await terminal.waitFor(/Weighing the two options first\./);
+    expect(during).toMatch(/✻ Thinking\n {2}Weighing the two options first\./);
+    expect(during).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Thinking… \(\d+\.\ds · /);
+    expect(during).not.toContain('Go with option B.');
+    pause.open();
+    const after = await terminal.waitFor(/Go with option B\./);
+    expect(after).toMatch(/ {2}Option B is simpler to test\.\n\nGo with option B\./);
+    const styled = terminal.captureWithStyles();
+    // tmux writes a style where it changes: dim from the reasoning's first line, reset before the answer.
+    expect(styled).toMatch(new RegExp(`${ESC}\\[2m(${ESC}\\[\\d+m)* {2}Weighing the two options first\\.`));
+    expect(styled).toMatch(new RegExp(`${ESC}\\[0m(${ESC}\\[\\d+m)*Go with option B\\.`));
+    expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    await terminal.waitFor((screen) => !screen.includes('Thinking…'));
+    expect(count(terminal.capture(), 'Go with option B.')).toBe(1);
   });
 });

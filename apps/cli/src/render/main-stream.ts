@@ -20,11 +20,15 @@ export interface MainStreamOptions {
 /**
  * The main agent's text as it is generated: each finished line is printed at once (interim text
  * before a tool call included), the unfinished one is shown in the live region, and a spinner line
- * says how long the run has taken and how many tokens it used. {@link takeStreamed} tells the
- * session whether a reply's text is already on screen.
+ * says how long the run has taken and how many tokens it used. The model's reasoning, when the
+ * adapter streams it (extended thinking), is shown the same way under a `✻ Thinking` header, dimmed
+ * and indented, and the spinner says `Thinking…` meanwhile. {@link takeStreamed} tells the session
+ * whether a reply's text is already on screen.
  */
 export class MainStream {
   private partial = '';
+  /** What the last delta was: reasoning is styled apart from the answer. */
+  private kind: 'text' | 'thinking' = 'text';
   private streamed = false;
   private run: { taskId: string; startedAt: number; tokens: number; turnChars: number } | undefined;
   private readonly now: () => number;
@@ -42,7 +46,7 @@ export class MainStream {
   liveLines(): string[] {
     const { colors } = this.options;
     const lines: string[] = [];
-    if (this.partial) lines.push(this.partial);
+    if (this.partial) lines.push(this.styled(this.partial));
     if (!this.options.busy()) return lines;
     const run = this.run;
     const now = this.now();
@@ -50,7 +54,7 @@ export class MainStream {
     const elapsed = run ? `${((now - run.startedAt) / 1000).toFixed(1)}s` : '0.0s';
     const tokens = run ? run.tokens + Math.round(run.turnChars / 4) : 0;
     lines.push(
-      `${colors.magenta(frame)} ${colors.dim(`Working… (${elapsed} · ${formatTokens(tokens)} tokens · Ctrl-C to interrupt)`)}`,
+      `${colors.magenta(frame)} ${colors.dim(`${this.kind === 'thinking' ? 'Thinking' : 'Working'}… (${elapsed} · ${formatTokens(tokens)} tokens · Ctrl-C to interrupt)`)}`,
     );
     return lines;
   }
@@ -63,6 +67,7 @@ export class MainStream {
     this.flush();
     const streamed = this.streamed;
     this.streamed = false;
+    this.kind = 'text';
     this.run = undefined;
     this.options.refresh();
     return streamed;
@@ -83,24 +88,39 @@ export class MainStream {
       this.options.refresh();
       return;
     }
-    if (event.kind !== 'text') return;
     run.turnChars += event.text.length;
-    if (!this.streamed) {
+    if (event.kind !== this.kind) {
+      this.flush();
+      this.kind = event.kind;
+      if (event.kind === 'thinking') this.options.log(`\n${this.options.colors.magenta('✻ Thinking')}`);
+      else if (this.streamed) this.options.log('');
+    }
+    if (event.kind === 'text' && !this.streamed) {
       this.streamed = true;
       this.options.log('');
     }
     const text = this.partial + event.text;
     const end = text.lastIndexOf('\n');
     if (end >= 0) {
-      this.options.log(text.slice(0, end));
+      this.options.log(
+        text
+          .slice(0, end)
+          .split('\n')
+          .map((line) => this.styled(line))
+          .join('\n'),
+      );
       this.partial = text.slice(end + 1);
     } else this.partial = text;
     this.options.refresh();
   }
 
+  /** A line as shown: reasoning dimmed and indented, the answer as it is. */
+  private styled(line: string): string {
+    return this.kind === 'thinking' ? this.options.colors.dim(`  ${line}`) : line;
+  }
+
   private flush(): void {
-    if (!this.partial) return;
-    this.options.log(this.partial);
+    if (this.partial) this.options.log(this.styled(this.partial));
     this.partial = '';
   }
 }
