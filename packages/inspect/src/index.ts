@@ -1,0 +1,36 @@
+// The public API of @troupe/inspect (browser-safe). Node-only parts: `@troupe/inspect/node`;
+// statechart layout: `@troupe/inspect/chart`.
+export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
+export { applyPatch } from './timeline/context-patch.js';
+export {
+  type ActorState,
+  activePaths,
+  buildTimelineModel,
+  type ContextChange,
+  type Frame,
+  formatStateValue,
+  type LoggedEvent,
+  type TimelineModel,
+} from './timeline/player.js';
+export { createRecorder, type RecorderOptions, type TimelineRecorder } from './timeline/recorder.js';
+export { type TaskTrack, taskTrack } from './timeline/task-track.js';
+export { TimelineError } from './timeline/timeline-error.js';
+export { formatTimeline, parseTimeline, timelineLine } from './timeline/timeline-jsonl.js';
+export { type StatelyExtraEvent, toStatelyEvents } from './timeline/to-stately-events.js';
+export {
+  type ActionRecord,
+  type ActorRecord,
+  type ContextPatch,
+  type DefinitionRecord,
+  type EventRecord,
+  type MicrostepRecord,
+  type RecordedSnapshot,
+  type SnapshotRecord,
+  TIMELINE_FORMAT,
+  TIMELINE_VERSION,
+  type Timeline,
+  type TimelineHeader,
+  type TimelineRecord,
+} from './timeline/types.js';
+export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from './wire/redact.js';
+export { toJsonValue } from './wire/to-json-value.js';

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { activePaths, buildTimelineModel, formatStateValue } from '../src/timeline/player.js';
+import { scenarios } from './fixtures.js';
+
+describe('buildTimelineModel', () => {
+  it('gives each step the state of every actor, the event taken and what changed in the context', async () => {
+    const run = await scenarios.approvals!();
+    const model = buildTimelineModel(run.timeline);
+    const taskId = run.results[0]!.taskId;
+    const task = model.frames.find(
+      (frame) => frame.kind === 'actor' && frame.actors.get(frame.sessionId)!.name === taskId,
+    )!;
+    const course = model.frames.filter(
+      (frame) => frame.kind === 'snapshot' && frame.sessionId === task.sessionId,
+    );
+    expect(
+      course.map(
+        (frame) => `${frame.event!.type} → ${formatStateValue(frame.actors.get(frame.sessionId)!.value)}`,
+      ),
+    ).toEqual([
+      'xstate.init → pending',
+      'START → running.thinking',
+      'MODEL_RESPONDED → running.awaitingApproval',
+      'APPROVE → running.acting',
+      'TOOL_STARTED → running.acting',
+      'TOOL_FINISHED → running.thinking',
+      'MODEL_RESPONDED → running.awaitingApproval',
+      'DENY → running.thinking',
+      'MODEL_RESPONDED → completed',
+    ]);
+    const approve = course[3]!;
+    expect(approve.previousValue).toEqual({ running: 'awaitingApproval' });
+    const counted = course.filter((frame) => frame.changes.some((change) => change.key === 'toolCalls'));
+    expect(counted.map((frame) => frame.event!.type)).toEqual(['MODEL_RESPONDED', 'MODEL_RESPONDED']);
+    const toolCalls = counted[0]!.changes.find((change) => change.key === 'toolCalls')!;
+    expect([toolCalls.before, toolCalls.after]).toEqual([0, 1]);
+    // Stepping back is a lookup: an earlier frame still shows the earlier context.
+    expect(course[1]!.actors.get(task.sessionId)!.context.toolCalls).toBe(0);
+    expect(course.at(-1)!.actors.get(task.sessionId)!.context.toolCalls).toBe(2);
+    // The event log points each event at the frame that shows its effect.
+    const deny = model.events.find((event) => event.event.type === 'DENY')!;
+    expect(model.frames[deny.frame]!.event!.type).toBe('DENY');
+    expect(model.definitions.size).toBe(2);
+  });
+
+  it('formats state values and their active paths', () => {
+    expect(formatStateValue({ running: 'acting' })).toBe('running.acting');
+    expect(activePaths({ running: 'acting' })).toEqual(['running', 'running.acting']);
+    expect(activePaths('completed')).toEqual(['completed']);
+  });
+});
