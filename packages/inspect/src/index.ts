@@ -16,7 +16,6 @@ export { createRecorder, type RecorderOptions, type TimelineRecorder } from './t
 export { type TaskTrack, taskTrack } from './timeline/task-track.js';
 export { TimelineError } from './timeline/timeline-error.js';
 export { formatTimeline, parseTimeline, timelineLine } from './timeline/timeline-jsonl.js';
-export { type StatelyExtraEvent, toStatelyEvents } from './timeline/to-stately-events.js';
 export {
   type ActionRecord,
   type ActorRecord,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
+import { toStatelyEvents } from '../src/stately/stately-events.js';
 import { createRecorder } from '../src/timeline/recorder.js';
 import { formatTimeline, parseTimeline } from '../src/timeline/timeline-jsonl.js';
-import { toStatelyEvents } from '../src/timeline/to-stately-events.js';
 import { API_KEY, scenarios } from './fixtures.js';
 
 describe('createRecorder', () => {

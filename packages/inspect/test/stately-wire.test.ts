@@ -3,8 +3,8 @@ import { createMemoryStore, createRuntime } from '@troupe/core';
 import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
+import { toStatelyEvents } from '../src/stately/stately-events.js';
 import { createRecorder } from '../src/timeline/recorder.js';
-import { toStatelyEvents } from '../src/timeline/to-stately-events.js';
 import { guardedEffects, turnOf } from './fixtures.js';
 
 /** What the Stately inspector shows of an event: its kind, actor, parent, definition, state, event. */

@@ -1,6 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate';
 import { createRedactor, type RedactorOptions } from '../wire/redact.js';
-import { statelyWireVersion } from '../wire/stately-version.js';
+import { STATELY_WIRE_VERSION } from '../wire/stately-version.js';
 import { toJsonValue } from '../wire/to-json-value.js';
 import { type ContextTrack, diffContext, trackContext } from './context-patch.js';
 import {
@@ -58,7 +58,7 @@ export function createRecorder(options: RecorderOptions = {}): TimelineRecorder 
   const header: TimelineHeader = {
     format: TIMELINE_FORMAT,
     v: TIMELINE_VERSION,
-    statelyVersion: statelyWireVersion(),
+    statelyVersion: STATELY_WIRE_VERSION,
     createdAt: now(),
     source: options.source ?? { kind: 'live' },
   };

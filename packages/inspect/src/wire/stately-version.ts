@@ -1,17 +1,6 @@
-import { createInspector } from '@statelyai/inspect';
-
-let cached: string | undefined;
-
-/** The wire-format version (`_version`) the installed `@statelyai/inspect` stamps on its events. */
-export function statelyWireVersion(): string {
-  if (cached === undefined) {
-    let version = 'unknown';
-    createInspector({
-      send(event) {
-        version = event._version;
-      },
-    }).event('probe', { type: 'probe' });
-    cached = version;
-  }
-  return cached;
-}
+/**
+ * The `_version` `@statelyai/inspect` 0.7 stamps on its wire events. A constant rather than a
+ * probe of the package, so the recorder does not load the Stately client in a browser bundle; a
+ * test checks it against the installed package.
+ */
+export const STATELY_WIRE_VERSION = '0.7.2';

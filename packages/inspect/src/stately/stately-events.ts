@@ -1,6 +1,12 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
-import { applyPatch } from './context-patch.js';
-import type { ActionRecord, MicrostepRecord, Timeline } from './types.js';
+import { applyPatch } from '../timeline/context-patch.js';
+import type {
+  ActionRecord,
+  MicrostepRecord,
+  Timeline,
+  TimelineHeader,
+  TimelineRecord,
+} from '../timeline/types.js';
 
 /** A microstep or action event in Stately's wire shape (Stately's own converter drops these). */
 export type StatelyExtraEvent = (Omit<MicrostepRecord, 'at'> | Omit<ActionRecord, 'at'>) & {
@@ -9,21 +15,25 @@ export type StatelyExtraEvent = (Omit<MicrostepRecord, 'at'> | Omit<ActionRecord
   _version: string;
 };
 
+/** Any event {@link toStatelyEvents} produces. */
+export type StatelyWireEvent = StatelyInspectionEvent | StatelyExtraEvent;
+
 /**
- * Expands a timeline back into `@statelyai/inspect`'s wire events, in order: every snapshot with
- * its full context and the event that caused it, every actor with its `definition` text. Feed them
- * to a Stately adapter (`inspector.adapter.send(event)`) to show a recorded run in its inspector.
+ * Turns timeline records, one at a time and in order, back into `@statelyai/inspect`'s wire
+ * events: each snapshot with its full context and the event that caused it, each actor with its
+ * `definition` text. Definition records produce nothing.
  */
-export function toStatelyEvents(timeline: Timeline): (StatelyInspectionEvent | StatelyExtraEvent)[] {
-  const version = timeline.header.statelyVersion;
+export function createStatelyExpander(
+  header: TimelineHeader,
+): (record: TimelineRecord) => StatelyWireEvent | undefined {
+  const version = header.statelyVersion;
   const definitions = new Map<string, string>();
   const contexts = new Map<string, Record<string, unknown>>();
   const lastEvent = new Map<string, { type: string }>();
-  const out: (StatelyInspectionEvent | StatelyExtraEvent)[] = [];
-  for (const record of timeline.records) {
+  return (record) => {
     if (record.type === 'troupe.definition') {
       definitions.set(record.key, record.definition);
-      continue;
+      return undefined;
     }
     const common = {
       sessionId: record.sessionId,
@@ -36,37 +46,48 @@ export function toStatelyEvents(timeline: Timeline): (StatelyInspectionEvent | S
       case '@xstate.actor': {
         const context = (record.snapshot.context ?? {}) as Record<string, unknown>;
         contexts.set(record.sessionId, context);
-        out.push({
+        return {
           ...common,
           type: '@xstate.actor',
           name: record.name,
           parentId: record.parentId,
           definition: record.definitionKey ? definitions.get(record.definitionKey) : undefined,
           snapshot: record.snapshot as never,
-        });
-        break;
+        };
       }
       case '@xstate.event':
         lastEvent.set(record.sessionId, record.event);
-        out.push({ ...common, type: '@xstate.event', event: record.event, sourceId: record.sourceId });
-        break;
+        return { ...common, type: '@xstate.event', event: record.event, sourceId: record.sourceId };
       case '@xstate.snapshot': {
         const context = applyPatch(contexts.get(record.sessionId), record.patch ?? []);
-        contexts.set(record.sessionId, context);
+        if (record.snapshot.status === 'active') contexts.set(record.sessionId, context);
+        else contexts.delete(record.sessionId);
         const event = lastEvent.get(record.sessionId);
-        out.push({
+        return {
           ...common,
           type: '@xstate.snapshot',
           event: event?.type === record.eventType ? event : { type: record.eventType },
           snapshot: { ...record.snapshot, context } as never,
-        });
-        break;
+        };
       }
       default: {
         const { at: _at, ...rest } = record;
-        out.push({ ...rest, createdAt: common.createdAt, id: null, _version: version });
+        return { ...rest, createdAt: common.createdAt, id: null, _version: version };
       }
     }
+  };
+}
+
+/**
+ * Expands a whole timeline into `@statelyai/inspect`'s wire events, in order. Feed them to a
+ * Stately adapter (`inspector.adapter.send(event)`) to show a recorded run in its inspector.
+ */
+export function toStatelyEvents(timeline: Timeline): StatelyWireEvent[] {
+  const expand = createStatelyExpander(timeline.header);
+  const out: StatelyWireEvent[] = [];
+  for (const record of timeline.records) {
+    const event = expand(record);
+    if (event) out.push(event);
   }
   return out;
 }
