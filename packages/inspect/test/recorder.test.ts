@@ -106,3 +106,34 @@ describe('createRecorder', () => {
     expect(parseTimeline(formatTimeline(run.timeline))).toEqual(run.timeline);
   });
 });
+
+describe('a session under the recorder', () => {
+  it("records the main agent's run as an actor too, next to the supervisor and the task it delegates", async () => {
+    const { createMemoryStore, createRuntime } = await import('@troupe/core');
+    const { manualClock, scriptedModel, textReply, toolReply } = await import('@troupe/core/testing');
+    const recorder = createRecorder();
+    const runtime = createRuntime({
+      model: scriptedModel((request) => {
+        const main = request.tools.some((tool) => tool.name === 'task');
+        const answered = request.messages.some((message) => message.role === 'assistant');
+        if (main && !answered)
+          return toolReply('task', { description: 'Look', prompt: 'look', subagent_type: 'explore' });
+        return textReply(main ? 'the sub-agent looked' : 'looked');
+      }),
+      agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: [] }],
+      clock: manualClock(),
+      store: createMemoryStore(),
+      inspect: recorder.inspect,
+    });
+    const session = runtime.createSession({ sessionKey: 's1' });
+    const reply = await session.send('look around');
+    expect(reply.text).toBe('the sub-agent looked');
+    await runtime.shutdown();
+    const actors = recorder.timeline().records.filter((record) => record.type === '@xstate.actor');
+    expect(actors.map((actor) => [actor.name, actor.parentId === undefined])).toEqual([
+      ['supervisor', true],
+      [reply.result.taskId, true],
+      [expect.stringMatching(/^t_/), false],
+    ]);
+  });
+});

@@ -323,6 +323,11 @@ export class Runtime {
   readonly sessionDrivers = new Map<string, TaskDriver>();
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks = new Set<string>();
+
+  /** @internal The `inspect` observer, for the actors sessions create outside the supervisor. */
+  get inspector(): RuntimeOptions['inspect'] {
+    return this.options.inspect;
+  }
   private readonly sessions = new Set<Session>();
 
   /** @internal */

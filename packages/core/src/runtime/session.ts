@@ -193,7 +193,11 @@ export class Session {
         },
       };
       const driver = new TaskDriver(host, spec, registry);
-      const actor = createActor(subagentMachine, { input: runtime.inputFor(spec) });
+      const actor = createActor(subagentMachine, {
+        id: taskId,
+        input: runtime.inputFor(spec),
+        ...(runtime.inspector ? { inspect: runtime.inspector } : {}),
+      });
       runtime.sessionDrivers.set(taskId, driver);
       this.current = driver;
       actor.start();
