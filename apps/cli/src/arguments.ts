@@ -2,7 +2,16 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 
 /** The commands of `troupe`. `interactive` is what a bare `troupe` runs. */
-export type CommandName = 'interactive' | 'run' | 'agents' | 'tasks' | 'mcp' | 'demo' | 'help' | 'worker';
+export type CommandName =
+  | 'interactive'
+  | 'run'
+  | 'agents'
+  | 'tasks'
+  | 'mcp'
+  | 'demo'
+  | 'help'
+  | 'worker'
+  | 'replay';
 
 /** Values of every flag, after parsing. Which flags a command accepts is checked by {@link parseCommandLine}. */
 export interface CliOptions {
@@ -11,6 +20,11 @@ export interface CliOptions {
   debug: boolean;
   json: boolean;
   background: boolean;
+  /** `--inspect` / `--stately`: open the offline inspector (local relay) / the hosted Stately inspector. */
+  inspect?: boolean;
+  stately?: boolean;
+  /** `replay --save FILE`: write the replay's timeline. */
+  save?: string;
   model?: string;
   smallModel?: string;
   planModel?: string;
@@ -55,6 +69,9 @@ const OPTIONS = {
   limit: { type: 'string' },
   'agents-dir': { type: 'string', multiple: true },
   'task-id': { type: 'string' },
+  inspect: { type: 'boolean' },
+  stately: { type: 'boolean' },
+  save: { type: 'string' },
 } as const;
 
 type FlagName = keyof typeof OPTIONS;
@@ -64,7 +81,7 @@ const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model', 'thinking
 
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
-  interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir'],
+  interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir', 'inspect', 'stately'],
   run: [
     ...MODEL_FLAGS,
     'approval',
@@ -75,16 +92,19 @@ const ALLOWED: Record<CommandName, FlagName[]> = {
     'task-id',
     'agents-dir',
     'postgres',
+    'inspect',
+    'stately',
   ],
   agents: ['json', 'agents-dir'],
   mcp: ['json'],
   tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir', 'postgres'],
   worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres'],
   demo: ['approval'],
+  replay: ['store', 'inspect', 'stately', 'save'],
   help: [],
 };
 
-const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker']);
+const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker', 'replay']);
 const APPROVALS = new Set(['ask', 'auto', 'deny']);
 const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
 
@@ -106,7 +126,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (first !== undefined) {
     if (!COMMANDS.has(first)) {
       throw new UsageError(
-        `Unknown command "${first}". Commands: run, agents, tasks, demo, help (or no command for a session). Run \`troupe --help\`.`,
+        `Unknown command "${first}". Commands: run, agents, tasks, demo, replay, help (or no command for a session). Run \`troupe --help\`.`,
       );
     }
     command = first as CommandName;
@@ -126,6 +146,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     json: values.json === true,
     background: values.background === true,
   };
+  if (values.inspect) options.inspect = true;
+  if (values.stately) options.stately = true;
+  const save = nonEmpty('save', values.save);
+  if (save) options.save = save;
   const model = nonEmpty('model', values.model);
   if (model) options.model = model;
   const small = nonEmpty('small-model', values['small-model']);

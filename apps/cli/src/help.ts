@@ -10,6 +10,7 @@ Usage:
   troupe mcp list                          MCP servers (.mcp.json, ~/.troupe/mcp.json) and their tools
   troupe demo                              offline demo: no API key needed
   troupe worker --postgres URL             run tasks of a cluster (run/tasks take --postgres too)
+  troupe replay ID [--inspect|--stately]   replay a stored task step by step, offline
   troupe help [COMMAND]
 
 Session options:
@@ -21,6 +22,8 @@ Session options:
   --approval MODE       ask | auto | deny for write and execute tools
                         (default: ask in a terminal, deny otherwise)
   --store DIR           task store folder (default ~/.troupe/tasks)
+  --inspect             watch every actor live in the offline inspector (local web page)
+  --stately             watch it in the hosted Stately inspector (needs the internet)
 
 Global options:
   -h, --help            show help      -v, --version   show the version
@@ -80,6 +83,20 @@ Options:
   --json                machine-readable output (list, show)
   --approval MODE, --model ID, --small-model ID, --plan-model ID   for resume
 An ID may be abbreviated to any unique prefix.
+`,
+  replay: `Usage: troupe replay ID [--store DIR] [--inspect] [--stately] [--save FILE]
+       troupe replay FILE.jsonl --inspect
+
+Feeds a stored task's journal back through its state machine, with no model, no tool and no
+network, and prints each step: the event, the state it led to, the tokens so far, the tool calls
+and results. Ends with "reproduced exactly", or the first difference from the recorded result
+(exit code 1). An ID may be abbreviated to any unique prefix.
+
+Options:
+  --inspect             open the replay in the offline inspector (a page on 127.0.0.1)
+  --stately             send it to the hosted Stately inspector (needs the internet)
+  --save FILE           write the replay's timeline (JSON Lines) to FILE
+  --store DIR           task store folder (default ~/.troupe/tasks)
 `,
   demo: `Usage: troupe demo [--approval ask|auto|deny]
 

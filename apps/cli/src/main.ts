@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';
 import type { CliContext, CliIo } from './io.js';
 
-const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker']);
+const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker', 'replay']);
 
 /**
  * Runs `troupe` with `argv` (the arguments after the script) and resolves to the exit code. Only
@@ -24,7 +24,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (line.command === 'help') {
       const topic = line.args[0];
       if (topic !== undefined && !HELP_TOPICS.has(topic))
-        throw new UsageError(`No help for "${topic}": try run, agents, tasks or demo.`);
+        throw new UsageError(`No help for "${topic}": try run, agents, tasks, demo or replay.`);
       io.stdout.write(helpText(topic));
       return EXIT.ok;
     }
@@ -50,6 +50,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./commands/worker.js')).workerCommand(context);
       case 'demo':
         return await (await import('./commands/demo.js')).demoCommand(context);
+      case 'replay':
+        return await (await import('./commands/replay.js')).replayCommand(context);
       default:
         return await (await import('./commands/interactive.js')).interactiveCommand(context);
     }

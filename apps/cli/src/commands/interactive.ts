@@ -11,6 +11,7 @@ import { mcpStatusLines } from '../render/mcp-status.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { openMcp } from '../setup/mcp.js';
+import { startLiveInspection } from '../setup/inspection.js';
 import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 
@@ -49,6 +50,9 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   if (approval.notice) terminal.log(colors.yellow(approval.notice));
   for (const notice of mcp.notices) terminal.log(colors.yellow(notice));
   if (history.warning) terminal.log(colors.yellow(history.warning));
+  const inspection = await startLiveInspection(context, line.options, {
+    write: (text) => (terminal.log(text.trimEnd()), true),
+  });
   const app = new SessionApp({
     terminal,
     model,
@@ -66,10 +70,12 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     stdin: context.stdin,
     onSignal: context.onSignal,
     mcpStatus: () => mcpStatusLines(mcp.hub?.status() ?? [], colors),
+    ...(inspection ? { inspect: inspection.inspect } : {}),
   });
   try {
     return await app.run();
   } finally {
     await mcp.close();
+    await inspection?.close();
   }
 }

@@ -10,6 +10,7 @@ import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { openMcp } from '../setup/mcp.js';
+import { startLiveInspection } from '../setup/inspection.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -86,6 +87,7 @@ export async function runCommand(context: CliContext): Promise<number> {
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
   for (const notice of mcp.notices) terminal.log(terminal.colors.yellow(notice));
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
+  const inspection = await startLiveInspection(context, options, context.stderr);
   let idCalls = 0;
   const taskId = options.taskId;
   const runtime = createRuntime({
@@ -99,6 +101,7 @@ export async function runCommand(context: CliContext): Promise<number> {
       approval.mode,
     ),
     store: openStore(dir),
+    ...(inspection ? { inspect: inspection.inspect } : {}),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
   });
   const sessionKey = `run-${taskId ?? newTaskId().slice(2)}`;
@@ -158,6 +161,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     unregister();
     await runtime.shutdown();
     await mcp.close();
+    await inspection?.close();
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type PermissionPolicy,
   type Runtime,
   type RuntimeLimits,
+  type RuntimeOptions,
   type Session,
   type SessionMessage,
   type TaskStore,
@@ -47,6 +48,8 @@ export interface SessionAppOptions {
   onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
   /** Lines for `/mcp`: MCP servers, their state and tools. */
   mcpStatus?: () => string[];
+  /** An XState inspection observer for every runtime the session builds (`--inspect`, `--stately`). */
+  inspect?: RuntimeOptions['inspect'];
 }
 
 /**
@@ -174,6 +177,7 @@ export class SessionApp {
       limits: options.limits,
       approval: runtimeApproval(options.permissions, options.approval),
       store: options.openStore(),
+      ...(options.inspect ? { inspect: options.inspect } : {}),
     });
     this.session = this.runtime.createSession();
     const session = this.session;

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { formatTokens, type ReplayStep, type TaskStore } from '@troupe/core';
+import { formatTimeline, replayTimeline, type Timeline } from '@troupe/inspect';
+import { readTimelineFile } from '@troupe/inspect/node';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliContext } from '../io.js';
+import { colorsFor } from '../render/colors.js';
+import { replayHeader, replayStepLine } from '../render/replay-step.js';
+import { openRelay, openStately, secretsOf } from '../setup/inspection.js';
+import { openStore, storeDir } from '../setup/task-store.js';
+import { matchTaskId } from '../task-ids.js';
+
+/**
+ * `troupe replay ID`: feeds a stored task's journal back through its machine (no model, no tool,
+ * no network), prints each step, and ends with "reproduced exactly" or the first difference.
+ * `--inspect` opens the offline inspector on the replay; `--stately` the hosted Stately inspector;
+ * `--save FILE` writes the replay's timeline. `troupe replay FILE --inspect` opens a timeline file.
+ */
+export async function replayCommand(context: CliContext): Promise<number> {
+  const { args, options } = context.line;
+  if (args.length !== 1)
+    throw new UsageError('Usage: troupe replay ID [--inspect] [--stately] [--save FILE]');
+  const given = args[0]!;
+  if (/\.jsonl?$/.test(given) || (given.includes('/') && existsSync(resolve(context.cwd, given)))) {
+    const timeline = await readTimelineFile(resolve(context.cwd, given));
+    context.stdout.write(`Timeline ${given}: ${timeline.records.length} records.\n`);
+    if (!options.inspect && !options.stately)
+      throw new UsageError('A timeline file is opened with --inspect (the offline inspector) or --stately.');
+    return serve(context, timeline);
+  }
+  const dir = storeDir({ cwd: context.cwd, home: context.home }, options.store);
+  const store = openStore(dir);
+  try {
+    return await replayStored(context, store, dir, given);
+  } finally {
+    await store.close();
+  }
+}
+
+async function replayStored(
+  context: CliContext,
+  store: TaskStore,
+  dir: string,
+  given: string,
+): Promise<number> {
+  const { options } = context.line;
+  const colors = colorsFor(context.stdout, context.env);
+  const { tasks, warnings } = await store.loadTasks();
+  for (const warning of warnings) context.stderr.write(`troupe: warning: ${warning.message}\n`);
+  if (tasks.length === 0)
+    throw new UsageError(`No task with id "${given}": the store ${dir} holds no tasks.`);
+  const id = matchTaskId(
+    tasks.map((task) => task.spec.taskId),
+    given,
+  );
+  const task = tasks.find((candidate) => candidate.spec.taskId === id)!;
+  const journal = await store.loadJournal(id);
+  const newer = journal.warnings.find((warning) => warning.code === 'PERSISTENCE_VERSION');
+  if (newer) throw new CliError(`Cannot replay task ${id}: ${newer.message}`);
+  for (const warning of journal.warnings)
+    context.stderr.write(
+      `troupe: warning: the journal is damaged, the replay stops early: ${warning.message}\n`,
+    );
+  if (journal.entries.length === 0)
+    throw new CliError(`Cannot replay task ${id}: its journal in ${dir} is empty.`);
+
+  context.stdout.write(
+    `${colors.bold(`Replaying ${id}`)} [${task.spec.agent}] ${task.spec.description}\n${colors.dim(
+      `${journal.entries.length} journal entries from ${dir} · no model, no tools`,
+    )}\n${replayHeader(colors)}\n`,
+  );
+  const { outcome, timeline } = await replayTimeline(store, id, {
+    secrets: secretsOf(context.env),
+    storeName: dir,
+    onStep: (step: ReplayStep) => {
+      context.stdout.write(`${replayStepLine(step, colors)}\n`);
+    },
+  });
+  const differences = [...outcome.differences];
+  const stored = await store.loadSnapshot(id).catch(() => undefined);
+  const storedValue = (stored?.snapshot as { value?: unknown } | undefined)?.value;
+  if (
+    stored &&
+    stored.journalLength === outcome.steps.length &&
+    JSON.stringify(storedValue) !== JSON.stringify(outcome.snapshot.value)
+  )
+    differences.unshift('state');
+  const context_ = outcome.snapshot.context;
+  const result = outcome.result;
+  context.stdout.write(
+    `${result ? `Final: ${result.status} (${result.terminateReason})` : `Stopped in ${JSON.stringify(outcome.snapshot.value)}`} · ${plural(context_.turns, 'turn')} · ${plural(context_.toolCalls, 'tool call')} · ${formatTokens(context_.usage.input + context_.usage.output)} tokens\n`,
+  );
+  if (differences.length === 0) {
+    context.stdout.write(
+      `${colors.green('✓ reproduced exactly')}: the replay reached the recorded result (status, reason, output, turns, tool calls, usage, model, duration)${stored ? ' and the stored state' : ''}.\n`,
+    );
+  } else {
+    context.stdout.write(
+      `${colors.red('✗ not reproduced')}: first difference: ${describeDifference(differences[0]!, outcome, storedValue)}\n`,
+    );
+  }
+  if (options.save) {
+    const file = resolve(context.cwd, options.save);
+    await writeFile(file, formatTimeline(timeline));
+    context.stdout.write(`Timeline saved to ${file}\n`);
+  }
+  if (options.inspect || options.stately) await serve(context, timeline);
+  return differences.length === 0 ? EXIT.ok : EXIT.error;
+}
+
+function describeDifference(
+  key: string,
+  outcome: Awaited<ReturnType<typeof replayTimeline>>['outcome'],
+  storedValue: unknown,
+): string {
+  if (key === 'state')
+    return `state: stored ${JSON.stringify(storedValue)}, replayed ${JSON.stringify(outcome.snapshot.value)}`;
+  const recorded = outcome.recorded as Record<string, unknown> | undefined;
+  const replayed = outcome.result as Record<string, unknown> | undefined;
+  if (!recorded || !replayed || !(key in recorded)) return key;
+  const show = (value: unknown) => {
+    const text = JSON.stringify(value) ?? 'undefined';
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  };
+  return `${key}: recorded ${show(recorded[key])}, replayed ${show(replayed[key])}`;
+}
+
+/** Serves a timeline to the offline inspector and/or Stately until Ctrl-C. */
+async function serve(context: CliContext, timeline: Timeline): Promise<number> {
+  const { options } = context.line;
+  const relay = options.inspect
+    ? await openRelay(context, timeline.header, context.stdout, timeline.records)
+    : undefined;
+  const stately = options.stately ? openStately(context, context.stdout, timeline) : undefined;
+  context.stdout.write('Serving the timeline; Ctrl-C to stop.\n');
+  await new Promise<void>((done) => {
+    const offs = [context.onSignal('SIGINT', finish), context.onSignal('SIGTERM', finish)];
+    function finish() {
+      for (const off of offs) off();
+      done();
+    }
+  });
+  stately?.stop();
+  await relay?.close();
+  return EXIT.ok;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createRecorder, type Timeline, type TimelineRecord } from '@troupe/inspect';
+import { createRelay, inspectWithStately, type Relay, type StatelyBridge } from '@troupe/inspect/node';
+import { toStatelyEvents } from '@troupe/inspect/stately';
+import type { InspectionEvent, Observer } from 'xstate';
+import type { CliIo, OutputStream } from '../io.js';
+
+/**
+ * The built web app the relay serves: `TROUPE_WEB_DIR`, else `apps/web/dist` next to this CLI in a
+ * checkout. Undefined when it is not built.
+ */
+export function webAppDir(env: CliIo['env']): string | undefined {
+  const dir = env.TROUPE_WEB_DIR ?? fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+  return existsSync(`${dir}/index.html`) ? dir : undefined;
+}
+
+/** Values of environment variables that look like credentials: never recorded or sent to an inspector. */
+export function secretsOf(env: CliIo['env']): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value && /KEY|TOKEN|SECRET|PASSWORD|AUTH/i.test(name))
+    .map(([, value]) => value!);
+}
+
+/** A live runtime's inspection: the observer to give `createRuntime`, and what to close at the end. */
+export interface LiveInspection {
+  inspect: Observer<InspectionEvent>;
+  relay?: Relay;
+  stately?: StatelyBridge;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts what `--inspect` (the offline inspector, through the local relay) and `--stately` (the
+ * hosted Stately inspector, which needs the internet) ask for, and says where to look on `out`.
+ * Undefined when neither was asked for.
+ */
+export async function startLiveInspection(
+  io: Pick<CliIo, 'env'>,
+  options: { inspect?: boolean | undefined; stately?: boolean | undefined },
+  out: OutputStream,
+): Promise<LiveInspection | undefined> {
+  if (!options.inspect && !options.stately) return undefined;
+  const secrets = secretsOf(io.env);
+  const observers: Observer<InspectionEvent>[] = [];
+  let relay: Relay | undefined;
+  let stately: StatelyBridge | undefined;
+  if (options.inspect) {
+    const recorder = createRecorder({ secrets, keep: false });
+    relay = await openRelay(io, recorder.header, out);
+    const target = relay;
+    recorder.subscribe((record) => target.publish(record));
+    observers.push(recorder.inspect);
+  }
+  if (options.stately) {
+    stately = openStately(io, out);
+    observers.push(stately.inspect);
+  }
+  return {
+    inspect: { next: (event) => observers.forEach((observer) => observer.next?.(event)) },
+    ...(relay ? { relay } : {}),
+    ...(stately ? { stately } : {}),
+    async close() {
+      stately?.stop();
+      await relay?.close();
+    },
+  };
+}
+
+/** Opens the relay for `header` and prints the inspector's address. */
+export async function openRelay(
+  io: Pick<CliIo, 'env'>,
+  header: Timeline['header'],
+  out: OutputStream,
+  records: readonly TimelineRecord[] = [],
+): Promise<Relay> {
+  const appDir = webAppDir(io.env);
+  const port = Number(io.env.TROUPE_INSPECT_PORT ?? 0);
+  const relay = await createRelay({
+    header,
+    port: Number.isInteger(port) ? port : 0,
+    ...(appDir ? { appDir } : {}),
+  });
+  for (const record of records) relay.publish(record);
+  out.write(
+    appDir
+      ? `Inspector: ${relay.inspectorUrl}\n`
+      : `Inspector: the web app is not built (run \`pnpm build\` in the troupe checkout); the timeline streams at ${relay.url}/timeline/events\n`,
+  );
+  return relay;
+}
+
+/** Starts the bridge to the hosted Stately inspector and prints its address. */
+export function openStately(io: Pick<CliIo, 'env'>, out: OutputStream, timeline?: Timeline): StatelyBridge {
+  const port = Number(io.env.TROUPE_STATELY_PORT ?? 8080);
+  const bridge = inspectWithStately({
+    port: Number.isInteger(port) ? port : 8080,
+    secrets: secretsOf(io.env),
+  });
+  if (timeline) for (const event of toStatelyEvents(timeline)) bridge.send(event as never);
+  out.write(`Stately inspector: ${bridge.url} (it embeds https://stately.ai/inspect: needs the internet)\n`);
+  return bridge;
+}
