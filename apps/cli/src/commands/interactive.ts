@@ -51,7 +51,10 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   for (const notice of mcp.notices) terminal.log(colors.yellow(notice));
   if (history.warning) terminal.log(colors.yellow(history.warning));
   const inspection = await startLiveInspection(context, line.options, {
-    write: (text) => (terminal.log(text.trimEnd()), true),
+    write: (text) => {
+      terminal.log(text.trimEnd());
+      return true;
+    },
   });
   const app = new SessionApp({
     terminal,

@@ -57,7 +57,11 @@ export async function startLiveInspection(
     observers.push(stately.inspect);
   }
   return {
-    inspect: { next: (event) => observers.forEach((observer) => observer.next?.(event)) },
+    inspect: {
+      next: (event) => {
+        for (const observer of observers) observer.next?.(event);
+      },
+    },
     ...(relay ? { relay } : {}),
     ...(stately ? { stately } : {}),
     async close() {
