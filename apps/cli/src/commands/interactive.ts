@@ -11,7 +11,6 @@ import { mcpStatusLines } from '../render/mcp-status.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { openMcp } from '../setup/mcp.js';
-import { startLiveInspection } from '../setup/inspection.js';
 import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 
@@ -50,12 +49,15 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   if (approval.notice) terminal.log(colors.yellow(approval.notice));
   for (const notice of mcp.notices) terminal.log(colors.yellow(notice));
   if (history.warning) terminal.log(colors.yellow(history.warning));
-  const inspection = await startLiveInspection(context, line.options, {
-    write: (text) => {
-      terminal.log(text.trimEnd());
-      return true;
-    },
-  });
+  const inspection =
+    line.options.inspect || line.options.stately
+      ? await (await import('../setup/inspection.js')).startLiveInspection(context, line.options, {
+          write: (text) => {
+            terminal.log(text.trimEnd());
+            return true;
+          },
+        })
+      : undefined;
   const app = new SessionApp({
     terminal,
     model,

@@ -10,7 +10,6 @@ import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
 import { openMcp } from '../setup/mcp.js';
-import { startLiveInspection } from '../setup/inspection.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -87,7 +86,10 @@ export async function runCommand(context: CliContext): Promise<number> {
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
   for (const notice of mcp.notices) terminal.log(terminal.colors.yellow(notice));
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
-  const inspection = await startLiveInspection(context, options, context.stderr);
+  const inspection =
+    options.inspect || options.stately
+      ? await (await import('../setup/inspection.js')).startLiveInspection(context, options, context.stderr)
+      : undefined;
   let idCalls = 0;
   const taskId = options.taskId;
   const runtime = createRuntime({
