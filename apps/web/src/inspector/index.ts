@@ -1,4 +1,5 @@
 import type { TaskStore } from '@troupe/core';
+import './inspector.css';
 
 /** What the web app hands the inspector page. */
 export interface InspectorHost {
@@ -7,13 +8,19 @@ export interface InspectorHost {
 }
 
 /**
- * Mounts the offline inspector page into `element` (route `#/inspector`). Returns a function that
- * removes it. Placeholder: the inspector (issue #15) replaces this file's body, keeping the
- * signature.
+ * Mounts the offline inspector page into `element` (route `#/inspector`). The page itself (and its
+ * layout engine) loads on demand. `#/inspector?source=relay` follows the local relay that served
+ * the page (`troupe --inspect`); `?task=ID` replays a stored task. Returns a function that removes it.
  */
-export function mountInspector(element: HTMLElement, _host: InspectorHost): () => void {
-  const note = document.createElement('p');
-  note.textContent = 'The offline inspector is not built yet.';
-  element.append(note);
-  return () => note.remove();
+export function mountInspector(element: HTMLElement, host: InspectorHost): () => void {
+  const query = Object.fromEntries(new URLSearchParams(location.hash.split('?')[1] ?? ''));
+  let unmount: (() => void) | undefined;
+  let removed = false;
+  void import('./inspector-page.js').then(({ createInspectorPage }) => {
+    if (!removed) unmount = createInspectorPage(element, host.store, query);
+  });
+  return () => {
+    removed = true;
+    unmount?.();
+  };
 }

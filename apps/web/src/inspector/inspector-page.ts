@@ -1,0 +1,282 @@
+import type { TaskStore } from '@troupe/core';
+import {
+  activePaths,
+  buildTimelineModel,
+  formatStateValue,
+  type Timeline,
+  type TimelineModel,
+} from '@troupe/inspect';
+import { type Chart, layoutChart } from '@troupe/inspect/chart';
+import { actorLabel, actorTree } from './actor-tree.js';
+import { chartView } from './chart-view.js';
+import { contextView } from './context-view.js';
+import { h } from './dom.js';
+import { eventLog } from './event-log.js';
+import { followRelay, openTimelineFile, replayStoredTask } from './sources.js';
+
+/** Where the page gets its timeline: the query of `#/inspector?...`. */
+export interface InspectorQuery {
+  /** `relay`: follow the local relay that served this page. */
+  source?: string;
+  /** A stored task to replay from the app's store. */
+  task?: string;
+}
+
+const PLAY_MS = 450;
+
+/**
+ * The offline inspector: a timeline (from the relay, a file or a replayed stored task) stepped
+ * frame by frame, with the selected actor's statechart (active state highlighted), the actor tree,
+ * the context with what changed, and the event log. Returns the unmount function.
+ */
+export function createInspectorPage(
+  element: HTMLElement,
+  store: TaskStore,
+  query: InspectorQuery,
+): () => void {
+  let model: TimelineModel = { frames: [], events: [], definitions: new Map() };
+  let frame = -1;
+  let pinned: string | undefined;
+  let playing: ReturnType<typeof setInterval> | undefined;
+  let follow = true;
+  const charts = new Map<string, Chart | Error>();
+  const stops: (() => void)[] = [];
+
+  const status = h('span', { class: 'source-status', 'data-testid': 'source-status' }, 'No timeline open.');
+  const fileInput = h('input', {
+    type: 'file',
+    accept: '.jsonl,.json,application/x-ndjson',
+    'data-testid': 'timeline-file',
+  });
+  const taskSelect = h(
+    'select',
+    { 'data-testid': 'task-select' },
+    h('option', { value: '' }, 'Replay a stored task…'),
+  );
+  const counter = h('span', { class: 'counter', 'data-testid': 'step' }, '');
+  const current = h('span', { class: 'current-event', 'data-testid': 'frame-event' }, '');
+  const slider = h('input', {
+    type: 'range',
+    min: 0,
+    max: 0,
+    value: 0,
+    'aria-label': 'Step',
+    'data-testid': 'slider',
+  });
+  const button = (label: string, title: string, testid: string, action: () => void) =>
+    h(
+      'button',
+      { type: 'button', title, 'aria-label': title, 'data-testid': testid, onclick: action },
+      label,
+    );
+  const playButton = button('▶', 'Play', 'play', () => togglePlay());
+  const panes = h('div', { class: 'panes' });
+  const log = h('div', { class: 'log-slot' });
+
+  const root = h(
+    'div',
+    { class: 'inspector' },
+    h(
+      'header',
+      { class: 'inspector-bar' },
+      h('label', { class: 'file' }, 'Open timeline ', fileInput),
+      taskSelect,
+      status,
+    ),
+    h(
+      'div',
+      { class: 'player' },
+      button('⏮', 'First step', 'first', () => go(0)),
+      button('◀', 'Step back', 'back', () => go(frame - 1)),
+      playButton,
+      button('▶|', 'Step forward', 'forward', () => go(frame + 1)),
+      button('⏭', 'Last step', 'last', () => go(model.frames.length - 1)),
+      slider,
+      counter,
+      current,
+    ),
+    panes,
+    log,
+  );
+  element.append(root);
+
+  function setTimeline(timeline: Timeline, live = false) {
+    const atEnd = frame >= model.frames.length - 1;
+    model = buildTimelineModel(timeline);
+    slider.max = String(Math.max(0, model.frames.length - 1));
+    if (frame < 0 || (live && follow && atEnd)) frame = model.frames.length - 1;
+    if (!live) frame = 0;
+    render();
+  }
+
+  function go(index: number) {
+    if (model.frames.length === 0) return;
+    frame = Math.max(0, Math.min(model.frames.length - 1, index));
+    follow = frame === model.frames.length - 1;
+    render();
+  }
+
+  function togglePlay() {
+    if (playing) {
+      clearInterval(playing);
+      playing = undefined;
+      playButton.textContent = '▶';
+      playButton.title = 'Play';
+      return;
+    }
+    if (frame >= model.frames.length - 1) go(0);
+    playButton.textContent = '⏸';
+    playButton.title = 'Pause';
+    playing = setInterval(() => {
+      if (frame >= model.frames.length - 1) togglePlay();
+      else go(frame + 1);
+    }, PLAY_MS);
+  }
+
+  function chartFor(definitionKey: string | undefined): Chart | Error | undefined {
+    if (!definitionKey) return undefined;
+    let chart = charts.get(definitionKey);
+    if (!chart) {
+      const definition = model.definitions.get(definitionKey);
+      if (!definition) return undefined;
+      try {
+        chart = layoutChart(definition);
+      } catch (error) {
+        chart = error instanceof Error ? error : new Error(String(error));
+      }
+      charts.set(definitionKey, chart);
+    }
+    return chart;
+  }
+
+  function render() {
+    const step = model.frames[frame];
+    slider.value = String(Math.max(0, frame));
+    counter.textContent = step ? `step ${frame + 1} / ${model.frames.length}` : 'no steps';
+    if (!step) {
+      panes.replaceChildren(h('p', { class: 'muted' }, 'Open a timeline to inspect it.'));
+      log.replaceChildren();
+      current.textContent = '';
+      return;
+    }
+    const selected = pinned && step.actors.has(pinned) ? pinned : step.sessionId;
+    const actor = step.actors.get(selected);
+    const focused = step.actors.get(step.sessionId)!;
+    current.textContent =
+      step.kind === 'actor'
+        ? `${actorLabel(focused)} started`
+        : `${actorLabel(focused)}: ${step.event?.type} → ${formatStateValue(focused.value)}`;
+    const chart = chartFor(actor?.definitionKey);
+    const chartPane = h(
+      'section',
+      { class: 'chart-pane', 'aria-label': 'Statechart', 'data-testid': 'chart' },
+      h(
+        'h2',
+        {},
+        actor ? `${actorLabel(actor)} · ` : '',
+        h(
+          'span',
+          { class: 'state-value', 'data-testid': 'state-value' },
+          actor ? formatStateValue(actor.value) : '',
+        ),
+      ),
+    );
+    if (chart instanceof Error)
+      chartPane.append(h('p', { class: 'error' }, `Cannot draw this machine: ${chart.message}`));
+    else if (chart)
+      chartPane.append(
+        h('div', { class: 'chart-scroll' }, chartView(chart, new Set(activePaths(actor?.value)))),
+      );
+    else chartPane.append(h('p', { class: 'muted' }, 'No definition recorded for this actor.'));
+    panes.replaceChildren(
+      actorTree(step.actors, selected, (sessionId) => {
+        pinned = sessionId;
+        render();
+      }),
+      chartPane,
+      contextView(actor, selected === step.sessionId ? step.changes : []),
+    );
+    log.replaceChildren(eventLog(model.events, frame, step.actors, go));
+  }
+
+  const show = (text: string, kind: 'ok' | 'error' = 'ok') => {
+    status.textContent = text;
+    status.className = `source-status ${kind}`;
+  };
+
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    try {
+      const timeline = await openTimelineFile(file);
+      pinned = undefined;
+      setTimeline(timeline);
+      show(`${file.name}: ${timeline.records.length} records, ${model.frames.length} steps.`);
+    } catch (error) {
+      show((error as Error).message, 'error');
+    }
+  });
+
+  const replay = async (taskId: string) => {
+    try {
+      show(`Replaying ${taskId}…`);
+      const outcome = await replayStoredTask(store, taskId);
+      pinned = undefined;
+      setTimeline(outcome.timeline);
+      show(
+        outcome.matches
+          ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length} steps).`
+          : `Task ${taskId} replayed: differs from the recorded result (${outcome.differences.join(', ')}).`,
+        outcome.matches ? 'ok' : 'error',
+      );
+    } catch (error) {
+      show((error as Error).message, 'error');
+    }
+  };
+  taskSelect.addEventListener('change', () => {
+    if (taskSelect.value) void replay(taskSelect.value);
+  });
+  void store.loadTasks().then(({ tasks }) => {
+    for (const task of tasks.sort((a, b) => b.spec.createdAt - a.spec.createdAt))
+      taskSelect.append(
+        h(
+          'option',
+          { value: task.spec.taskId },
+          `[${task.spec.agent}] ${task.spec.description} · ${task.status}`,
+        ),
+      );
+  });
+
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  const onKey = (event: KeyboardEvent) => {
+    if ((event.target as HTMLElement | null)?.tagName === 'INPUT') return;
+    if (event.key === 'ArrowLeft') go(frame - 1);
+    if (event.key === 'ArrowRight') go(frame + 1);
+  };
+  addEventListener('keydown', onKey);
+
+  if (query.source === 'relay') {
+    show('Connecting to the relay…');
+    stops.push(
+      followRelay(
+        '/timeline/events',
+        (timeline) => setTimeline(timeline, true),
+        (state) =>
+          show(
+            state === 'live'
+              ? 'Live: following the relay.'
+              : 'Relay disconnected (the troupe process ended?).',
+            state === 'live' ? 'ok' : 'error',
+          ),
+      ),
+    );
+  } else if (query.task) void replay(query.task);
+  render();
+
+  return () => {
+    if (playing) clearInterval(playing);
+    removeEventListener('keydown', onKey);
+    for (const stop of stops) stop();
+    root.remove();
+  };
+}
