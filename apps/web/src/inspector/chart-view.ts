@@ -10,8 +10,7 @@ export function chartView(chart: Chart, active: ReadonlySet<string>): SVGElement
   const svg = s('svg', {
     class: 'chart',
     viewBox: `0 0 ${Math.ceil(chart.width)} ${Math.ceil(chart.height)}`,
-    width: Math.ceil(chart.width),
-    height: Math.ceil(chart.height),
+    preserveAspectRatio: 'xMidYMin meet',
     'data-machine': chart.machineId,
   });
   svg.append(

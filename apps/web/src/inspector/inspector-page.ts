@@ -86,11 +86,11 @@ export function createInspectorPage(
     h(
       'div',
       { class: 'player' },
-      button('⏮', 'First step', 'first', () => go(0)),
+      button('◀◀', 'First step', 'first', () => go(0)),
       button('◀', 'Step back', 'back', () => go(frame - 1)),
       playButton,
       button('▶|', 'Step forward', 'forward', () => go(frame + 1)),
-      button('⏭', 'Last step', 'last', () => go(model.frames.length - 1)),
+      button('▶▶', 'Last step', 'last', () => go(model.frames.length - 1)),
       slider,
       counter,
       current,

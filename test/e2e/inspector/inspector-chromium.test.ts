@@ -1,0 +1,235 @@
+// The offline inspector page in real headless Chromium: a recorded timeline loaded from a file,
+// stepped forward and back (the highlighted state and the context view checked against the
+// timeline at each step), and a live `troupe run --inspect` session followed through the relay.
+// Screenshots go to test/e2e/inspector/artifacts/.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMemoryStore, createRuntime, defineTool } from '@troupe/core';
+import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import {
+  activePaths,
+  buildTimelineModel,
+  createRecorder,
+  formatStateValue,
+  formatTimeline,
+  type Timeline,
+} from '@troupe/inspect';
+import { createRelay, type Relay } from '@troupe/inspect/node';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import * as v from 'valibot';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_API_KEY, startFakeAnthropic, textStep } from '../../fake-anthropic/index.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = join(here, '..', '..', '..');
+const artifacts = join(here, 'artifacts');
+const work = mkdtempSync(join(tmpdir(), 'troupe-inspector-'));
+let appDir = join(root, 'apps', 'web', 'dist');
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  if (!existsSync(join(appDir, 'index.html'))) {
+    appDir = join(work, 'web');
+    await build({ root: join(root, 'apps', 'web'), logLevel: 'error', build: { outDir: appDir } });
+  }
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A recorded run: a write tool approved, then the answer. */
+async function recordedTimeline(): Promise<{ timeline: Timeline; taskId: string }> {
+  const recorder = createRecorder();
+  const note = defineTool({
+    name: 'save_note',
+    description: 'Saves a note',
+    access: 'write',
+    input: v.object({ note: v.string() }),
+    execute: ({ note }) => `saved ${note}`,
+  });
+  const runtime = createRuntime({
+    model: scriptedModel([toolReply('save_note', { note: 'hello' }), textReply('saved the note')]),
+    tools: [note],
+    agents: [{ name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save_note'] }],
+    clock: manualClock(),
+    store: createMemoryStore(),
+    approval: 'ask',
+    inspect: recorder.inspect,
+  });
+  runtime.on('approval.requested', (request) => runtime.approve(request.id));
+  const result = await runtime.spawn({ agent: 'writer', prompt: 'save hello', sessionKey: 's1' }).result;
+  await runtime.shutdown();
+  return { timeline: recorder.timeline(), taskId: result.taskId };
+}
+
+async function stepText(page: Page): Promise<string> {
+  return (await page.getByTestId('step').textContent()) ?? '';
+}
+
+describe('the offline inspector in Chromium', () => {
+  it('loads a recorded timeline, steps forward and back, and shows the state and context of each step', async () => {
+    const { timeline, taskId } = await recordedTimeline();
+    const file = join(work, 'run.timeline.jsonl');
+    writeFileSync(file, formatTimeline(timeline));
+    const model = buildTimelineModel(timeline);
+    const relay = await createRelay({ header: timeline.header, appDir });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${relay.url}/#/inspector`);
+      await page.getByTestId('timeline-file').setInputFiles(file);
+      await expect.poll(() => stepText(page)).toBe(`step 1 / ${model.frames.length}`);
+
+      const check = async (index: number) => {
+        const frame = model.frames[index]!;
+        expect(await stepText(page)).toBe(`step ${index + 1} / ${model.frames.length}`);
+        const actor = frame.actors.get(frame.sessionId)!;
+        expect(await page.getByTestId('state-value').textContent()).toBe(formatStateValue(actor.value));
+        const highlighted = await page
+          .locator('[data-testid="chart"] [data-active]')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
+        expect(highlighted.sort()).toEqual(activePaths(actor.value).sort());
+        const changed = await page
+          .locator('.context-view [data-changed]')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-key')));
+        expect(changed).toEqual(frame.changes.map((change) => change.key));
+        for (const key of ['turns', 'toolCalls']) {
+          if (!(key in actor.context)) continue;
+          const shown = await page
+            .locator(`.context-view [data-key="${key}"] .value`)
+            .getAttribute('data-value');
+          expect(shown, `${key} at step ${index + 1}`).toBe(JSON.stringify(actor.context[key]));
+        }
+      };
+
+      for (let index = 0; index < model.frames.length; index++) {
+        if (index > 0) await page.getByTestId('forward').click();
+        await check(index);
+      }
+      const task = model.frames.findIndex(
+        (frame) => frame.kind === 'snapshot' && frame.event?.type === 'APPROVE',
+      );
+      await page.screenshot({ path: join(artifacts, 'inspector-last-step.png') });
+      for (let index = model.frames.length - 1; index >= task; index--) {
+        if (index < model.frames.length - 1) await page.getByTestId('back').click();
+        await check(index);
+      }
+      expect(await page.getByTestId('state-value').textContent()).toBe('running.acting');
+      await expect
+        .poll(() => page.locator(`.actor[data-session] .actor-name`).allTextContents())
+        .toContain(`writer · ${taskId}`);
+      await page.screenshot({ path: join(artifacts, 'inspector-approved-step.png'), fullPage: true });
+    } finally {
+      await page.close();
+      await relay.close();
+    }
+  }, 90_000);
+
+  it('refuses a file that is not a timeline, saying which', async () => {
+    const file = join(work, 'tasks.jsonl');
+    writeFileSync(file, '{"v":1,"taskId":"t_1","event":"task.queued"}\n');
+    const relay: Relay = await createRelay({ header: createRecorder().header, appDir });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${relay.url}/#/inspector`);
+      await page.getByTestId('timeline-file').setInputFiles(file);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent())
+        .toMatch(/tasks\.jsonl is not a troupe timeline/);
+    } finally {
+      await page.close();
+      await relay.close();
+    }
+  }, 30_000);
+
+  it('follows a live `troupe run --inspect` session through the relay', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await startFakeAnthropic({
+      handler: async () => {
+        await held;
+        return textStep('the answer, live');
+      },
+    });
+    const home = join(work, 'home');
+    mkdirSync(home, { recursive: true });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        join(root, 'apps', 'cli', 'src', 'bin.ts'),
+        'run',
+        '--inspect',
+        '--agent',
+        'explore',
+        '--store',
+        join(work, 'store'),
+        'find the answer',
+      ],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          HOME: home,
+          ANTHROPIC_API_KEY: FAKE_API_KEY,
+          ANTHROPIC_BASE_URL: server.url,
+          TROUPE_WEB_DIR: appDir,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await expect.poll(() => /Inspector: (\S+)/.exec(stderr)?.[1], { timeout: 30_000 }).toBeDefined();
+      const url = /Inspector: (\S+)/.exec(stderr)![1]!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/inspector\?source=relay$/);
+      await page.goto(url);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toBe('Live: following the relay.');
+      // The model call is held: the page shows the task thinking, live.
+      await expect
+        .poll(() => page.locator('.actor .actor-state').allTextContents(), { timeout: 15_000 })
+        .toContain('running.thinking');
+      await page.screenshot({ path: join(artifacts, 'inspector-live-thinking.png'), fullPage: true });
+      release();
+      await expect
+        .poll(() => page.locator('.actor .actor-state').allTextContents(), { timeout: 15_000 })
+        .toContain('completed');
+      await page.locator('.actor', { hasText: 'explore · t_' }).click();
+      expect(await page.getByTestId('state-value').textContent()).toBe('completed');
+      expect(await page.locator('[data-testid="chart"] [data-active]').getAttribute('data-path')).toBe(
+        'completed',
+      );
+      expect(await page.locator('.actor .actor-name').allTextContents()).toEqual(
+        expect.arrayContaining(['supervisor', expect.stringMatching(/^explore · t_/)]),
+      );
+      await page.screenshot({ path: join(artifacts, 'inspector-live-done.png'), fullPage: true });
+      expect(await exited).toBe(0);
+    } finally {
+      release();
+      child.kill();
+      await page.close();
+      await server.close();
+    }
+  }, 120_000);
+});
