@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectCluster, openPostgresStore, startWorker } from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { clusterAgents, clusterTools } from './cluster-harness.js';
 
 let cluster: TestCluster;
 const model = scriptedModel(() => textReply('unused'));
@@ -46,6 +47,34 @@ describe('starting a worker or a client on a bad database', () => {
       expect((await client.query('SELECT count(*)::int AS n FROM troupe.workers')).rows[0].n).toBe(0);
     } finally {
       await client.end();
+    }
+  }, 60_000);
+});
+
+describe('a client of a cluster with no worker running', () => {
+  it('queues tasks under ids in creation order with ~100 random bits, and cancels them while queued', async () => {
+    const client = await connectCluster({
+      postgres: await cluster.createDatabase('idle'),
+      agents: clusterAgents,
+      tools: clusterTools,
+    });
+    try {
+      const handles = Array.from({ length: 3 }, (_, index) =>
+        client.spawn({ agent: 'writer', prompt: `p${index}`, sessionKey: 's1' }),
+      );
+      const ids = handles.map((handle) => handle.id);
+      expect([...ids].sort()).toEqual(ids);
+      // Prefix: time and a counter (ordering); then 20 base-36 characters of crypto randomness.
+      for (const id of ids) expect(id).toMatch(/^t_[0-9a-z]{8,}[0-9a-z]{4}[0-9a-z]{20}$/);
+      expect(new Set(ids.map((id) => id.slice(-20))).size).toBe(3);
+      expect(await client.cancelSession('s1', 'nobody runs them')).toBe(3);
+      const results = await Promise.all(handles.map((handle) => handle.result));
+      expect(results.map((result) => [result.status, result.error?.message])).toEqual(
+        ids.map(() => ['cancelled', 'nobody runs them']),
+      );
+      expect(await client.list({ active: true })).toEqual([]);
+    } finally {
+      await client.close();
     }
   }, 60_000);
 });

@@ -44,15 +44,16 @@ const FINAL = new Set(['task.completed', 'task.failed', 'task.cancelled']);
 
 let idCounter = 0;
 /**
- * Task ids that sort in creation order within a client: DBOS breaks ties between workflows
- * enqueued in the same millisecond by id, so this keeps a session's queue FIFO.
+ * Task ids that sort in creation order within a client (DBOS breaks ties between workflows
+ * enqueued in the same millisecond by id, so this keeps a session's queue FIFO), ending in ~100
+ * random bits like the local runtime's, so an id cannot be guessed.
  */
 function orderedId(): string {
   idCounter = (idCounter + 1) % 1_679_616;
-  const random = Math.floor(Math.random() * 1_679_616)
-    .toString(36)
-    .padStart(4, '0');
-  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${random}`;
+  const random = new Uint32Array(4);
+  crypto.getRandomValues(random);
+  const suffix = Array.from(random, (word) => word.toString(36).padStart(7, '0').slice(-5)).join('');
+  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${suffix}`;
 }
 
 /** Options of {@link connectCluster}. */
