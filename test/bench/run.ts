@@ -45,6 +45,19 @@ const file = measure('troupe-file', TASKS);
 const small = measure('troupe', 100, '15');
 const large = measure('troupe', 10_000, '3');
 const rss = measure('rss', TASKS);
+// The cluster row: 2 worker processes on a throwaway local Postgres (BENCH_CLUSTER_TASKS=0 skips it).
+const CLUSTER_TASKS = Number(process.env.BENCH_CLUSTER_TASKS ?? TASKS);
+const cluster = CLUSTER_TASKS
+  ? (JSON.parse(
+      execFileSync(process.execPath, [join(here, 'cluster.mjs'), String(CLUSTER_TASKS)], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      })
+        .trim()
+        .split('\n')
+        .at(-1)!,
+    ) as { tasks: number; workers: number; wallMs: number; clientCpuMs: number })
+  : undefined;
 const startup = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
   encoding: 'utf8',
 }).trim();
@@ -66,6 +79,15 @@ for (const [name, sample] of [
 ] as const) {
   console.log(
     `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× |`,
+  );
+}
+if (cluster) {
+  const clusterPerTurn = (cluster.wallMs * 1000) / (cluster.tasks * TURNS_PER_TASK);
+  console.log(
+    `| troupe cluster: ${cluster.workers} workers + a client, local Postgres, DBOS queue (${cluster.tasks} tasks, one run) | ${clusterPerTurn.toFixed(1)} | (in ${cluster.workers + 1} processes and Postgres) | ${(cluster.wallMs / cluster.tasks / (bare.wallMs / bare.tasks)).toFixed(1)}× |`,
+  );
+  console.log(
+    `\nCluster: ${((cluster.tasks * 1000) / cluster.wallMs).toFixed(1)} tasks per second; per-turn cost ${(clusterPerTurn / perTurn(file)).toFixed(1)}× the single-process file store's (target: within 5×).`,
   );
 }
 console.log(
