@@ -58,7 +58,9 @@ export class ClusterWorker {
   private readonly waiting = new Map<string, (status: string) => void>();
   private readonly earlyCancels = new Map<string, string | undefined>();
   private readonly notifier: pg.Pool;
-  private outbox: Promise<unknown> = Promise.resolve();
+  /** Events not yet notified, in order; sent together, one query per batch. */
+  private outbox: { payload: string; final: boolean }[] = [];
+  private sending: Promise<void> | undefined;
   private listener: NotificationListener | undefined;
   private liveness: WorkerLiveness | undefined;
   private stopped = false;
@@ -118,19 +120,16 @@ export class ClusterWorker {
     const status = await done;
     // The workflow ends only once the task's end is in the store: were it to end first, a worker
     // dying now would leave a task that never finishes.
-    await this.persisted();
-    await this.outbox;
+    // Stopped before it was stored: the workflow stays pending, recovered from the journal.
+    if (!(await this.persisted())) return new Promise<string>(() => {});
+    await this.drained();
     return status;
   }
 
   private forward(name: RuntimeEventName, event: object): void {
     const final = FINAL_EVENTS.has(name);
-    const payload = encodeEvent(name, event);
-    // A final event leaves after the store has the result, so a client reading it finds it.
-    this.outbox = this.outbox
-      .then(() => (final ? this.persisted() : undefined))
-      .then(() => this.notifier.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]))
-      .catch(() => {});
+    this.outbox.push({ payload: encodeEvent(name, event), final });
+    this.sending ??= this.send();
     if (final) {
       const taskId = (event as { taskId: string }).taskId;
       const resolve = this.waiting.get(taskId);
@@ -140,17 +139,41 @@ export class ClusterWorker {
   }
 
   /**
-   * Resolves once everything the runtime wrote is committed, retrying while the server is away
-   * (a Postgres restart). Once this worker is stopped it never resolves: the workflow stays
-   * pending and is recovered from the journal.
+   * Sends the outbox in order, all events queued meanwhile in one query (one round trip however
+   * many tasks run). A batch with a final event leaves after the store has the result, so a
+   * client reading it finds it. A lost notification is not retried: clients poll the store.
    */
-  private async persisted(): Promise<void> {
+  private async send(): Promise<void> {
+    while (this.outbox.length) {
+      const batch = this.outbox;
+      this.outbox = [];
+      if (batch.some((item) => item.final) && !(await this.persisted())) continue;
+      await this.notifier
+        .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS u(payload, n)', [
+          EVENTS_CHANNEL,
+          batch.map((item) => item.payload),
+        ])
+        .catch(() => {});
+    }
+    this.sending = undefined;
+  }
+
+  /** Resolves once every event forwarded so far has been sent. */
+  private async drained(): Promise<void> {
+    while (this.sending) await this.sending;
+  }
+
+  /**
+   * Resolves once everything the runtime wrote is committed, retrying while the server is away
+   * (a Postgres restart). False if this worker was stopped before that.
+   */
+  private async persisted(): Promise<boolean> {
     for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
-      if (this.stopped) return new Promise<void>(() => {});
       try {
         await this.store.flush();
-        return;
+        return true;
       } catch {
+        if (this.stopped) return false;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -193,7 +216,7 @@ export class ClusterWorker {
     await this.listener?.close();
     await this.runtime.shutdown({ keepTasks: true });
     await DBOS.shutdown();
-    await this.outbox;
+    await this.drained();
     await this.notifier.end().catch(() => {});
     await this.store.close();
     current = undefined;
