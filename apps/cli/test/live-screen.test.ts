@@ -46,6 +46,24 @@ describe('LiveScreen', () => {
     screen.close();
   });
 
+  it('draws pinned lines (a waiting question) last and whole; the task lines give way', () => {
+    const { chunks, out } = stream(40, 9);
+    const screen = new LiveScreen(out, {
+      lines: () => ['[a] one', '[b] two', '[c] three', '[d] four'],
+      pinned: () => ['Approval needed: write', '  +hello', '  +world'],
+      tickMs: 60_000,
+    });
+    screen.refresh();
+    const drawn = chunks
+      .pop()!
+      .replace('\r', '')
+      .split('\n')
+      .slice(0, -1)
+      .map((row) => row.replace(E, ''));
+    expect(drawn).toEqual(['[a] one', '[b] two', '… and 2 more', 'Approval needed: write', '  +hello', '  +world']);
+    screen.close();
+  });
+
   it('erases the tail of a log line that wraps', () => {
     const { chunks, out } = stream(10);
     const screen = new LiveScreen(out, { lines: () => [], tickMs: 60_000 });

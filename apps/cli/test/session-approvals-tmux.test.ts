@@ -6,11 +6,12 @@ import {
   type FakeHandler,
   lastUserText,
   textStep,
+  toolNamesOf,
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
 import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { fakeEnv, gate, startFakeClaude } from './helpers/fake-claude.js';
 import { TmuxTerminal } from './helpers/tmux.js';
 
 let server: FakeAnthropicServer | undefined;
@@ -39,13 +40,13 @@ const direct: FakeHandler = (request) => {
   return textStep('Hello.');
 };
 
-async function start(project: string): Promise<TmuxTerminal> {
-  server = await startFakeClaude(direct);
+async function start(project: string, handler: FakeHandler = direct): Promise<TmuxTerminal> {
+  server = await startFakeClaude(handler);
   terminal = TmuxTerminal.start(cliCommandLine([]), {
     cwd: project,
     env: { HOME: tempDir('home'), ...fakeEnv(server), TERM: 'xterm-256color' },
   });
-  await terminal.waitFor(/^> $/m);
+  await terminal.waitFor(/^> $/m, 60_000);
   return terminal;
 }
 
@@ -108,5 +109,65 @@ describe('approvals worth reading (tmux)', () => {
     terminal.line('say secret stuff');
     const screen = await terminal.waitFor(/Result: .*Bash\(echo secret:\*\)/);
     expect(screen).not.toContain('Approval needed:');
+  });
+
+  it('the approval block stays right above its prompt while a parallel sub-agent works', async () => {
+    const search = gate();
+    const terminal = await start(fixtureProject(), (request) => {
+      const results = toolResultsOf(request);
+      if (toolNamesOf(request).includes('task')) {
+        if (results.length) return textStep(`Both done: ${results.length} results.`);
+        return {
+          content: [
+            { type: 'text', text: 'Starting both.' },
+            {
+              type: 'tool_use',
+              name: 'task',
+              input: { description: 'Slow search', prompt: 'Search for login.', subagent_type: 'explore' },
+            },
+            {
+              type: 'tool_use',
+              name: 'task',
+              input: {
+                description: 'Write notes',
+                prompt: 'Write notes.txt.',
+                subagent_type: 'general-purpose',
+              },
+            },
+          ],
+        };
+      }
+      if (toolNamesOf(request).includes('write'))
+        return results.length
+          ? textStep('Wrote it.')
+          : toolStep('write', { file_path: 'notes.txt', content: 'hello\n' });
+      if (results.length) return { ...textStep('Found it.'), gate: search.promise };
+      return toolStep('grep', { pattern: 'login' });
+    });
+    terminal.line('do both');
+    await terminal.waitFor(/\[explore\] Slow search \.\.\. 1 tool/);
+    const waiting = await terminal.waitFor(/Approve\? \[y\]es/);
+    const lines = waiting.trimEnd().split('\n');
+    const block = lines.findIndex((line) =>
+      line.startsWith('Approval needed: [general-purpose] Write notes'),
+    );
+    // The task lines are above the block; nothing comes between the block and its prompt.
+    expect(lines.slice(block)).toEqual([
+      'Approval needed: [general-purpose] Write notes wants to run write (write)',
+      '  notes.txt (new file)',
+      '  @@ -1,0 +1,1 @@',
+      '  +hello',
+      expect.stringMatching(/^Approve\? \[y\]es/),
+    ]);
+    expect(lines.slice(0, block).join('\n')).toMatch(/\[explore\] Slow search \.\.\. 1 tool/);
+    // Task lines redrawn meanwhile do not separate it from its prompt.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(terminal.capture().trimEnd().split('\n').at(-1)).toMatch(/^Approve\? \[y\]es/);
+    terminal.line('y');
+    const answered = await terminal.waitFor(/Approved write\./);
+    // Once answered, the block stays in the scrollback, followed by the answer.
+    expect(answered).toMatch(/\+hello\nApprove\? \[y\]es.*: y\nApproved write\./);
+    search.open();
+    await terminal.waitFor(/Both done: 2 results\./);
   });
 });

@@ -51,6 +51,9 @@ export function parseApprovalAnswer(
  */
 export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
   const { runtime, prompter, colors, log } = options;
+  // A waiting question an "always" answer settled leaves the screen: say what went through with it.
+  const alsoApproved = (pending: ApprovalRequest) =>
+    log(colors.dim(`Also approved (always allowed): [${pending.agent}] ${pending.tool}.`));
   const decide = async (request: ApprovalRequest) => {
     if (options.mode === 'auto-announced') {
       for (const line of approvalLines(request, colors, readerOf(options))) log(line);
@@ -90,11 +93,11 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
       if (parsed.scoped && scope && options.permissions) {
         options.permissions.allow(scope);
         runtime.approve(request.id);
-        approveCovered(runtime, prompter, options.permissions);
+        approveCovered(runtime, prompter, options.permissions, alsoApproved);
         log(colors.green(`Approved; ${scope} is allowed for the rest of this session.`));
       } else if (parsed.decision === 'approve') {
         runtime.approve(request.id, parsed.always ? { always: true } : {});
-        if (parsed.always) approveWaiting(runtime, prompter, request);
+        if (parsed.always) approveWaiting(runtime, prompter, request, alsoApproved);
         log(
           colors.green(
             parsed.always
@@ -131,20 +134,32 @@ function readerOf(options: ApprovalDeskOptions): { readFile?: (path: string) => 
 }
 
 /** After a scoped "always": approvals that were already waiting and that the new rule covers go through. */
-function approveCovered(runtime: Runtime, prompter: Prompter, permissions: PermissionPolicy): void {
+function approveCovered(
+  runtime: Runtime,
+  prompter: Prompter,
+  permissions: PermissionPolicy,
+  approved: (request: ApprovalRequest) => void,
+): void {
   for (const pending of runtime.pendingApprovals()) {
     if (permissions.matching(pending)?.effect !== 'allow') continue;
     prompter.withdraw((key) => key === pending.id);
     runtime.approve(pending.id);
+    approved(pending);
   }
 }
 
 /** After "always": approvals of the same tool and session that were already waiting go through too. */
-function approveWaiting(runtime: Runtime, prompter: Prompter, request: ApprovalRequest): void {
+function approveWaiting(
+  runtime: Runtime,
+  prompter: Prompter,
+  request: ApprovalRequest,
+  approved: (request: ApprovalRequest) => void,
+): void {
   for (const pending of runtime.pendingApprovals()) {
     if (pending.tool !== request.tool || pending.sessionKey !== request.sessionKey) continue;
     prompter.withdraw((key) => key === pending.id);
     runtime.approve(pending.id);
+    approved(pending);
   }
 }
 

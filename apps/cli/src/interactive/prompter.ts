@@ -30,6 +30,11 @@ export class Prompter {
     return this.current !== undefined;
   }
 
+  /** The text of the question waiting for its answer (empty when none is waiting). */
+  get currentLines(): readonly string[] {
+    return this.current?.lines ?? [];
+  }
+
   /** Asks a question; resolves with the answer line, or `undefined` when withdrawn. */
   ask(question: { lines?: string[]; prompt: string; key?: string }): Promise<string | undefined> {
     return new Promise((resolve) => {

@@ -51,6 +51,8 @@ export class Terminal {
   private inputEnded = false;
   private endReported = false;
   private readonly history: InputHistory | undefined;
+  /** A waiting question is drawn at the bottom of the live region, right above its prompt. */
+  private readonly pinQuestions: boolean;
   /** The history's warning already shown (a failure to load it is shown by the session at start). */
   private historyWarning: string | undefined;
 
@@ -91,6 +93,7 @@ export class Terminal {
             ...this.boards.flatMap((board) => board.liveLines(width)),
             ...this.extraLines.flatMap((lines) => lines(width)),
           ],
+          pinned: () => this.pinnedQuestion(),
           ...(rl
             ? {
                 prompt: {
@@ -102,8 +105,10 @@ export class Terminal {
             : {}),
         })
       : new PlainScreen(out);
+    this.pinQuestions = this.screen.live && this.terminalInput;
     this.prompter = new Prompter({
-      show: (lines) => this.screen.log(lines.join('\n')),
+      // A pinned question is drawn with the live region (see pinnedQuestion), and printed once answered.
+      show: (lines) => (this.pinQuestions ? this.screen.refresh() : this.screen.log(lines.join('\n'))),
       setPrompt: (label) => this.setPrompt(label),
     });
   }
@@ -193,7 +198,7 @@ export class Terminal {
       this.pump();
       return;
     }
-    this.screen.submitted(this.currentPrompt + line);
+    this.screen.submitted(this.currentPrompt + line, this.pinnedQuestion());
     if (this.prompter.answer(line)) {
       // An answer (y, n, a field of the wizard) is not something to recall with the Up arrow.
       const recalled = (this.rl as unknown as { history?: string[] }).history;
@@ -202,6 +207,12 @@ export class Terminal {
     }
     this.remember(line);
     void this.lineHandler?.(line);
+  }
+
+  /** The waiting question's lines, when questions are pinned above the prompt. */
+  private pinnedQuestion(): string[] {
+    if (!this.pinQuestions || this.closed) return [];
+    return this.prompter.currentLines.flatMap((line) => line.split('\n'));
   }
 
   private remember(line: string): void {

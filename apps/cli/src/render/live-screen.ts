@@ -16,6 +16,11 @@ interface PromptLine {
 export interface LiveScreenOptions {
   /** The status lines to show now (called on every redraw). */
   lines: (width: number) => string[];
+  /**
+   * Lines drawn last, right above the prompt, and kept whole when the region is too tall (the task
+   * lines give way first): a question waiting for its answer.
+   */
+  pinned?: (width: number) => string[];
   /** A readline prompt under the region, redrawn after it. */
   prompt?: PromptLine;
   /** Redraw period while the region is not empty, in ms (elapsed times tick). Default 250. */
@@ -24,6 +29,13 @@ export interface LiveScreenOptions {
 
 const ERASE_LINE = '\x1b[2K';
 const ERASE_TO_END = '\x1b[K';
+
+/** At most `rows` lines: the first ones, then `… and N more` in place of the rest. */
+function capped(lines: readonly string[], rows: number): string[] {
+  if (lines.length <= rows) return [...lines];
+  if (rows <= 0) return [];
+  return [...lines.slice(0, rows - 1), `… and ${lines.length - (rows - 1)} more`];
+}
 
 /** Moves the cursor up `rows` rows (nothing for 0). */
 function up(rows: number): string {
@@ -63,9 +75,9 @@ export class LiveScreen implements Screen {
    * readline echoed a submitted line (prompt + input) and moved to a new line below it: rewrite it
    * as a log line above the region, so the region stays contiguous.
    */
-  submitted(text: string): void {
+  submitted(text: string, before: readonly string[] = []): void {
     this.extraRows += this.rowsOf(text);
-    this.log(text);
+    this.draw([...before, text]);
   }
 
   close(): void {
@@ -119,11 +131,10 @@ export class LiveScreen implements Screen {
     }
     const width = Math.max(10, this.columns() - 1);
     const height = Math.max(4, (this.out.rows ?? 24) - 3);
-    let lines = this.options.lines(width).map((line) => truncate(line, width));
-    if (lines.length > height) {
-      const hidden = lines.length - (height - 1);
-      lines = [...lines.slice(0, height - 1), `… and ${hidden} more`];
-    }
+    const pinned = capped(this.options.pinned?.(width) ?? [], height);
+    const lines = [...capped(this.options.lines(width), height - pinned.length), ...pinned].map((line) =>
+      truncate(line, width),
+    );
     const prompt = this.options.prompt;
     const visible = prompt?.visible() === true;
     const promptRows = visible ? prompt!.rowsAboveCursor() : 0;

@@ -4,8 +4,11 @@ import type { OutputStream } from '../io.js';
 export interface Screen {
   /** True when lines are redrawn in place (a terminal). */
   readonly live: boolean;
-  /** A line the user submitted was echoed by readline (prompt + input). */
-  submitted(text: string): void;
+  /**
+   * A line the user submitted was echoed by readline (prompt + input). `before` is printed above
+   * it (the question it answers, which was shown in the live region while it waited).
+   */
+  submitted(text: string, before?: readonly string[]): void;
   /** Prints a block of text above the live region (or just prints it). */
   log(text: string): void;
   /** Redraws the live region now. */
