@@ -60,7 +60,14 @@ describe('LiveScreen', () => {
       .split('\n')
       .slice(0, -1)
       .map((row) => row.replace(E, ''));
-    expect(drawn).toEqual(['[a] one', '[b] two', '… and 2 more', 'Approval needed: write', '  +hello', '  +world']);
+    expect(drawn).toEqual([
+      '[a] one',
+      '[b] two',
+      '… and 2 more',
+      'Approval needed: write',
+      '  +hello',
+      '  +world',
+    ]);
     screen.close();
   });
 

@@ -31,6 +31,24 @@ describe('Prompter', () => {
     expect(prompter.answer('stray')).toBe(false);
   });
 
+  it('tells the host which question on screen was withdrawn (not the queued ones), and shows its text', async () => {
+    const withdrawn: string[][] = [];
+    const prompter = new Prompter({
+      show: () => {},
+      setPrompt: () => {},
+      withdrawn: (lines) => withdrawn.push([...lines]),
+    });
+    const current = prompter.ask({ key: 'a', lines: ['Run bash?', '  $ ls'], prompt: '> ' });
+    void prompter.ask({ key: 'b', lines: ['Write?'], prompt: '> ' });
+    expect(prompter.currentLines).toEqual(['Run bash?', '  $ ls']);
+    prompter.withdraw((key) => key === 'b');
+    expect(withdrawn).toEqual([]);
+    prompter.withdraw((key) => key === 'a');
+    expect(await current).toBeUndefined();
+    expect(withdrawn).toEqual([['Run bash?', '  $ ls']]);
+    expect(prompter.currentLines).toEqual([]);
+  });
+
   it('withdraws questions by key (queued or current) and resolves them undefined', async () => {
     const { host: h } = host();
     const prompter = new Prompter(h);

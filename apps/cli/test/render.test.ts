@@ -3,7 +3,7 @@ import { approvalLines, inputLines } from '../src/render/approval-text.js';
 import { colorsFor, createColors } from '../src/render/colors.js';
 import { renderTable } from '../src/render/table.js';
 import { finalLine, liveLine, type TaskView, toolSummary } from '../src/render/task-line.js';
-import { stripAnsi, truncate, visibleWidth } from '../src/render/text.js';
+import { stripAnsi, truncate, visibleWidth, wrapVisible } from '../src/render/text.js';
 
 const plain = createColors(false);
 const view: TaskView = {
@@ -120,5 +120,17 @@ describe('approval text', () => {
       '  overwrite: true',
     ]);
     expect(inputLines('just text')).toEqual(['"just text"']);
+  });
+});
+
+describe('wrapVisible', () => {
+  it('cuts a long line into rows of the width, carrying its colour over', () => {
+    expect(wrapVisible('short', 10)).toEqual(['short']);
+    expect(wrapVisible('abcdefghij12345', 5)).toEqual(['abcde', 'fghij', '12345']);
+    const red = createColors(true).red('abcdefg');
+    const rows = wrapVisible(`  ${red}`, 5);
+    expect(rows.map(stripAnsi)).toEqual(['  abc', 'defg']);
+    expect(rows[0]).toBe('  \x1b[31mabc\x1b[0m');
+    expect(rows[1]).toBe('\x1b[31mdefg\x1b[39m');
   });
 });

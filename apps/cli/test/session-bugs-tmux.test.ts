@@ -123,4 +123,18 @@ describe('bugs a user hit in the session (tmux)', () => {
     expect(screen).toMatch(/Cancelled 1 unfinished task of this session on exit/);
     expect(screen).not.toContain('the main agent is reading its result');
   });
+
+  it("Ctrl-C at the demo's approval prompt prints the cancelled line once and keeps the question on screen", async () => {
+    terminal = TmuxTerminal.start(cliCommandLine(['demo']), {
+      cwd: fixtureProject(),
+      env: { HOME: tempDir('home'), TERM: 'xterm-256color' },
+    });
+    await terminal.waitFor(/Approve\? \[y\]es/, 60_000);
+    terminal.press('C-c');
+    const screen = await terminal.waitFor(/\[exit \d+\]/);
+    expect(count(screen, '[general-purpose] Count lines of code - cancelled')).toBe(1);
+    expect(count(screen, 'Approval needed: [general-purpose] Count lines of code wants to run bash')).toBe(1);
+    expect(screen).toMatch(/^ {2}\$ find \. -type f/m);
+    expect(screen).toContain('Demo interrupted.');
+  });
 });

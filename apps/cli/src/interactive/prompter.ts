@@ -12,6 +12,8 @@ export interface PrompterHost {
   show(lines: string[]): void;
   /** Sets the prompt label (the question's, or the normal one when `undefined`). */
   setPrompt(label: string | undefined): void;
+  /** The question on screen was withdrawn before it was answered. */
+  withdrawn?(lines: readonly string[]): void;
 }
 
 /**
@@ -65,6 +67,7 @@ export class Prompter {
     const current = this.current;
     if (current?.key !== undefined && match(current.key)) {
       this.current = undefined;
+      this.host.withdrawn?.(current.lines);
       current.resolve(undefined);
       this.next();
     }
@@ -75,6 +78,7 @@ export class Prompter {
     this.withdraw(() => true);
     const current = this.current;
     this.current = undefined;
+    if (current) this.host.withdrawn?.(current.lines);
     current?.resolve(undefined);
     for (const question of this.queue.splice(0)) question.resolve(undefined);
     this.host.setPrompt(undefined);

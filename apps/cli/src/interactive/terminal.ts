@@ -109,6 +109,10 @@ export class Terminal {
     this.prompter = new Prompter({
       // A pinned question is drawn with the live region (see pinnedQuestion), and printed once answered.
       show: (lines) => (this.pinQuestions ? this.screen.refresh() : this.screen.log(lines.join('\n'))),
+      // Withdrawn (its task ended, Ctrl-C, exit): the pinned question stays readable in the scrollback.
+      withdrawn: (lines) => {
+        if (this.pinQuestions && !this.closed && lines.length) this.screen.log(lines.join('\n'));
+      },
       setPrompt: (label) => this.setPrompt(label),
     });
   }

@@ -1,6 +1,6 @@
 import type { OutputStream } from '../io.js';
 import type { Screen } from './screen.js';
-import { truncate, visibleWidth } from './text.js';
+import { truncate, visibleWidth, wrapVisible } from './text.js';
 
 /** The readline prompt a live screen keeps below its region (see {@link LiveScreen}). */
 interface PromptLine {
@@ -131,7 +131,11 @@ export class LiveScreen implements Screen {
     }
     const width = Math.max(10, this.columns() - 1);
     const height = Math.max(4, (this.out.rows ?? 24) - 3);
-    const pinned = capped(this.options.pinned?.(width) ?? [], height);
+    // A question is read in full: its long lines wrap instead of being cut.
+    const pinned = capped(
+      (this.options.pinned?.(width) ?? []).flatMap((line) => wrapVisible(line, width)),
+      height,
+    );
     const lines = [...capped(this.options.lines(width), height - pinned.length), ...pinned].map((line) =>
       truncate(line, width),
     );

@@ -64,3 +64,39 @@ export function indent(text: string, prefix: string): string {
     .map((line) => prefix + line)
     .join('\n');
 }
+
+/**
+ * Splits a single line into rows of at most `width` visible columns (a terminal's wrapping done
+ * ahead, so each row can be drawn on its own). Styles open at a cut are closed at the end of the
+ * row and opened again at the start of the next one.
+ */
+export function wrapVisible(text: string, width: number): string[] {
+  if (width <= 0 || visibleWidth(text) <= width) return [text];
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  /** The style sequences in effect (since the last reset). */
+  let open = '';
+  let index = 0;
+  while (index < text.length) {
+    ANSI.lastIndex = index;
+    const sequence = ANSI.exec(text);
+    if (sequence && sequence.index === index) {
+      row += sequence[0];
+      open = sequence[0] === '\x1b[0m' || sequence[0] === '\x1b[m' ? '' : open + sequence[0];
+      index += sequence[0].length;
+      continue;
+    }
+    if (used === width) {
+      rows.push(open ? `${row}\x1b[0m` : row);
+      row = open;
+      used = 0;
+    }
+    const char = String.fromCodePoint(text.codePointAt(index)!);
+    row += char;
+    used++;
+    index += char.length;
+  }
+  rows.push(row);
+  return rows;
+}
