@@ -65,7 +65,24 @@ function checkToolResultContent(content: unknown, path: string, issues: Issues):
     if (!isObject(inner) || (inner.type !== 'text' && inner.type !== 'image' && inner.type !== 'document'))
       issues.push(`${path}.content.${i}: tool_result content blocks must be text, image or document`);
     else if (inner.type === 'text') checkTextBlock(inner, `${path}.content.${i}`, issues);
+    else if (inner.type === 'image') checkImageBlock(inner, `${path}.content.${i}`, issues);
   });
+}
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+function checkImageBlock(block: Record<string, any>, path: string, issues: Issues): void {
+  const source = block.source;
+  if (!isObject(source) || (source.type !== 'base64' && source.type !== 'url'))
+    issues.push(`${path}.source: Input should be a base64 or url image source`);
+  else if (source.type === 'base64') {
+    if (!IMAGE_TYPES.includes(source.media_type as string))
+      issues.push(
+        `${path}.source.media_type: Input should be ${IMAGE_TYPES.map((type) => `'${type}'`).join(', ')}`,
+      );
+    if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(source.data))
+      issues.push(`${path}.source.data: Input should be base64 data`);
+  }
 }
 
 /** Checks one content block; returns the number of cache breakpoints it carries. */

@@ -1,5 +1,6 @@
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsBase,
   MessageParam,
   TextBlockParam,
@@ -38,10 +39,12 @@ export function toBlockParam(block: ContentBlock): ContentBlockParam | undefined
       if (typeof block.content === 'string') {
         if (block.content !== '') param.content = block.content;
       } else {
-        const texts: TextBlockParam[] = block.content
-          .filter((inner) => inner.text !== '')
-          .map((inner) => ({ type: 'text', text: inner.text }));
-        if (texts.length > 0) param.content = texts;
+        const parts: (TextBlockParam | ImageBlockParam)[] = [];
+        for (const inner of block.content) {
+          if (inner.type === 'image') parts.push({ type: 'image', source: { ...inner.source } });
+          else if (inner.text !== '') parts.push({ type: 'text', text: inner.text });
+        }
+        if (parts.length > 0) param.content = parts;
       }
       if (block.is_error !== undefined) param.is_error = block.is_error;
       return param;

@@ -78,6 +78,46 @@ describe('troupe → Messages API', () => {
     ]);
   });
 
+  it('sends images a tool returned as image blocks of the tool result', () => {
+    const image = { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const messages: Message[] = [
+      { role: 'user', content: 'Take a screenshot.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'shot', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_1',
+            content: [
+              { type: 'text', text: 'The page:' },
+              { type: 'image', source: image },
+            ],
+          },
+        ],
+      },
+    ];
+    const params = toMessageParams(messages);
+    expect(params[2]).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_1',
+          content: [
+            { type: 'text', text: 'The page:' },
+            { type: 'image', source: image },
+          ],
+        },
+      ],
+    });
+    const body = { model: 'claude-test-1', max_tokens: 100, messages: params };
+    expect(validateMessagesRequest(body)).toEqual([]);
+    const broken = structuredClone(body);
+    (broken.messages[2]!.content as any)[0].content[1].source.media_type = 'image/bmp';
+    expect(validateMessagesRequest(broken).join('\n')).toMatch(/media_type/);
+  });
+
   it('normalises what the API would reject', () => {
     const messages: Message[] = [
       { role: 'user', content: 'Start.' },

@@ -83,9 +83,17 @@ export {
 } from './machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from './model/abort.js';
 export { addUsage, blocksOf, textOf, toolUsesOf } from './model/content.js';
+export {
+  IMAGE_MEDIA_TYPES,
+  imagePlaceholder,
+  isImageBlock,
+  toolResultText,
+} from './model/tool-result-content.js';
 export type {
   ContentBlock,
   GenerateOptions,
+  ImageBlock,
+  ImageMediaType,
   JsonSchema,
   Message,
   ModelAdapter,
@@ -96,6 +104,7 @@ export type {
   TextBlock,
   ThinkingBlock,
   ToolResultBlock,
+  ToolResultContent,
   ToolSpec,
   ToolUseBlock,
   Usage,

@@ -1,4 +1,10 @@
-import type { ContentBlock, Message, ModelRequest, ToolUseBlock } from '@troupe/core';
+import {
+  type ContentBlock,
+  type Message,
+  type ModelRequest,
+  type ToolUseBlock,
+  toolResultText,
+} from '@troupe/core';
 import { type ScriptedModel, scriptedModel } from '@troupe/core/testing';
 import { DEMO_TASKS, type DemoTask, type ToolOutcome } from './demo-tasks.js';
 import { mainAgentTurn } from './main-script.js';
@@ -18,10 +24,7 @@ function outcomesOf(messages: readonly Message[]): ToolOutcome[] {
       if (block.type === 'tool_use') calls.set(block.id, block);
       if (block.type === 'tool_result') {
         const call = calls.get(block.tool_use_id);
-        const text =
-          typeof block.content === 'string'
-            ? block.content
-            : block.content.map((part) => part.text).join('\n');
+        const text = toolResultText(block.content);
         outcomes.push({
           name: call?.name ?? 'unknown',
           input: (call?.input as Record<string, unknown>) ?? {},

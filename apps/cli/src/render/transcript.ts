@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from '@troupe/core';
+import { type ContentBlock, type Message, toolResultText } from '@troupe/core';
 import { inputLines } from './approval-text.js';
 import type { Colors } from './colors.js';
 import { indent } from './text.js';
@@ -34,10 +34,7 @@ export function transcriptLines(
         lines.push(`${colors.cyan('→')} ${colors.bold(block.name)}`);
         lines.push(...inputLines(block.input).map((line) => `    ${line}`));
       } else {
-        const text =
-          typeof block.content === 'string'
-            ? block.content
-            : block.content.map((part) => part.text).join('\n');
+        const text = toolResultText(block.content);
         const all = text.replace(/\s+$/, '').split('\n');
         const shown = all.slice(0, limit);
         const head = block.is_error ? colors.red('← error') : colors.green('←');

@@ -19,11 +19,23 @@ export interface ToolUseBlock {
   input: unknown;
 }
 
+/** The image formats the model API reads. */
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+/** An image a tool returns for the model to see, base64-encoded (Anthropic-shaped). */
+export interface ImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: ImageMediaType; data: string };
+}
+
+/** What a tool result may hold besides a plain string: text, and images. */
+export type ToolResultContent = TextBlock | ImageBlock;
+
 /** The answer to a `tool_use`, sent back in the next user message. */
 export interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content: string | TextBlock[];
+  content: string | ToolResultContent[];
   is_error?: boolean;
 }
 

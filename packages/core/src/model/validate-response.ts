@@ -1,4 +1,5 @@
 import { DEFAULT_INPUT_BOUNDS, exceedsInputBounds, type InputBounds } from '../tools/bound-input.js';
+import { IMAGE_CHARS_ESTIMATE } from './tool-result-content.js';
 import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, Usage } from './types.js';
 
 /** A response that passed {@link validateModelResponse}, rebuilt from its known fields only. */
@@ -58,7 +59,10 @@ function charsOfBlock(block: ContentBlock): number {
     case 'tool_result':
       return typeof block.content === 'string'
         ? block.content.length
-        : block.content.reduce((sum, part) => sum + part.text.length, 0);
+        : block.content.reduce(
+            (sum, part) => sum + (part.type === 'image' ? IMAGE_CHARS_ESTIMATE : part.text.length),
+            0,
+          );
   }
 }
 

@@ -1,3 +1,4 @@
+import { toolResultText } from '../model/tool-result-content.js';
 import type { ContentBlock, Message } from '../model/types.js';
 
 /** Marks where the parent's conversation ends and the child's task begins. */
@@ -8,11 +9,6 @@ const SUMMARY_LIMIT = 300;
 
 function clip(text: string, limit = SUMMARY_LIMIT): string {
   return text.length > limit ? `${text.slice(0, limit)}… [${text.length - limit} more characters]` : text;
-}
-
-function resultText(content: string | ContentBlock[]): string {
-  if (typeof content === 'string') return content;
-  return content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }
 
 /**
@@ -62,7 +58,7 @@ export function forkContext(
         if (name !== undefined) {
           kept.push({
             type: 'text',
-            text: `[${name} ${block.is_error ? 'failed' : 'returned'}: ${clip(resultText(block.content))}]`,
+            text: `[${name} ${block.is_error ? 'failed' : 'returned'}: ${clip(toolResultText(block.content))}]`,
           });
         } else if (answered.has(block.tool_use_id)) kept.push(block);
       } else if (block.type === 'text' && block.text.trim() === '') {

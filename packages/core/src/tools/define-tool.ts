@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ToolError } from '../errors.js';
-import type { JsonSchema, TextBlock } from '../model/types.js';
+import type { JsonSchema, ToolResultContent } from '../model/types.js';
 
 /** How much a tool can change the world. `read` runs directly; `write` and `execute` need approval. */
 export type ToolAccess = 'read' | 'write' | 'execute';
@@ -18,8 +18,8 @@ export interface ToolContext {
   sessionKey?: string;
 }
 
-/** What a tool returns: a string or text blocks. */
-export type ToolOutput = string | TextBlock[];
+/** What a tool returns: a string, or text and image blocks (images are shown to the model). */
+export type ToolOutput = string | ToolResultContent[];
 
 /** A tool the runtime can offer to agents. Create with {@link defineTool}. */
 export interface Tool<TInput = unknown> {
