@@ -32,4 +32,4 @@ export {
   type McpToolInfo,
   type McpTransportFactory,
 } from './server-connection.js';
-export { DEFAULT_MAX_RESULT_CHARS, type McpCallResult, toTextBlocks } from './tool-result.js';
+export { DEFAULT_MAX_RESULT_CHARS, type McpCallResult, toContentBlocks } from './tool-result.js';

@@ -5,10 +5,11 @@ import {
   mcpToolName,
   type Tool,
   type ToolAccess,
+  toolResultText,
 } from '@troupe/core';
 import * as v from 'valibot';
 import type { McpServerConnection, McpToolInfo } from './server-connection.js';
-import { DEFAULT_MAX_RESULT_CHARS, toTextBlocks } from './tool-result.js';
+import { DEFAULT_MAX_RESULT_CHARS, toContentBlocks } from './tool-result.js';
 
 const DESCRIPTION_MAX_LENGTH = 2_048;
 
@@ -23,7 +24,7 @@ export interface McpTool extends Tool<Record<string, unknown>> {
 /**
  * Wraps one tool of an MCP server as a troupe tool named `mcp__<server>__<tool>`: the server's
  * JSON Schema is what the model sees and what every call is validated against before anything is
- * sent; the result becomes text blocks (cut to `maxResultChars`). A result the server flags as an
+ * sent; the result becomes text and image blocks (text cut to `maxResultChars`). A result the server flags as an
  * error, and every failure of the call, becomes an error naming the server and the tool. Throws
  * (from `compileJsonSchema`) when the server's schema is not a usable JSON Schema.
  */
@@ -56,9 +57,9 @@ export function createMcpTool(
     inputJsonSchema: schema,
     execute: async (arguments_, context) => {
       const result = await connection.callTool(info.name, arguments_, context.signal);
-      const blocks = toTextBlocks(result, maxResultChars);
+      const blocks = toContentBlocks(result, maxResultChars);
       if (result.isError) {
-        const text = blocks.map((block) => block.text).join('\n');
+        const text = toolResultText(blocks);
         throw new Error(`MCP server "${connection.name}" reported an error from "${info.name}": ${text}`);
       }
       return blocks;

@@ -1,4 +1,13 @@
-import type { TextBlock, Tool, ToolContext } from '@troupe/core';
+import {
+  createRuntime,
+  type ImageBlock,
+  isImageBlock,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+  toolResultText,
+} from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
@@ -14,8 +23,7 @@ const context = (signal = new AbortController().signal): ToolContext => ({
   agent: 'a',
   toolUseId: 'u1',
 });
-const textOf = (output: string | TextBlock[]) =>
-  typeof output === 'string' ? output : output.map((block) => block.text).join('\n');
+const textOf = (output: ToolOutput) => toolResultText(output);
 const find = (tools: Tool[], name: string) => {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no ${name} among ${tools.map((t) => t.name).join(', ')}`);
@@ -70,13 +78,43 @@ describe('server-everything over stdio', () => {
     expect(output).not.toContain(process.env.ANTHROPIC_API_KEY);
   });
 
-  it('maps resource links and images into text blocks the model can read', async () => {
+  it('maps resource links into text and images into image blocks', async () => {
     const links = textOf(
       await find(tools, 'mcp__everything__get-resource-links').execute({ count: 2 }, context()),
     );
     expect(links).toMatch(/\[resource link: .+ <[a-z]+:\/\/.+>/);
-    const image = textOf(await find(tools, 'mcp__everything__get-tiny-image').execute({}, context()));
-    expect(image).toMatch(/\[image: image\/png, [\d.]+ KB; not shown to the model\]/);
+    const output = await find(tools, 'mcp__everything__get-tiny-image').execute({}, context());
+    const images = (Array.isArray(output) ? output : []).filter(isImageBlock);
+    expect(images).toHaveLength(1);
+    expect(images[0]!.source.media_type).toBe('image/png');
+    expect(Buffer.from(images[0]!.source.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('a sub-agent that calls an image tool shows the image to its model in the tool result', async () => {
+    const seen: ImageBlock[] = [];
+    const model = scriptedModel((request) => {
+      if (request.messages.length === 1)
+        return {
+          content: [{ type: 'tool_use', id: 'c1', name: 'mcp__everything__get-tiny-image', input: {} }],
+        };
+      const last = request.messages.at(-1)!;
+      for (const block of typeof last.content === 'string' ? [] : last.content)
+        if (block.type === 'tool_result' && Array.isArray(block.content))
+          seen.push(...block.content.filter(isImageBlock));
+      return { content: [{ type: 'text', text: 'a tiny image' }] };
+    });
+    const runtime = createRuntime({
+      model,
+      tools,
+      agents: [
+        { name: 'looker', description: 'd', systemPrompt: 'p', tools: ['mcp__everything__get-tiny-image'] },
+      ],
+    });
+    const result = await runtime.spawn({ agent: 'looker', prompt: 'look' }).result;
+    expect(result.status).toBe('completed');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.source.media_type).toBe('image/png');
+    await runtime.shutdown();
   });
 
   it('cuts an oversized result with a note', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type TextBlock, type Tool, type ToolContext } from '@troupe/core';
+import { createRuntime, type Tool, type ToolContext, type ToolOutput, toolResultText } from '@troupe/core';
 import { manualClock, scriptedModel } from '@troupe/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
@@ -20,8 +20,7 @@ const context = (signal = new AbortController().signal): ToolContext => ({
   agent: 'a',
   toolUseId: 'u1',
 });
-const textOf = (output: string | TextBlock[]) =>
-  typeof output === 'string' ? output : output.map((block) => block.text).join('\n');
+const textOf = (output: ToolOutput) => toolResultText(output);
 const find = (tools: Tool[], name: string) => tools.find((tool) => tool.name === name)!;
 
 function hubWith(mode = 'ok', extra: Parameters<typeof nodeServer>[3] = {}, clock = manualClock()) {

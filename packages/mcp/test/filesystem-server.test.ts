@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, parseAgentFile, type ToolResultBlock } from '@troupe/core';
+import { createRuntime, parseAgentFile, type ToolResultBlock, toolResultText } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
@@ -40,8 +40,7 @@ function callOnce(name: string, input: unknown) {
       ? (last.content.find((block) => block.type === 'tool_result') as ToolResultBlock | undefined)
       : undefined;
     if (!result) return { content: [{ type: 'tool_use', id: 'call_1', name, input }] };
-    const text =
-      typeof result.content === 'string' ? result.content : result.content.map((b) => b.text).join('');
+    const text = toolResultText(result.content);
     return { content: [{ type: 'text', text: `${result.is_error ? 'ERROR ' : ''}${text}` }] };
   });
 }
