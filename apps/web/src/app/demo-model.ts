@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ModelRequest } from '@troupe/core';
-import { textOf } from '@troupe/core';
+import { textOf, toolResultText } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 
 /** What the demo's user asks. */
@@ -93,11 +93,7 @@ function toolResults(messages: readonly Message[]): string[] {
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
       if (block.type === 'tool_result') {
-        results.push(
-          typeof block.content === 'string'
-            ? block.content
-            : block.content.map((part) => part.text).join('\n'),
-        );
+        results.push(toolResultText(block.content));
       }
     }
   }

@@ -1,4 +1,4 @@
-import { type Message, textOf } from '@troupe/core';
+import { type Message, toolResultText } from '@troupe/core';
 import type { AppContext } from '../app/app-context.js';
 import { h } from '../app/dom.js';
 import { taskLine } from '../app/task-views.js';
@@ -12,7 +12,7 @@ function messageText(message: Message): string {
         : block.type === 'tool_use'
           ? `→ ${block.name} ${JSON.stringify(block.input)}`
           : block.type === 'tool_result'
-            ? `← ${typeof block.content === 'string' ? block.content : textOf(block.content)}`.slice(0, 600)
+            ? `← ${toolResultText(block.content)}`.slice(0, 600)
             : '',
     )
     .filter(Boolean)
