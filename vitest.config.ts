@@ -55,6 +55,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/test/**/*.browser.test.ts'],
+          // server-everything over Streamable HTTP for @troupe/mcp's browser test.
+          globalSetup: ['packages/mcp/test/browser-setup.ts'],
           testTimeout: 20_000,
           browser: {
             enabled: true,
