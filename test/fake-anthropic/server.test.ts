@@ -130,6 +130,38 @@ describe('fake Anthropic server', () => {
     expect((await post(keyless, valid, { 'x-api-key': 'anything' })).status).toBe(200);
   });
 
+  it('speaks CORS like the API when asked: preflight, allowed origin, and a 401 for a page that did not opt in', async () => {
+    const origin = 'http://127.0.0.1:4173';
+    const server = await start({
+      cors: origin,
+      handler: () => ({ content: [{ type: 'text', text: 'ok' }] }),
+    });
+    const preflight = await fetch(`${server.url}/v1/messages`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
+    const refused = await post(server, valid, { origin });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+    expect((await json(refused)).error.message).toMatch(/anthropic-dangerous-direct-browser-access/);
+    const allowed = await post(server, valid, {
+      origin,
+      'anthropic-dangerous-direct-browser-access': 'true',
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
+    // Without the option, or from a server (no Origin), nothing changes.
+    expect((await post(server, valid)).headers.get('access-control-allow-origin')).toBeNull();
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('rejects an invalid request with 400, records it, and fails a strict close', async () => {
     const server = await startFakeAnthropic({ strict: true });
     const response = await post(server, { ...valid, messages: [{ role: 'assistant', content: 'x' }] });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { checkAuth, recordHeaders } from './auth.js';
+import { applyCors } from './cors.js';
 import { buildMessage } from './message.js';
 import { estimateTokens, PromptCache } from './prompt-cache.js';
 import { type Exchange, sendError, sendFault, sendReply } from './respond.js';
@@ -57,6 +58,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const cors = options.cors === undefined ? undefined : applyCors(request, response, options.cors);
+    if (cors && 'preflight' in cors) return;
     const text = await readBody(request);
     const index = requests.length;
     const requestId = `req_fake_${String(index).padStart(4, '0')}`;
@@ -94,7 +97,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         404,
         'not_found_error',
       );
-    const denied = checkAuth(request.headers, options.apiKey);
+    const denied = cors?.refused ?? checkAuth(request.headers, options.apiKey);
     if (denied) return sendError(exchange, 401, 'authentication_error', denied, 'unauthorized');
     if (!request.headers['anthropic-version']) return invalid('anthropic-version: header is required');
     if (body === undefined)

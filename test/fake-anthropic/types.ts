@@ -100,6 +100,11 @@ export interface RecordedRequest {
 export interface FakeAnthropicOptions {
   /** When set, requests must carry it as `x-api-key` or `authorization: Bearer`, or get a 401. */
   apiKey?: string;
+  /**
+   * Answer pages as the API does: CORS headers for this origin (`*` for any), preflights, and a 401
+   * for a cross-origin request without `anthropic-dangerous-direct-browser-access: true`. Off by default.
+   */
+  cors?: string;
   /** When true, `close()` rejects if any request was invalid or unscripted. Default false. */
   strict?: boolean;
   /** Port to listen on; 0 (default) picks a free one. The host is always 127.0.0.1. */
