@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicServer,
+  startFakeAnthropic,
+  textStep,
+  toolNamesOf,
+  toolResultsOf,
+  toolStep,
+} from '../../../test/fake-anthropic/index.js';
 import { buildApp, launchChromium, serveApp } from './web-harness.js';
 
 // One production build, one server and one Chromium for the whole file.
@@ -113,4 +121,110 @@ describe('the web app in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('talks to Claude from the page (the fake Anthropic server, over CORS) with a typed key kept out of IndexedDB', async () => {
+    const key = 'sk-ant-typed-in-the-page-0001';
+    let fake: FakeAnthropicServer | undefined;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      fake = await startFakeAnthropic({
+        apiKey: key,
+        cors: url,
+        strict: true,
+        handler: (request) => {
+          const results = toolResultsOf(request);
+          if (toolNamesOf(request).includes('task')) {
+            return results.length === 0
+              ? toolStep('task', {
+                  description: 'Find the auth code',
+                  prompt: 'Find where logins are handled.',
+                  subagent_type: 'explore',
+                })
+              : textStep('Logins are handled in src/auth.js, says the explorer.');
+          }
+          return results.length === 0 ? toolStep('glob', { pattern: '**/*' }) : textStep('src/auth.js');
+        },
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${url}/#/settings`);
+      await page.waitForSelector('body[data-ready="demo"]');
+      await page.locator('select[name="mode"]').selectOption('claude');
+      await page.locator('input[name="apiKey"]').fill(key);
+      await page.locator('input[name="baseURL"]').fill(fake.url);
+      await page.getByRole('button', { name: 'Save and reload' }).click();
+      await page.waitForSelector('body[data-ready="claude"]');
+
+      await page.locator('textarea[name="message"]').fill('Where are logins handled?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => page.locator('.chat-log').textContent(), { timeout: 30_000 })
+        .toMatch(/Logins are handled in src\/auth\.js, says the explorer\./);
+      expect(await statusOf(page, 'Find the auth code')).toBe('completed');
+      expect(await row(page, 'Find the auth code').textContent()).toMatch(
+        /\[explore\] Find the auth code - done \(1 tool, [\d.]+m?s, [\d.]+k? tokens, 2 turns\)/,
+      );
+      // Every call came from the page, opted in to direct browser access, with the typed key.
+      expect(fake.requests.length).toBe(4);
+      for (const request of fake.requests) {
+        expect(request.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+        expect(request.headers.origin).toBe(url);
+        expect(request.auth).not.toBe('none'); // the SDK sends the key as a bearer credential; the fake checked it
+      }
+      // The key is in this tab's sessionStorage only: not in IndexedDB, not in localStorage.
+      const stored = await page.evaluate(async () => {
+        const dump: string[] = [JSON.stringify({ ...localStorage })];
+        for (const { name } of await indexedDB.databases()) {
+          const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const request = indexedDB.open(name!);
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+          for (const storeName of Array.from(db.objectStoreNames)) {
+            const all = db.transaction(storeName).objectStore(storeName).getAll();
+            dump.push(
+              JSON.stringify(
+                await new Promise((resolve) => {
+                  all.onsuccess = () => resolve(all.result);
+                }),
+              ),
+            );
+          }
+          db.close();
+        }
+        return { dump: dump.join('\n'), session: sessionStorage.getItem('troupe.apiKey') };
+      });
+      expect(stored.session).toBe(key);
+      expect(stored.dump).not.toContain(key);
+      mkdirSync(artifacts, { recursive: true });
+      await page.screenshot({ path: join(artifacts, 'task-board-claude.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await fake?.close();
+    }
+  }, 90_000);
+
+  it('validates an agent as it is typed, with problems by line, and keeps it across a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${url}/#/agents`);
+    await page.waitForSelector('body[data-ready="demo"]');
+    const editor = page.locator('textarea[name="agent"]');
+    await editor.fill('---\nname: checker\nmaxTurns: 4\n---\nYou check.\n');
+    await expect
+      .poll(() => page.locator('.problems').textContent())
+      .toMatch(/line 1: .*description.* is required/);
+    await editor.fill('---\nname: checker\ndescription: Checks things.\nshade: blue\n---\nYou check.\n');
+    await expect
+      .poll(() => page.locator('.problems').textContent())
+      .toMatch(/line 4: .*unknown field 'shade'/);
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await expect.poll(() => page.locator('.agents-mine').textContent()).toContain('checker');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="demo"]');
+    await expect.poll(() => page.locator('.agents-mine').textContent()).toContain('checker');
+    await context.close();
+  }, 60_000);
 });
