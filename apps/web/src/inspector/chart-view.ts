@@ -1,16 +1,21 @@
 import type { Chart } from '@troupe/inspect/chart';
 import { s } from './dom.js';
 
+const CHART_MIN_SCALE = 0.8;
+
 /**
  * Draws a laid-out statechart as SVG: compound states as boxes around their children, final states
  * with a double border, transitions as labelled paths. States on an `active` path get the `active`
- * class (and `data-active`), so the current state stands out and tests can read it.
+ * class (and `data-active`), so the current state stands out and tests can read it. The chart
+ * fits its pane, but never below 80% of its natural size: a wide machine scrolls instead.
  */
 export function chartView(chart: Chart, active: ReadonlySet<string>): SVGElement {
   const svg = s('svg', {
     class: 'chart',
     viewBox: `0 0 ${Math.ceil(chart.width)} ${Math.ceil(chart.height)}`,
     preserveAspectRatio: 'xMidYMin meet',
+    // At least 80% of its natural size, so labels stay readable; the pane scrolls beyond that.
+    style: `min-width: ${Math.round(chart.width * CHART_MIN_SCALE)}px`,
     'data-machine': chart.machineId,
   });
   svg.append(
@@ -85,4 +90,14 @@ export function chartView(chart: Chart, active: ReadonlySet<string>): SVGElement
     );
   }
   return svg;
+}
+
+/** Scrolls a chart wider than its pane so that the innermost active state is in the middle. */
+export function scrollToActive(pane: HTMLElement): void {
+  const scroller = pane.querySelector<HTMLElement>('.chart-scroll');
+  const active = [...pane.querySelectorAll<SVGGElement>('[data-active]')].at(-1);
+  if (!scroller || !active || scroller.scrollWidth <= scroller.clientWidth) return;
+  const box = active.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  scroller.scrollLeft += box.left + box.width / 2 - (view.left + view.width / 2);
 }

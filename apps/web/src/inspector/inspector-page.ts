@@ -8,7 +8,7 @@ import {
 } from '@troupe/inspect';
 import { type Chart, layoutChart } from '@troupe/inspect/chart';
 import { actorLabel, actorTree } from './actor-tree.js';
-import { chartView } from './chart-view.js';
+import { chartView, scrollToActive } from './chart-view.js';
 import { contextView } from './context-view.js';
 import { h } from './dom.js';
 import { eventLog } from './event-log.js';
@@ -197,6 +197,7 @@ export function createInspectorPage(
       contextView(actor, selected === step.sessionId ? step.changes : []),
     );
     log.replaceChildren(eventLog(model.events, frame, step.actors, go));
+    scrollToActive(chartPane);
   }
 
   const show = (text: string, kind: 'ok' | 'error' = 'ok') => {
