@@ -2,6 +2,8 @@ import { type OutputUnit, type Schema, type SchemaDraft, Validator } from '@cfwo
 import { DefinitionError } from '../errors.js';
 import { pointerSegments, readablePath, resolvePointer } from './json-pointer.js';
 import { invalidPatterns, JSON_SCHEMA_META_SCHEMA } from './json-schema-meta.js';
+import { hasPatternProperties, linearSchema, originalErrors, propertyNames } from './linear-patterns.js';
+import { MAX_VALUE_DEPTH, nestedDeeperThan, schemaShapeProblems } from './schema-shape.js';
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 
 /** The outcome of validating a value against a JSON Schema. */
@@ -16,21 +18,33 @@ let metaValidator: Validator | undefined;
  * Compiles a JSON Schema (draft 2020-12 unless `$schema` names draft-04, -07 or 2019-09) with
  * @cfworker/json-schema, which needs no `eval` and runs in browsers. Error messages name the path
  * and what was expected: `locations[0].path: expected a string, got a number (3)`.
- * Throws {@link DefinitionError} at `where` when the schema itself is invalid: not an object, a
- * keyword with a wrong value, a regular expression that does not compile, or a `$ref` that does
- * not resolve inside the schema.
+ * Schemas and values may come from untrusted files and models, so the work is bounded: `pattern`
+ * and `patternProperties` run on a linear-time engine (re2js; no look-around or back-references),
+ * and a value nested deeper than {@link MAX_VALUE_DEPTH} levels fails validation without being
+ * walked. Throws {@link DefinitionError} at `where` (naming `where.agent` when given) when the
+ * schema itself is invalid: not an object, nested too deep, too large once YAML aliases are
+ * expanded, referring to itself without descending into the value (`{"$ref": "#"}`), a keyword
+ * with a wrong value, a regular expression that does not compile or needs backtracking, or a
+ * `$ref` that does not resolve inside the schema.
  */
-export function compileJsonSchema(schema: unknown, where: SourceLocation = {}): JsonSchemaValidator {
+export function compileJsonSchema(
+  schema: unknown,
+  where: SourceLocation & { agent?: string | undefined } = {},
+): JsonSchemaValidator {
   const fail = (problems: string[]): never => {
     const field = where.field ?? 'schema';
+    const agent = where.agent === undefined ? '' : `agent '${where.agent}': `;
     throw new DefinitionError(
-      `${locationPrefix(where)}${field} is not a valid JSON Schema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`,
+      `${locationPrefix(where)}${agent}${field} is not a valid JSON Schema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`,
       errorWhere(where),
     );
   };
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     fail([`expected an object such as { "type": "object", "properties": { ... } }, got ${describe(schema)}`]);
   }
+  // Before anything recursive looks at it.
+  const shape = schemaShapeProblems(schema);
+  if (shape.length > 0) fail(shape);
   metaValidator ??= new Validator(JSON_SCHEMA_META_SCHEMA, '2020-12', false);
   const meta = metaValidator.validate(schema);
   if (!meta.valid) fail(formatErrors(meta.errors, JSON_SCHEMA_META_SCHEMA, schema).map((e) => `at ${e}`));
@@ -38,10 +52,18 @@ export function compileJsonSchema(schema: unknown, where: SourceLocation = {}): 
   if (patterns.length > 0) fail(patterns);
   const refs = unresolvedRefs(schema as Schema);
   if (refs.length > 0) fail(refs);
-  const validator = new Validator(schema as Schema, draftOf(schema as Schema), false);
+  const draft = draftOf(schema as Schema);
+  const perValue = hasPatternProperties(schema);
+  const fixed = perValue ? undefined : linearSchema(schema);
+  const fixedValidator = fixed && new Validator(fixed.schema, draft, false);
   return (value) => {
+    if (nestedDeeperThan(value, MAX_VALUE_DEPTH))
+      return { ok: false, errors: [`(root): nested more than ${MAX_VALUE_DEPTH} levels deep`] };
+    const linear = fixed ?? linearSchema(schema, propertyNames(value));
+    const validator = fixedValidator ?? new Validator(linear.schema, draft, false);
     const result = validator.validate(value);
-    return result.valid ? { ok: true } : { ok: false, errors: formatErrors(result.errors, schema, value) };
+    if (result.valid) return { ok: true };
+    return { ok: false, errors: formatErrors(originalErrors(result.errors, linear.renamedKeys), schema, value) };
   };
 }
 

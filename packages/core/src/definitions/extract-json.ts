@@ -3,6 +3,9 @@ export type ExtractedJson =
   | { found: true; value: unknown; from: 'raw' | 'fence' | 'object' }
   | { found: false; problem: string };
 
+/** Characters handed to `JSON.parse` while looking for an object, as a multiple of the text's length. */
+const PARSE_BUDGET_FACTOR = 4;
+
 const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n([\s\S]*?)\n?[ \t]*```/g;
 
 /**
@@ -55,27 +58,30 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; err
   }
 }
 
-/** Each top-level `{...}` span with balanced braces (strings respected), in order. */
+/**
+ * Each balanced `{...}` span (strings inside objects respected), outer spans first, in order of
+ * their opening brace. One pass pairs every brace (linear time); the spans handed to `JSON.parse`
+ * are then bounded to {@link PARSE_BUDGET_FACTOR} times the text, so text a model wrote (60,000
+ * nested braces that fail to parse at the very end) cannot make extraction quadratic.
+ */
 function* balancedObjects(text: string): Generator<string> {
-  let start = text.indexOf('{');
-  while (start !== -1) {
-    let depth = 0;
-    let inString = false;
-    let end = -1;
-    for (let index = start; index < text.length; index++) {
-      const char = text[index];
-      if (inString) {
-        if (char === '\\') index++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) {
-        end = index;
-        break;
-      }
-    }
-    if (end === -1) return;
-    yield text.slice(start, end + 1);
-    start = text.indexOf('{', start + 1);
+  const spans: { start: number; end: number }[] = [];
+  const open: number[] = [];
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"' && open.length > 0) inString = true;
+    else if (char === '{') open.push(index);
+    else if (char === '}' && open.length > 0) spans.push({ start: open.pop()!, end: index });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let budget = PARSE_BUDGET_FACTOR * text.length;
+  for (const span of spans) {
+    budget -= span.end - span.start + 1;
+    if (budget < 0) return;
+    yield text.slice(span.start, span.end + 1);
   }
 }

@@ -1,4 +1,5 @@
 import type { Schema } from '@cfworker/json-schema';
+import { compileUntrustedPattern } from './untrusted-pattern.js';
 
 // A structural meta-schema: enough of JSON Schema's own meta-schema to catch the mistakes people
 // make by hand (a misspelt type, `required: true`, a negative `minLength`, a non-schema where a
@@ -70,7 +71,10 @@ export const JSON_SCHEMA_META_SCHEMA: Schema = {
   },
 };
 
-/** Every `pattern` / `patternProperties` regular expression in a schema that does not compile. */
+/**
+ * Every `pattern` / `patternProperties` regular expression in a schema that does not compile, or
+ * that the linear-time engine cannot run (see `compileUntrustedPattern`).
+ */
 export function invalidPatterns(schema: unknown, path = '#'): string[] {
   if (schema === null || typeof schema !== 'object') return [];
   const problems: string[] = [];
@@ -83,7 +87,10 @@ export function invalidPatterns(schema: unknown, path = '#'): string[] {
       problems.push(
         `${where}: ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`,
       );
+      return;
     }
+    const linear = compileUntrustedPattern(pattern);
+    if (typeof linear === 'string') problems.push(`${where}: ${JSON.stringify(pattern)}: ${linear}`);
   };
   tryPattern(record.pattern, `${path}/pattern`);
   if (record.patternProperties && typeof record.patternProperties === 'object') {
