@@ -6,7 +6,10 @@ import { createRuntime, DefinitionError, parseAgentFile } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
 
-const model = scriptedModel(() => ({ content: [{ type: 'text', text: 'ok' }], usage: { input: 1, output: 1 } }));
+const model = scriptedModel(() => ({
+  content: [{ type: 'text', text: 'ok' }],
+  usage: { input: 1, output: 1 },
+}));
 
 function nested(levels: number): object {
   let schema: object = { type: 'string' };
@@ -26,7 +29,11 @@ function refusal(inputSchema: object): unknown {
 describe('hostile input schemas', () => {
   it.each([
     ['{"$ref": "#"}', { $ref: '#' }, /refers to itself.*without descending/],
-    ['allOf loop through $defs', { $defs: { x: { allOf: [{ $ref: '#/$defs/x' }] } }, $ref: '#/$defs/x' }, /refers to itself/],
+    [
+      'allOf loop through $defs',
+      { $defs: { x: { allOf: [{ $ref: '#/$defs/x' }] } }, $ref: '#/$defs/x' },
+      /refers to itself/,
+    ],
     ['20,000 levels deep', nested(20_000), /nested more than \d+ levels/],
   ])('%s is a DefinitionError naming the agent, at createRuntime', (_name, schema, message) => {
     const error = refusal(schema);
@@ -43,9 +50,21 @@ describe('hostile input schemas', () => {
 
   it('a 2^30-node schema built from YAML aliases is refused at once', () => {
     const levels = Array.from({ length: 30 }, (_, index) =>
-      index === 0 ? '  l0: &l0 {type: string}' : `  l${index}: &l${index} {allOf: [*l${index - 1}, *l${index - 1}]}`,
+      index === 0
+        ? '  l0: &l0 {type: string}'
+        : `  l${index}: &l${index} {allOf: [*l${index - 1}, *l${index - 1}]}`,
     );
-    const text = ['---', 'name: bomb', 'description: d', 'inputSchema:', '  $defs:', ...levels.map((l) => `  ${l}`), '  $ref: "#/$defs/l29"', '---', 'Prompt.'].join('\n');
+    const text = [
+      '---',
+      'name: bomb',
+      'description: d',
+      'inputSchema:',
+      '  $defs:',
+      ...levels.map((l) => `  ${l}`),
+      '  $ref: "#/$defs/l29"',
+      '---',
+      'Prompt.',
+    ].join('\n');
     const start = performance.now();
     expect(() => parseAgentFile(text, { path: 'bomb.md' })).toThrow(/bomb\.md.*(expands to more than|alias)/);
     expect(performance.now() - start).toBeLessThan(2_000);

@@ -14,7 +14,9 @@ const anyObject = { type: 'object' };
 
 describe('JSON extraction from a final answer is linear', () => {
   it('60,000 nested braces (each scanned to its match before) are answered at once', () => {
-    const { value, ms } = timed(() => checkFinalAnswer(`Here: ${'{'.repeat(30_000)}${'}'.repeat(30_000)}`, anyObject));
+    const { value, ms } = timed(() =>
+      checkFinalAnswer(`Here: ${'{'.repeat(30_000)}${'}'.repeat(30_000)}`, anyObject),
+    );
     expect(value.ok).toBe(false);
     expect(ms).toBeLessThan(2_000);
   });
@@ -27,7 +29,10 @@ describe('JSON extraction from a final answer is linear', () => {
   });
 
   it('still finds a valid object nested in an invalid one', () => {
-    expect(checkFinalAnswer('Result {see {"ok": true}}', anyObject)).toEqual({ ok: true, value: { ok: true } });
+    expect(checkFinalAnswer('Result {see {"ok": true}}', anyObject)).toEqual({
+      ok: true,
+      value: { ok: true },
+    });
   });
 });
 
@@ -44,7 +49,9 @@ describe('an answer nested 200,000 levels deep', () => {
 describe('output schema patterns run on a linear-time engine', () => {
   it("'^(a+)+$' against 40 a's and a '!' answers at once (catastrophic backtracking in a backtracking engine)", () => {
     const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } };
-    const { value, ms } = timed(() => checkFinalAnswer(JSON.stringify({ name: `${'a'.repeat(40)}!` }), schema));
+    const { value, ms } = timed(() =>
+      checkFinalAnswer(JSON.stringify({ name: `${'a'.repeat(40)}!` }), schema),
+    );
     expect(value.ok).toBe(false);
     expect(value.ok ? '' : value.message).toContain('expected a string matching /^(a+)+$/');
     expect(ms).toBeLessThan(2_000);
@@ -62,13 +69,16 @@ describe('output schema patterns run on a linear-time engine', () => {
     expect(value).toMatchObject({ ok: false });
     expect(ms).toBeLessThan(2_000);
     expect(validate({ aaaa: 1 })).toEqual({ ok: true });
-    expect(validate({ aaaa: 'x' })).toMatchObject({ ok: false, errors: ['aaaa: expected a number, got a string ("x")'] });
+    expect(validate({ aaaa: 'x' })).toMatchObject({
+      ok: false,
+      errors: ['aaaa: expected a number, got a string ("x")'],
+    });
   });
 
   it('a pattern that needs a backtracking engine (look-around, back-reference) is refused when the schema is compiled', () => {
-    expect(() => compileJsonSchema({ type: 'string', pattern: '^(?=a)(a+)+$' }, { field: 'outputSchema' })).toThrow(
-      /outputSchema.*#\/pattern.*look-around or back-references/,
-    );
+    expect(() =>
+      compileJsonSchema({ type: 'string', pattern: '^(?=a)(a+)+$' }, { field: 'outputSchema' }),
+    ).toThrow(/outputSchema.*#\/pattern.*look-around or back-references/);
   });
 
   it('ECMAScript escapes (\\u00e9, \\u{1F600}) still work', () => {

@@ -63,7 +63,10 @@ export function compileJsonSchema(
     const validator = fixedValidator ?? new Validator(linear.schema, draft, false);
     const result = validator.validate(value);
     if (result.valid) return { ok: true };
-    return { ok: false, errors: formatErrors(originalErrors(result.errors, linear.renamedKeys), schema, value) };
+    return {
+      ok: false,
+      errors: formatErrors(originalErrors(result.errors, linear.renamedKeys), schema, value),
+    };
   };
 }
 

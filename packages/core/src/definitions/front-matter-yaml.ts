@@ -1,5 +1,6 @@
 import yaml from 'js-yaml';
 import { DefinitionError } from '../errors.js';
+import { valueShapeProblem } from './schema-shape.js';
 import { type DefinitionWarning, errorWhere, locationPrefix, makeWarning } from './warnings.js';
 
 /** Fields read from front matter, with the file line each key is on. */
@@ -37,6 +38,7 @@ export function parseFrontMatterYaml(
   } catch (error) {
     return parseLeniently(text, where, error);
   }
+  refuseExpansion(parsed, where);
   if (parsed === null || parsed === undefined) return { data: {}, lines: new Map(), warnings: [] };
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new DefinitionError(
@@ -45,6 +47,24 @@ export function parseFrontMatterYaml(
     );
   }
   return { data: parsed as Record<string, unknown>, lines: keyLines(text, firstLine), warnings: [] };
+}
+
+/** Objects and lists a front matter may hold once YAML aliases are expanded. */
+const MAX_FRONT_MATTER_NODES = 100_000;
+const MAX_FRONT_MATTER_DEPTH = 200;
+
+// js-yaml shares an aliased node instead of copying it, so loading a billion-laughs document is
+// quick; whatever walks the result afterwards (a schema compiler, JSON.stringify) is not.
+function refuseExpansion(value: unknown, where: { file: string | undefined; firstLine: number }): void {
+  const problem = valueShapeProblem(value, {
+    maxDepth: MAX_FRONT_MATTER_DEPTH,
+    maxNodes: MAX_FRONT_MATTER_NODES,
+  });
+  if (problem === undefined) return;
+  throw new DefinitionError(
+    `${locationPrefix({ file: where.file, line: where.firstLine })}the front matter cannot be read safely: ${problem}.`,
+    errorWhere({ file: where.file, line: where.firstLine }),
+  );
 }
 
 function keyLines(text: string, firstLine: number): Map<string, number> {
@@ -108,6 +128,7 @@ function parseLeniently(
     const chunk = [`${entry.key}:${entry.rest}`, ...entry.continuation].join('\n');
     try {
       const value = yaml.load(chunk) as Record<string, unknown> | null;
+      refuseExpansion(value, where);
       if (value && typeof value === 'object' && Object.hasOwn(value, entry.key)) {
         data[entry.key] = value[entry.key];
         continue;

@@ -73,11 +73,16 @@ export function propertyNames(value: unknown): Set<string> {
 }
 
 /** Maps the errors of a rewritten schema back to the keywords and locations of the original. */
-export function originalErrors(errors: readonly OutputUnit[], renamedKeys: Map<string, string>): OutputUnit[] {
+export function originalErrors(
+  errors: readonly OutputUnit[],
+  renamedKeys: Map<string, string>,
+): OutputUnit[] {
   return errors.map((error) => {
     let keywordLocation = error.keywordLocation;
     for (const [renamed, original] of renamedKeys)
-      keywordLocation = keywordLocation.split(`/patternProperties/${renamed}`).join(`/patternProperties/${original}`);
+      keywordLocation = keywordLocation
+        .split(`/patternProperties/${renamed}`)
+        .join(`/patternProperties/${original}`);
     if (error.keyword === 'format' && error.error.includes(`"${FORMAT_PREFIX}`))
       return {
         ...error,

@@ -18,8 +18,8 @@ const IN_PLACE_SINGLE = ['not', 'if', 'then', 'else'] as const;
  * `$ref` loop that never descends into the value (`{"$ref": "#"}`). Empty when the schema is safe.
  */
 export function schemaShapeProblems(schema: unknown): string[] {
-  const shape = measure(schema);
-  if (shape.problem) return [shape.problem];
+  const problem = valueShapeProblem(schema, { maxDepth: MAX_SCHEMA_DEPTH, maxNodes: MAX_SCHEMA_NODES });
+  if (problem) return [problem];
   const loop = inPlaceLoop(schema);
   return loop ? [loop] : [];
 }
@@ -28,8 +28,17 @@ function children(node: object): unknown[] {
   return Array.isArray(node) ? node : Object.values(node);
 }
 
-/** Depth and expanded node count, memoised per object so a shared subtree is measured once. */
-function measure(root: unknown): { problem?: string } {
+/**
+ * What makes a parsed value (YAML front matter, a schema) unsafe to walk recursively, found without
+ * recursion: nesting deeper than `maxDepth`, more than `maxNodes` objects and arrays once shared
+ * ones (YAML aliases) are counted each time they appear, or an object containing itself. Shared
+ * subtrees are measured once, so a billion-laughs value is refused in time linear in its text.
+ */
+export function valueShapeProblem(
+  root: unknown,
+  limits: { maxDepth: number; maxNodes: number },
+): string | undefined {
+  const { maxDepth, maxNodes } = limits;
   const sizes = new Map<object, { depth: number; nodes: number }>();
   const onPath = new Set<object>();
   const stack: { node: object; entered: boolean }[] = [];
@@ -41,14 +50,12 @@ function measure(root: unknown): { problem?: string } {
         stack.pop();
         continue;
       }
-      if (onPath.has(frame.node)) return { problem: 'it contains itself (a YAML alias loop)' };
       frame.entered = true;
       onPath.add(frame.node);
-      if (onPath.size > MAX_SCHEMA_DEPTH)
-        return { problem: `it is nested more than ${MAX_SCHEMA_DEPTH} levels deep` };
+      if (onPath.size > maxDepth) return `it is nested more than ${maxDepth} levels deep`;
       for (const child of children(frame.node)) {
         if (child === null || typeof child !== 'object') continue;
-        if (onPath.has(child)) return { problem: 'it contains itself (a YAML alias loop)' };
+        if (onPath.has(child)) return 'it contains itself (a YAML alias loop)';
         if (!sizes.has(child)) stack.push({ node: child, entered: false });
       }
       continue;
@@ -63,12 +70,12 @@ function measure(root: unknown): { problem?: string } {
       depth = Math.max(depth, size.depth);
       nodes += size.nodes;
     }
-    if (depth + 1 > MAX_SCHEMA_DEPTH) return { problem: `it is nested more than ${MAX_SCHEMA_DEPTH} levels deep` };
-    if (nodes > MAX_SCHEMA_NODES)
-      return { problem: `it expands to more than ${MAX_SCHEMA_NODES} nodes (YAML aliases are counted each time they are used)` };
+    if (depth + 1 > maxDepth) return `it is nested more than ${maxDepth} levels deep`;
+    if (nodes > maxNodes)
+      return `it expands to more than ${maxNodes} objects and lists (YAML aliases count each time they are used)`;
     sizes.set(frame.node, { depth: depth + 1, nodes });
   }
-  return {};
+  return undefined;
 }
 
 /** The subschemas a schema applies to the same value, with where each comes from. */
@@ -155,7 +162,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     if (depth + 1 > max) return true;
     if ((reached.get(node) ?? -1) >= depth) continue;
     reached.set(node, depth);
-    for (const child of children(node)) if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+    for (const child of children(node))
+      if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
   }
   return false;
 }

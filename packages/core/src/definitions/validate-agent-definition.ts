@@ -78,7 +78,8 @@ export function validateAgentDefinition(value: unknown, where: SourceLocation = 
   }
   const definition = result.output as AgentDefinition;
   for (const field of ['inputSchema', 'outputSchema'] as const) {
-    if (definition[field] !== undefined) compileJsonSchema(definition[field], { ...where, file, field, agent: definition.name });
+    if (definition[field] !== undefined)
+      compileJsonSchema(definition[field], { ...where, file, field, agent: definition.name });
   }
   return value as AgentDefinition;
 }

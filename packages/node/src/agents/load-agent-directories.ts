@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   type AgentDefinition,
@@ -9,8 +9,8 @@ import {
   type ParsedAgent,
   parseAgentSource,
 } from '@troupe/core';
-import { glob } from 'tinyglobby';
 import { BUILTIN_AGENTS_DIR } from './builtin-agents-dir.js';
+import { walkAgentFolder } from './walk-agent-folder.js';
 
 /** A folder of agent files and the source its definitions count as. */
 export interface AgentDirectory {
@@ -97,11 +97,25 @@ export async function loadAgentDirectories(options: LoadAgentDirectoriesOptions)
   return registry;
 }
 
+/** Largest agent file read (bytes); larger ones are reported, not read. */
+export const MAX_AGENT_FILE_BYTES = 1024 * 1024;
+
 /** Reads and parses one agent file; returns the error (a DefinitionError naming the file) instead of throwing. */
 export async function readAgentFile(file: string): Promise<ParsedAgent | DefinitionError> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_AGENT_FILE_BYTES)
+        return new DefinitionError(
+          `${file}: the file is larger than ${MAX_AGENT_FILE_BYTES / 1024} KiB (${size} bytes); an agent file is a prompt, not data. Not loaded.`,
+          { file },
+        );
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     return new DefinitionError(
       `${file}: cannot read the file (${(error as Error).message}).`,
@@ -144,13 +158,9 @@ async function listAgentFiles(
   if (seen.has(real)) return [];
   seen.add(real);
   try {
-    const files = await glob(['**/*.md', '**/*.json'], {
-      cwd: dir,
-      absolute: true,
-      dot: false,
-      caseSensitiveMatch: false,
-    });
-    return files.filter((file) => !/(^|[\\/])readme\.md$/i.test(file)).sort();
+    const { files, problems } = await walkAgentFolder(dir, real);
+    for (const problem of problems) registry.addProblem(problem, source);
+    return files;
   } catch (error) {
     registry.addProblem(
       { message: `${dir}: cannot list the folder (${(error as Error).message}).`, file: dir },
