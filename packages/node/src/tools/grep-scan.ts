@@ -1,7 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import { escapePath, glob } from 'tinyglobby';
-import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery } from './grep-types.js';
+import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery, GrepSink } from './grep-types.js';
 import { comparePaths } from './path-order.js';
+import { PatternTimeoutError, type RegexWorker, startRegexWorker } from './regex-worker.js';
 import { scanTextBlocks } from './text-scanner.js';
 
 /** Files searched at the same time. */
@@ -75,7 +76,7 @@ function keepLine(result: GrepFileResult, line: GrepLine, query: GrepQuery): voi
 }
 
 /** Searches one file line by line; undefined when it has no match or is binary. */
-async function searchFile(query: GrepQuery, path: string, line: RegExp, block: RegExp | undefined) {
+async function searchFile(query: GrepQuery, path: string, regex: RegexWorker, pretest: boolean) {
   const result: GrepFileResult = { path, count: 0, lines: [] };
   const keep = query.mode === 'content';
   const before: GrepLine[] = [];
@@ -83,17 +84,19 @@ async function searchFile(query: GrepQuery, path: string, line: RegExp, block: R
   let lastKept = 0;
   const scan = await scanTextBlocks(
     join(query.root, path),
-    (text, firstLine, lineCount) => {
-      // Most blocks hold no match at all: test the whole block once before splitting it.
-      if (block && afterLeft === 0 && !block.test(text)) {
+    async (text, firstLine, lineCount) => {
+      // Most blocks hold no match at all: the worker tests the whole block once before splitting it.
+      const matches = await regex.matchLines(text, pretest && afterLeft === 0);
+      if (matches.length === 0 && afterLeft === 0) {
         if (keep && query.before > 0) rememberTail(before, text, firstLine + lineCount - 1, query.before);
         return true;
       }
+      const matching = new Set(matches);
       const parts = text.split('\n');
       for (let index = 0; index < parts.length; index++) {
         const number = firstLine + index;
         const value = parts[index]!;
-        const matched = line.test(value);
+        const matched = matching.has(index);
         if (matched) result.count++;
         if (!keep) continue;
         if (matched) {
@@ -121,15 +124,33 @@ async function searchFile(query: GrepQuery, path: string, line: RegExp, block: R
 /**
  * The JavaScript search engine, used when ripgrep is missing or refuses a pattern: walks the
  * target with tinyglobby (dot files included, symbolic links and ignored directories skipped),
- * streams each file, skips files holding a NUL byte, and reports files in path order.
+ * streams each file, skips files holding a NUL byte, and reports files in path order. The pattern
+ * runs in a worker thread under `query.patternTimeoutMs` per block of text, so a pattern that
+ * backtracks catastrophically fails the search instead of blocking the event loop; the failure is
+ * a {@link PatternTimeoutError}.
  */
 export const scanEngine: GrepEngine = async (query, sink) => {
-  const line = compilePattern(query.pattern, query.ignoreCase);
+  compilePattern(query.pattern, query.ignoreCase);
   // The block pre-test is only sound without look-around (which could see across line ends).
-  const block = /\(\?<?[=!]/.test(query.pattern)
-    ? undefined
-    : compilePattern(query.pattern, query.ignoreCase, 'm');
+  const pretest = !/\(\?<?[=!]/.test(query.pattern);
   const files = await listFiles(query);
+  const regex = startRegexWorker(query.pattern, query.ignoreCase, query.patternTimeoutMs, query.signal);
+  try {
+    await searchFiles(query, files, sink, regex, pretest);
+  } finally {
+    await regex.close();
+  }
+  query.signal.throwIfAborted();
+};
+
+async function searchFiles(
+  query: GrepQuery,
+  files: string[],
+  sink: GrepSink,
+  regex: RegexWorker,
+  pretest: boolean,
+): Promise<void> {
+  let failure: unknown;
   let next = 0;
   const pending = new Map<number, Promise<GrepFileResult | undefined>>();
   const start = (index: number) => {
@@ -137,17 +158,21 @@ export const scanEngine: GrepEngine = async (query, sink) => {
     if (path !== undefined)
       pending.set(
         index,
-        searchFile(query, path, line, block).catch(() => undefined),
+        searchFile(query, path, regex, pretest).catch((error) => {
+          if (error instanceof PatternTimeoutError) failure ??= error;
+          return undefined;
+        }),
       );
   };
   for (; next < Math.min(CONCURRENCY, files.length); next++) start(next);
   for (let index = 0; index < files.length; index++) {
     const result = await pending.get(index);
     pending.delete(index);
+    if (failure !== undefined) break;
     start(next++);
     if (result && !sink(result)) break;
   }
   // Let searches already started finish quietly; their results are not wanted.
   await Promise.allSettled(pending.values());
-  query.signal.throwIfAborted();
-};
+  if (failure !== undefined) throw failure;
+}

@@ -55,6 +55,7 @@ function query(overrides: Partial<GrepQuery>): GrepQuery {
     before: 0,
     after: 0,
     ignoreDirectories: ['.git', 'node_modules'],
+    patternTimeoutMs: 5_000,
     maxLinesPerFile: 10_000,
     signal: new AbortController().signal,
     ...overrides,

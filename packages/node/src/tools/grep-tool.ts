@@ -10,6 +10,7 @@ import {
   type NodeToolsOptions,
   resolveNodeToolsOptions,
 } from './node-tools-options.js';
+import { PatternTimeoutError } from './regex-worker.js';
 import { toolFailure } from './tool-failure.js';
 
 const lines = (what: string) =>
@@ -105,6 +106,7 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
         before: input['-B'] ?? around,
         after: input['-A'] ?? around,
         ignoreDirectories: context.ignoreDirectories,
+        patternTimeoutMs: context.grepPatternTimeoutMs,
         maxLinesPerFile: Math.min(input.head_limit ?? Number.POSITIVE_INFINITY, context.maxOutputChars) + 1,
         signal,
       };
@@ -134,7 +136,18 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
       }
       if (jsError) throw invalid(jsError.message);
       const output = makeOutput();
-      await scanEngine(query, output.add);
+      try {
+        await scanEngine(query, output.add);
+      } catch (error) {
+        if (!(error instanceof PatternTimeoutError)) throw error;
+        throw toolFailure(
+          'grep',
+          `The pattern ${JSON.stringify(input.pattern)} ran for more than ${error.limitMs} ms on one block of text ` +
+            '(catastrophic backtracking, usually nested quantifiers such as (a+)+ next to look-around); the search was ' +
+            'stopped. Simplify the pattern, or drop the look-around so that ripgrep can run it.',
+          { pattern: input.pattern },
+        );
+      }
       return output.text();
     },
   });

@@ -41,6 +41,8 @@ export interface GrepQuery {
   after: number;
   /** Directory names never descended into (below the search target). */
   ignoreDirectories: readonly string[];
+  /** Longest the JavaScript engine may run the pattern on one block of text, in ms. */
+  patternTimeoutMs: number;
   /** Most lines kept per file in content mode (the output cannot show more anyway). */
   maxLinesPerFile: number;
   signal: AbortSignal;

@@ -29,6 +29,12 @@ export interface NodeToolsOptions {
    * `false` to always use the built-in JavaScript search.
    */
   ripgrep?: string | false;
+  /**
+   * Longest `grep`'s JavaScript search (used for look-around, or without ripgrep) may run its
+   * pattern on one 64 KiB block of text, in ms (default 5,000). Past it the call fails with an error
+   * for the model; the pattern runs in a worker thread, so the event loop is never blocked.
+   */
+  grepPatternTimeoutMs?: number;
   /** Directory names `grep` and `glob` never descend into (default `.git`, `node_modules`). */
   ignoreDirectories?: readonly string[];
   /** Most files `glob` lists (default 100). */
@@ -52,6 +58,7 @@ export interface NodeToolsContext {
   bashPassEnv: readonly string[];
   shell: string;
   ripgrep: string | false;
+  grepPatternTimeoutMs: number;
   ignoreDirectories: readonly string[];
   globMaxResults: number;
   globSort: 'mtime' | 'name';
@@ -83,6 +90,7 @@ export function resolveNodeToolsOptions(options: NodeToolsOptions | NodeToolsCon
     bashPassEnv: options.bashPassEnv ?? [],
     shell: options.shell ?? 'bash',
     ripgrep: options.ripgrep ?? 'rg',
+    grepPatternTimeoutMs: positive('grepPatternTimeoutMs', options.grepPatternTimeoutMs, 5_000),
     ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],
     globMaxResults: positive('globMaxResults', options.globMaxResults, 100),
     globSort: options.globSort ?? 'mtime',

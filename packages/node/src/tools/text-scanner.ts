@@ -17,13 +17,18 @@ export interface TextScan {
 /**
  * Calls `onBlock` with the file's text in blocks of whole lines, streaming (a large file is never
  * held whole). A block is lines joined by `\n`, without the final `\n`; `firstLine` is the 1-based
- * number of its first line and `lineCount` how many lines it holds. Return `false` to stop.
+ * number of its first line and `lineCount` how many lines it holds. Return (or resolve to) `false`
+ * to stop.
  * Scanning stops at the first chunk holding a NUL byte (the result says `binary`), before that
  * chunk is passed on. Decoding is UTF-8 (invalid bytes become U+FFFD).
  */
 export async function scanTextBlocks(
   path: string,
-  onBlock: (block: string, firstLine: number, lineCount: number) => boolean | undefined,
+  onBlock: (
+    block: string,
+    firstLine: number,
+    lineCount: number,
+  ) => boolean | undefined | Promise<boolean | undefined>,
   signal?: AbortSignal,
 ): Promise<TextScan> {
   const handle = await open(path, 'r');
@@ -47,13 +52,13 @@ export async function scanTextBlocks(
       const block = text.slice(0, lastNewline);
       carry = text.slice(lastNewline + 1);
       const count = countNewlines(block) + 1;
-      if (onBlock(block, line, count) === false)
+      if ((await onBlock(block, line, count)) === false)
         return { binary: false, stopped: true, lines: line - 1 + count };
       line += count;
     }
     carry += decoder.end();
     if (carry.length > 0) {
-      if (onBlock(carry, line, 1) === false) return { binary: false, stopped: true, lines: line };
+      if ((await onBlock(carry, line, 1)) === false) return { binary: false, stopped: true, lines: line };
       line += 1;
     }
     return { binary: false, stopped: false, lines: line - 1 };

@@ -1,0 +1,115 @@
+import { Worker } from 'node:worker_threads';
+
+// The worker's code, inline so that it runs the same from source (tests) and from dist. It compiles
+// each pattern once and answers, for a block of lines, the indices of the lines that match.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const cache = new Map();
+const compile = (pattern, flags) => {
+  const key = flags + '\\u0000' + pattern;
+  let regex = cache.get(key);
+  if (!regex) {
+    try { regex = new RegExp(pattern, flags + 'u'); } catch { regex = new RegExp(pattern, flags); }
+    cache.set(key, regex);
+  }
+  return regex;
+};
+parentPort.on('message', ({ id, pattern, flags, pretest, text }) => {
+  const matches = [];
+  if (!pretest || compile(pattern, flags + 'm').test(text)) {
+    const line = compile(pattern, flags);
+    const lines = text.split('\\n');
+    for (let index = 0; index < lines.length; index++) if (line.test(lines[index])) matches.push(index);
+  }
+  parentPort.postMessage({ id, matches });
+});
+`;
+
+/** Thrown when one block of text took a pattern longer than the time limit. */
+export class PatternTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the pattern ran for more than ${limitMs} ms on one block of text`);
+    this.name = 'PatternTimeoutError';
+  }
+}
+
+/** A regular expression run off the main thread, under a time limit per block of text. */
+export interface RegexWorker {
+  /**
+   * Indices (0-based) of the lines of `text` (joined by `\n`) that the pattern matches. With
+   * `pretest`, the block is first tested whole (multiline), which is only sound without look-around.
+   * Rejects with {@link PatternTimeoutError} (and stops the worker) past the limit, or with the
+   * signal's reason when it aborts.
+   */
+  matchLines(text: string, pretest: boolean): Promise<number[]>;
+  /** Stops the worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker thread that runs `pattern` (JavaScript syntax, Unicode mode when it allows it)
+ * on text a model chose, so that catastrophic backtracking cannot block the event loop: past
+ * `limitMs` for one block, the worker is terminated and the search fails.
+ */
+export function startRegexWorker(
+  pattern: string,
+  ignoreCase: boolean,
+  limitMs: number,
+  signal: AbortSignal,
+): RegexWorker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.unref();
+  const flags = ignoreCase ? 'i' : '';
+  const waiting = new Map<number, { resolve(matches: number[]): void; reject(error: unknown): void }>();
+  let nextId = 0;
+  let failure: unknown;
+  const failAll = (error: unknown) => {
+    failure ??= error;
+    for (const entry of waiting.values()) entry.reject(failure);
+    waiting.clear();
+    void worker.terminate();
+  };
+  const onAbort = () => failAll(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  worker.on('message', ({ id, matches }: { id: number; matches: number[] }) => {
+    waiting.get(id)?.resolve(matches);
+    waiting.delete(id);
+  });
+  worker.on('error', failAll);
+  // One block at a time, so the time limit counts only the block's own work, not a queue.
+  const send = (text: string, pretest: boolean): Promise<number[]> => {
+    if (failure !== undefined) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise<number[]>((resolve, reject) => {
+      const timer = setTimeout(() => failAll(new PatternTimeoutError(limitMs)), limitMs);
+      waiting.set(id, {
+        resolve: (matches) => {
+          clearTimeout(timer);
+          resolve(matches);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      worker.postMessage({ id, pattern, flags, pretest, text });
+    });
+  };
+  // The limit starts once the worker runs, not while a loaded machine starts it.
+  let queue: Promise<unknown> = new Promise((resolve) => {
+    worker.once('online', resolve);
+    worker.once('exit', resolve);
+  });
+  return {
+    matchLines(text, pretest) {
+      const result = queue.then(() => send(text, pretest));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      signal.removeEventListener('abort', onAbort);
+      await worker.terminate();
+    },
+  };
+}
