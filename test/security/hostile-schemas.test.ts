@@ -11,13 +11,13 @@ const model = scriptedModel(() => ({
   usage: { input: 1, output: 1 },
 }));
 
-function nested(levels: number): object {
-  let schema: object = { type: 'string' };
+function nested(levels: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: 'string' };
   for (let level = 0; level < levels; level++) schema = { type: 'object', properties: { a: schema } };
   return schema;
 }
 
-function refusal(inputSchema: object): unknown {
+function refusal(inputSchema: Record<string, unknown>): unknown {
   try {
     createRuntime({ model, agents: [{ name: 'victim', description: 'd', systemPrompt: 's', inputSchema }] });
     return undefined;
