@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
+import { confinedFailure, readConfined } from './confined-open.js';
 import {
   type NodeToolsContext,
   type NodeToolsOptions,
@@ -87,7 +88,7 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
             { path: file_path },
           );
         }
-        await writeConfined(path, new_string);
+        await writeConfined(path, new_string, workspace.realRoot).catch(confinedFailure('edit'));
         return `Created ${workspace.display(path)} (${countNewlines(new_string) + 1} lines).`;
       }
       if (!info) {
@@ -102,7 +103,7 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
           path: file_path,
         });
       }
-      const buffer = await readFile(path);
+      const buffer = await readConfined(path, workspace.realRoot).catch(confinedFailure('edit'));
       if (buffer.indexOf(0) !== -1) {
         throw toolFailure('edit', `"${file_path}" is a binary file: edit only changes text files.`, {
           path: file_path,
@@ -136,7 +137,7 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
       const updated = replace_all
         ? text.split(search).join(replacement)
         : text.slice(0, at) + replacement + text.slice(at + search.length);
-      await writeConfined(path, updated);
+      await writeConfined(path, updated, workspace.realRoot).catch(confinedFailure('edit'));
       const what = count === 1 ? '1 occurrence' : `${count} occurrences`;
       return `Edited ${workspace.display(path)}: replaced ${what}.\n${snippet(updated, at, replacement, context.maxLineChars)}`;
     },

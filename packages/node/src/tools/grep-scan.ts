@@ -1,5 +1,7 @@
+import { constants } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { escapePath, glob } from 'tinyglobby';
+import { openConfined } from './confined-open.js';
 import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery, GrepSink } from './grep-types.js';
 import { comparePaths } from './path-order.js';
 import { PatternTimeoutError, type RegexWorker, startRegexWorker } from './regex-worker.js';
@@ -83,7 +85,7 @@ async function searchFile(query: GrepQuery, path: string, regex: RegexWorker, pr
   let afterLeft = 0;
   let lastKept = 0;
   const scan = await scanTextBlocks(
-    join(query.root, path),
+    () => openConfined(join(query.root, path), query.root, constants.O_RDONLY),
     async (text, firstLine, lineCount) => {
       // Most blocks hold no match at all: the worker tests the whole block once before splitting it.
       const matches = await regex.matchLines(text, pretest && afterLeft === 0);

@@ -1,7 +1,8 @@
-import { readdir, readlink, stat } from 'node:fs/promises';
+import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
+import { confinedFailure, inConfinedDirectory } from './confined-open.js';
 import {
   type NodeToolsContext,
   type NodeToolsOptions,
@@ -49,20 +50,11 @@ export function createLsTool(options: NodeToolsOptions | NodeToolsContext): Tool
           path,
         });
       }
-      const entries = await readdir(directory, { withFileTypes: true });
-      const directories: string[] = [];
-      const files: string[] = [];
-      for (const entry of entries) {
-        const full = join(directory, entry.name);
-        if (entry.isDirectory()) directories.push(`${entry.name}/`);
-        else if (entry.isSymbolicLink()) {
-          const target = await readlink(full).catch(() => '?');
-          files.push(`${entry.name} -> ${target}`);
-        } else if (entry.isFile()) {
-          const info = await stat(full).catch(() => undefined);
-          files.push(info ? `${entry.name}  (${size(info.size)})` : entry.name);
-        } else files.push(`${entry.name}  (special file)`);
-      }
+      const { directories, files } = await inConfinedDirectory(
+        directory,
+        workspace.realRoot,
+        listEntries,
+      ).catch(confinedFailure('ls'));
       const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
       directories.sort(byName);
       files.sort(byName);
@@ -76,4 +68,23 @@ export function createLsTool(options: NodeToolsOptions | NodeToolsContext): Tool
       );
     },
   });
+}
+
+/** The entries of a directory reached at `directory`, looked at without following links. */
+async function listEntries(directory: string): Promise<{ directories: string[]; files: string[] }> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  const directories: string[] = [];
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = join(directory, entry.name);
+    if (entry.isDirectory()) directories.push(`${entry.name}/`);
+    else if (entry.isSymbolicLink()) {
+      const target = await readlink(full).catch(() => '?');
+      files.push(`${entry.name} -> ${target}`);
+    } else if (entry.isFile()) {
+      const info = await lstat(full).catch(() => undefined);
+      files.push(info ? `${entry.name}  (${size(info.size)})` : entry.name);
+    } else files.push(`${entry.name}  (special file)`);
+  }
+  return { directories, files };
 }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Bytes read from a file at a time. */
@@ -15,7 +15,8 @@ export interface TextScan {
 }
 
 /**
- * Calls `onBlock` with the file's text in blocks of whole lines, streaming (a large file is never
+ * Calls `onBlock` with the text of the file (a path, or a function opening it; the handle is closed
+ * here) in blocks of whole lines, streaming (a large file is never
  * held whole). A block is lines joined by `\n`, without the final `\n`; `firstLine` is the 1-based
  * number of its first line and `lineCount` how many lines it holds. Return (or resolve to) `false`
  * to stop.
@@ -23,7 +24,7 @@ export interface TextScan {
  * chunk is passed on. Decoding is UTF-8 (invalid bytes become U+FFFD).
  */
 export async function scanTextBlocks(
-  path: string,
+  source: string | (() => Promise<FileHandle>),
   onBlock: (
     block: string,
     firstLine: number,
@@ -31,7 +32,7 @@ export async function scanTextBlocks(
   ) => boolean | undefined | Promise<boolean | undefined>,
   signal?: AbortSignal,
 ): Promise<TextScan> {
-  const handle = await open(path, 'r');
+  const handle = typeof source === 'string' ? await open(source, 'r') : await source();
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     const decoder = new StringDecoder('utf8');

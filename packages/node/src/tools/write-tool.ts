@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
+import { confinedFailure, openConfined } from './confined-open.js';
 import {
   type NodeToolsContext,
   type NodeToolsOptions,
@@ -23,14 +23,14 @@ const writeInput = v.object({
 export type WriteInput = v.InferOutput<typeof writeInput>;
 
 /**
- * Writes `content` to an already-resolved real path, creating parent directories, without ever
- * following a symbolic link at the last step (O_NOFOLLOW): a link swapped in after the path was
- * checked makes the write fail rather than escape.
+ * Writes `content` to an already-resolved real path inside `realRoot`, creating parent directories,
+ * through directory handles verified once and without following a symbolic link (see
+ * `openConfined`): a link swapped into the path after it was checked makes the write fail
+ * (`ConfinementError`) rather than escape.
  */
-export async function writeConfined(realPath: string, content: string): Promise<void> {
-  await mkdir(dirname(realPath), { recursive: true });
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-  const handle = await open(realPath, flags, 0o666);
+export async function writeConfined(realPath: string, content: string, realRoot: string): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
+  const handle = await openConfined(realPath, realRoot, flags, { createParents: true });
   try {
     await handle.writeFile(content, 'utf8');
   } finally {
@@ -58,7 +58,7 @@ export function createWriteTool(options: NodeToolsOptions | NodeToolsContext): T
       if (existing?.isDirectory()) {
         throw toolFailure('write', `"${file_path}" is a directory: pass a file path.`, { path: file_path });
       }
-      await writeConfined(path, content);
+      await writeConfined(path, content, workspace.realRoot).catch(confinedFailure('write'));
       const lines = content.length === 0 ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
       const bytes = Buffer.byteLength(content, 'utf8');
       const verb = existing ? 'Overwrote' : 'Created';

@@ -1,0 +1,145 @@
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
+import { toolFailure } from './tool-failure.js';
+
+// Node has no openat(2). On Linux, /proc/self/fd/N names the directory an open handle refers to,
+// whatever happened to its path since: a path below it is looked up in that very directory. So a
+// directory is opened once, its real place checked, and everything below it is reached through
+// the handle with O_NOFOLLOW, leaving no window for a symbolic link swapped in after the check.
+const PROC_FD = '/proc/self/fd';
+const hasProcFd = existsSync(PROC_FD);
+
+/** Thrown when a path that was checked leads outside the workspace by the time it is opened. */
+export class ConfinementError extends Error {
+  constructor(readonly path: string) {
+    super(
+      `"${path}" changed while it was being opened (a symbolic link was swapped in) and now leads outside the workspace; nothing was done.`,
+    );
+    this.name = 'ConfinementError';
+  }
+}
+
+/**
+ * A `catch` handler for a tool: turns a {@link ConfinementError} into the tool's error for the
+ * model, and rethrows anything else.
+ */
+export function confinedFailure(toolName: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof ConfinementError) throw toolFailure(toolName, error.message, { path: error.path });
+    throw error;
+  };
+}
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** The path to reach `name` inside an open directory handle. */
+function below(directory: FileHandle, name: string): string {
+  return `${PROC_FD}/${directory.fd}/${name}`;
+}
+
+/** Opens a directory by its checked real path and verifies where the handle really is. */
+async function openDirectory(realDir: string, realRoot: string): Promise<FileHandle> {
+  const handle = await open(realDir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    const where = hasProcFd ? await readlink(`${PROC_FD}/${handle.fd}`) : await realpath(realDir);
+    if (!inside(where, realRoot)) throw new ConfinementError(realDir);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens the file at `realPath` (already resolved and checked to be inside `realRoot`) so that no
+ * symbolic link swapped into the path since the check can lead outside: the parent directory is
+ * opened and verified, the file is opened below that handle without following a link. With
+ * `createParents`, missing parent directories are made the same way, one below the other.
+ * Throws {@link ConfinementError} when the path now leads outside. Race-free where
+ * `/proc/self/fd` exists (Linux); elsewhere the parent's real path is re-checked after opening.
+ */
+export async function openConfined(
+  realPath: string,
+  realRoot: string,
+  flags: number,
+  options: { mode?: number; createParents?: boolean } = {},
+): Promise<FileHandle> {
+  const directory = options.createParents
+    ? await makeParents(dirname(realPath), realRoot)
+    : await openDirectory(dirname(realPath), realRoot);
+  try {
+    const target = hasProcFd ? below(directory, basename(realPath)) : realPath;
+    return await open(target, flags | constants.O_NOFOLLOW, options.mode ?? 0o666);
+  } catch (error) {
+    // The last step is a link now: it was swapped in after the check.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ConfinementError(realPath);
+    throw error;
+  } finally {
+    await directory.close();
+  }
+}
+
+/**
+ * Runs `use` with a path that reaches the directory `realDir` (already resolved and checked)
+ * through a verified handle, held open until `use` settles: list it and look at its entries
+ * (without following links) there. Throws {@link ConfinementError} when it now leads outside.
+ */
+export async function inConfinedDirectory<T>(
+  realDir: string,
+  realRoot: string,
+  use: (path: string) => Promise<T>,
+): Promise<T> {
+  const directory = await openDirectory(realDir, realRoot);
+  try {
+    return await use(hasProcFd ? `${PROC_FD}/${directory.fd}` : realDir);
+  } finally {
+    await directory.close();
+  }
+}
+
+/** Creates the missing directories of `realDir` below its deepest existing, verified ancestor. */
+async function makeParents(realDir: string, realRoot: string): Promise<FileHandle> {
+  const missing: string[] = [];
+  let existing = realDir;
+  while (!existsSync(existing) && inside(dirname(existing), realRoot) && dirname(existing) !== existing) {
+    missing.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  let directory = await openDirectory(existing, realRoot);
+  for (const name of missing) {
+    try {
+      const path = hasProcFd ? below(directory, name) : join(existing, name);
+      await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      const next = hasProcFd
+        ? await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW)
+        : await openDirectory(path, realRoot);
+      await directory.close();
+      directory = next;
+      existing = join(existing, name);
+    } catch (error) {
+      await directory.close();
+      if (
+        (error as NodeJS.ErrnoException).code === 'ELOOP' ||
+        (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+      )
+        throw new ConfinementError(realDir);
+      throw error;
+    }
+  }
+  return directory;
+}
+
+/** Reads a whole file (already resolved and checked) through {@link openConfined}. */
+export async function readConfined(realPath: string, realRoot: string): Promise<Buffer> {
+  const handle = await openConfined(realPath, realRoot, constants.O_RDONLY);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
