@@ -83,7 +83,10 @@ describe('a parent directory swapped for a link during the call', () => {
     try {
       for (let index = 0; index < TRIES; index++) {
         await outcome(() =>
-          edit.execute({ file_path: 'd/secret.txt', old_string: SECRET, new_string: `${SECRET}-edited` }, toolContext()),
+          edit.execute(
+            { file_path: 'd/secret.txt', old_string: SECRET, new_string: `${SECRET}-edited` },
+            toolContext(),
+          ),
         );
       }
     } finally {
