@@ -53,6 +53,14 @@ describe('progress lines', () => {
     expect(toolSummary('read', { file_path: 'src/a.ts', limit: 3 })).toBe('read src/a.ts');
     expect(toolSummary('bash', { command: `echo ${'x'.repeat(100)}` })).toHaveLength(5 + 60);
     expect(toolSummary('ls', {})).toBe('ls');
+    expect(toolSummary('mcp__github__create_issue', { repo: 'acme/app', title: 'Fix it' })).toBe(
+      'mcp__github__create_issue acme/app',
+    );
+    expect(toolSummary('mcp__files__read_text_file', { head: 3, path: 'notes.txt' })).toBe(
+      'mcp__files__read_text_file notes.txt',
+    );
+    expect(toolSummary('mcp__x__ping', { count: 3 })).toBe('mcp__x__ping');
+    expect(toolSummary('web_fetch', { url: 'https://x' })).toBe('web_fetch');
   });
 });
 

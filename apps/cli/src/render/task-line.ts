@@ -1,4 +1,4 @@
-import { formatDuration, formatTokens } from '@troupe/core';
+import { formatDuration, formatTokens, MCP_TOOL_PREFIX } from '@troupe/core';
 import type { Colors } from './colors.js';
 import { firstLine } from './text.js';
 
@@ -67,16 +67,23 @@ export function finalLine(view: TaskView, colors: Colors): string {
   return `${label} - ${colors.red(`failed, ${reason}${why}`)} ${stats}`;
 }
 
-/** A short form of a tool call for progress lines: `grep TODO|FIXME`, `read src/index.ts`. */
+/**
+ * A short form of a tool call for progress lines: `grep TODO|FIXME`, `read src/index.ts`. An MCP
+ * tool (`mcp__server__tool`) without one of the usual fields shows its first text argument.
+ */
 export function toolSummary(tool: string, input: unknown): string {
   if (input && typeof input === 'object') {
     const record = input as Record<string, unknown>;
-    for (const key of ['command', 'file_path', 'pattern', 'path', 'description', 'task', 'task_id']) {
-      const value = record[key];
-      if (typeof value === 'string' && value.trim()) {
-        const text = firstLine(value);
-        return `${tool} ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
-      }
+    const keys = ['command', 'file_path', 'pattern', 'path', 'description', 'task', 'task_id'];
+    const known = keys.map((key) => record[key]).find((value) => typeof value === 'string' && value.trim());
+    const value =
+      known ??
+      (tool.startsWith(MCP_TOOL_PREFIX)
+        ? Object.values(record).find((field) => typeof field === 'string' && field.trim())
+        : undefined);
+    if (typeof value === 'string') {
+      const text = firstLine(value);
+      return `${tool} ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
     }
   }
   return tool;
