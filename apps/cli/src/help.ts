@@ -29,7 +29,8 @@ Global options:
   -h, --help            show help      -v, --version   show the version
   --debug               show stack traces of errors
 
-In a session: /agents, /tasks, /mcp, /help, /exit; Ctrl-C cancels the current turn, twice exits.
+In a session: /agents, /tasks, /cancel, /clear, /model, /cost, /mcp, /help, /exit; Up recalls
+earlier lines; Ctrl-C cancels the current turn, twice exits.
 Needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL for another endpoint). Config: ~/.troupe/config.json
 and .troupe/config.json. Exit codes: 0 ok, 1 error, 2 usage, 3-6 task limits/errors, 130 aborted.
 `;

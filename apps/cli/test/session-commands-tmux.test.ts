@@ -99,4 +99,37 @@ describe('session commands (tmux)', () => {
     second.press('Enter');
     await second.waitFor(/I was sent 1 messages\./);
   });
+
+  it('the /agents create wizard asks a field again after an invalid answer, then shows the file and writes it', async () => {
+    await startServer();
+    const project = fixtureProject();
+    const terminal = await startSession(tempDir('home'), project);
+    terminal.line('/agents create');
+    await terminal.waitFor(/^Name \(lowercase-with-hyphens\): $/m);
+    terminal.line('Bad Name!');
+    await terminal.waitFor(
+      /"Bad Name!" is not a valid agent name; try "bad-name"\.\nName \(lowercase-with-hyphens\): $/m,
+    );
+    terminal.line('sql-checker');
+    await terminal.waitFor(/When should the main agent use it\? $/m);
+    terminal.line('Checks SQL files.');
+    await terminal.waitFor(/^Tools \(comma-separated .*\): $/m);
+    terminal.line('read, fly');
+    await terminal.waitFor(
+      /Unknown tool: fly\. Choose from read, glob, grep, ls, write, edit, bash\.\nTools /,
+    );
+    terminal.line('read, grep');
+    await terminal.waitFor(/^Model \(.*\): $/m);
+    terminal.line('');
+    await terminal.waitFor(/^Instructions, one line .*: $/m);
+    terminal.line('You check SQL files for risky statements.');
+    const preview = await terminal.waitFor(/\[y\]es \/ \[n\]o: $/m);
+    expect(preview).toContain('name: "sql-checker"');
+    expect(preview).toContain('tools: ["read", "grep"]');
+    terminal.line('y');
+    await terminal.waitFor(/Created agent "sql-checker" in /);
+    const file = readFileSync(join(project, '.troupe', 'agents', 'sql-checker.md'), 'utf8');
+    expect(file).toContain('tools: ["read", "grep"]');
+    expect(file).toContain('You check SQL files for risky statements.');
+  });
 });
