@@ -72,7 +72,7 @@ describe('session commands (tmux)', () => {
     expect(cancelled).toMatch(/\[explore\] Search in the background - cancelled/);
     terminal.line('/cost');
     await terminal.waitFor(/sub-agents \(1 ended task\)/);
-  });
+  }, 180_000);
 
   it('the Up arrow recalls messages of an earlier session, not the answers to questions', async () => {
     await startServer();
@@ -98,7 +98,7 @@ describe('session commands (tmux)', () => {
     await second.waitFor(/^> count from the first session$/m);
     second.press('Enter');
     await second.waitFor(/I was sent 1 messages\./);
-  });
+  }, 180_000);
 
   it('the /agents create wizard asks a field again after an invalid answer, then shows the file and writes it', async () => {
     await startServer();
@@ -131,5 +131,5 @@ describe('session commands (tmux)', () => {
     const file = readFileSync(join(project, '.troupe', 'agents', 'sql-checker.md'), 'utf8');
     expect(file).toContain('tools: ["read", "grep"]');
     expect(file).toContain('You check SQL files for risky statements.');
-  });
+  }, 180_000);
 });
