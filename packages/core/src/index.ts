@@ -118,11 +118,20 @@ export {
 export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
 export { createMemoryStore } from './persistence/memory-store.js';
 export {
+  FINAL_STATUSES,
+  type FinalTaskStatus,
+  isFinalStatus,
+  TASK_STATUSES,
+} from './persistence/statuses.js';
+export { transcriptOf } from './persistence/transcript.js';
+export {
   type JournalEntry,
   SCHEMA_VERSION,
   type StoredTask,
   type StoreWarning,
   type TaskLimits,
+  type TaskPage,
+  type TaskQuery,
   type TaskResult,
   type TaskResultDocument,
   type TaskSnapshotDocument,
@@ -130,6 +139,7 @@ export {
   type TaskStatus,
   type TaskStatusRecord,
   type TaskStore,
+  type TaskSummary,
   type TerminateReason,
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';

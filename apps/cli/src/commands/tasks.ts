@@ -3,10 +3,12 @@ import {
   createRuntime,
   formatDuration,
   formatTokens,
+  isFinalStatus,
   SCHEMA_VERSION,
   type StoredTask,
   type TaskResult,
   type TaskStore,
+  transcriptOf,
 } from '@troupe/core';
 import { createNodeTools, type FileStore } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
@@ -17,7 +19,7 @@ import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { colorsFor } from '../render/colors.js';
-import { storedMessages, storedTaskRow } from '../render/stored-task.js';
+import { storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { agentPlaces, loadAgents } from '../setup/agents.js';
@@ -26,8 +28,6 @@ import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '..
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
-
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
 export async function tasksCommand(context: CliContext): Promise<number> {
@@ -113,7 +113,7 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
     return undefined;
   });
   const journal = await store.loadJournal(id);
-  const messages = storedMessages(task, snapshot, journal.entries);
+  const messages = transcriptOf(task.spec, snapshot, journal.entries);
   if (context.line.options.json) {
     context.stdout.write(`${JSON.stringify({ ...task, messages }, null, 2)}\n`);
     return EXIT.ok;
@@ -143,7 +143,7 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
 async function cancel(context: CliContext, store: FileStore, given: string): Promise<number> {
   const task = await find(context, store, given);
   const id = task.spec.taskId;
-  if (FINAL.has(task.status)) throw new CliError(`Task ${id} already ended (${task.status}).`);
+  if (isFinalStatus(task.status)) throw new CliError(`Task ${id} already ended (${task.status}).`);
   const runner = runnerOf(store.dir, id);
   if (runner !== undefined) {
     process.kill(runner, 'SIGTERM');
@@ -172,32 +172,13 @@ async function cancel(context: CliContext, store: FileStore, given: string): Pro
   return EXIT.ok;
 }
 
-/** A store whose `loadTasks` returns only the tasks to resume; everything else goes through. */
-function onlyTasks(store: FileStore, keep: (task: StoredTask) => boolean): TaskStore {
-  return {
-    appendStatus: (record) => store.appendStatus(record),
-    appendJournal: (taskId, entry) => store.appendJournal(taskId, entry),
-    saveSnapshot: (taskId, produce) => store.saveSnapshot(taskId, produce),
-    saveResult: (document) => store.saveResult(document),
-    flush: () => store.flush(),
-    loadTasks: async () => {
-      const loaded = await store.loadTasks();
-      return { tasks: loaded.tasks.filter(keep), warnings: loaded.warnings };
-    },
-    loadJournal: (taskId) => store.loadJournal(taskId),
-    loadSnapshot: (taskId) => store.loadSnapshot(taskId),
-    loadResult: (taskId) => store.loadResult(taskId),
-    prune: (options) => store.prune(options),
-  };
-}
-
 async function resume(context: CliContext, store: FileStore, given: string | undefined): Promise<number> {
   const all = await loadAll(context, store);
-  const unfinished = all.filter((task) => !FINAL.has(task.status));
+  const unfinished = all.filter((task) => !isFinalStatus(task.status));
   let chosen = unfinished;
   if (given) {
     const task = await find(context, store, given);
-    if (FINAL.has(task.status))
+    if (isFinalStatus(task.status))
       throw new CliError(`Task ${task.spec.taskId} already ended (${task.status}).`);
     chosen = [task];
   }
@@ -231,7 +212,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
       permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
       approval.mode,
     ),
-    store: onlyTasks(store, (task) => ids.has(task.spec.taskId)),
+    store,
   });
   terminal.track(runtime);
   const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
@@ -257,7 +238,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
   });
   try {
     terminal.log(`Resuming ${ids.size} task${ids.size === 1 ? '' : 's'} from ${store.dir}.`);
-    const { restored, warnings } = await runtime.restore();
+    const { restored, warnings } = await runtime.restore({ taskIds: [...ids] });
     for (const warning of warnings) terminal.log(terminal.colors.yellow(`warning: ${warning.message}`));
     for (const id of ids) if (!restored.includes(id)) ids.delete(id);
     if (ids.size > results.size) await allDone;

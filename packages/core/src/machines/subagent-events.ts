@@ -20,19 +20,19 @@ export type OutputCheck = { ok: true; value: unknown } | { ok: false; message: s
  * clock): the machine never reads a clock, so the journal of these events replays exactly.
  */
 export type SubagentEvent =
-  | { type: 'START'; at: number; deadline: number }
+  | { type: 'task.started'; at: number; deadline: number }
   | {
-      type: 'MODEL_RESPONDED';
+      type: 'model.responded';
       at: number;
       turn: number;
       response: ModelResponse;
       plan: ToolCallPlan[];
       outputCheck?: OutputCheck;
     }
-  | { type: 'MODEL_FAILED'; at: number; turn: number; error: SerializedError }
-  | { type: 'TOOL_STARTED'; at: number; toolUseId: string }
-  | { type: 'TOOL_FINISHED'; at: number; toolUseId: string; result: ToolResultBlock }
-  | { type: 'APPROVE'; at: number; toolUseId: string }
-  | { type: 'DENY'; at: number; toolUseId: string; reason?: string }
-  | { type: 'TIMEOUT'; at: number }
-  | { type: 'CANCEL'; at: number; reason?: string };
+  | { type: 'model.failed'; at: number; turn: number; error: SerializedError }
+  | { type: 'tool.started'; at: number; toolUseId: string }
+  | { type: 'tool.finished'; at: number; toolUseId: string; result: ToolResultBlock }
+  | { type: 'approval.granted'; at: number; toolUseId: string }
+  | { type: 'approval.denied'; at: number; toolUseId: string; reason?: string }
+  | { type: 'deadline.passed'; at: number }
+  | { type: 'cancel.requested'; at: number; reason?: string };

@@ -46,7 +46,7 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
   switch (kind) {
     case 'answer':
       return {
-        type: 'MODEL_RESPONDED',
+        type: 'model.responded',
         at,
         turn,
         response: { content: [{ type: 'text', text: '{"ok":true}' }], usage },
@@ -55,7 +55,7 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
       };
     case 'badAnswer':
       return {
-        type: 'MODEL_RESPONDED',
+        type: 'model.responded',
         at,
         turn,
         response: { content: [{ type: 'text', text: 'not json' }], usage },
@@ -65,7 +65,7 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
     default: {
       const disposition = kind as 'run' | 'approval' | 'rejected';
       return {
-        type: 'MODEL_RESPONDED',
+        type: 'model.responded',
         at,
         turn,
         response: {
@@ -82,10 +82,10 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
 function eventsFor(snapshot: Snapshot): SubagentEvent[] {
   const context = snapshot.context;
   const at = context.now + 1;
-  const cancel: SubagentEvent = { type: 'CANCEL', at };
+  const cancel: SubagentEvent = { type: 'cancel.requested', at };
   switch (phase(snapshot)) {
     case 'pending':
-      return [{ type: 'START', at: START_AT, deadline: START_AT + input.limits.timeoutMs }, cancel];
+      return [{ type: 'task.started', at: START_AT, deadline: START_AT + input.limits.timeoutMs }, cancel];
     case 'running.thinking':
       return [
         responded(snapshot, 'answer'),
@@ -95,29 +95,29 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
         responded(snapshot, 'rejected'),
         responded(snapshot, 'run', 600),
         {
-          type: 'MODEL_FAILED',
+          type: 'model.failed',
           at,
           turn: context.turns + 1,
           error: { name: 'ModelError', code: 'MODEL_OVERLOADED', message: 'overloaded' },
         },
-        { type: 'TIMEOUT', at: context.deadline },
+        { type: 'deadline.passed', at: context.deadline },
         cancel,
       ];
     case 'running.acting': {
       const next = context.step.plan[context.step.results.length];
-      const events: SubagentEvent[] = [{ type: 'TIMEOUT', at: context.deadline }, cancel];
+      const events: SubagentEvent[] = [{ type: 'deadline.passed', at: context.deadline }, cancel];
       if (next && !context.step.inFlight.includes(next.toolUseId))
-        events.push({ type: 'TOOL_STARTED', at, toolUseId: next.toolUseId });
+        events.push({ type: 'tool.started', at, toolUseId: next.toolUseId });
       if (next)
         events.push(
           {
-            type: 'TOOL_FINISHED',
+            type: 'tool.finished',
             at,
             toolUseId: next.toolUseId,
             result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'ok' },
           },
           {
-            type: 'TOOL_FINISHED',
+            type: 'tool.finished',
             at: context.deadline + 1,
             toolUseId: next.toolUseId,
             result: { type: 'tool_result', tool_use_id: next.toolUseId, content: 'late' },
@@ -128,27 +128,27 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
     case 'running.awaitingApproval': {
       const next = context.step.plan[context.step.results.length]!;
       return [
-        { type: 'APPROVE', at: at + 5_000, toolUseId: next.toolUseId },
-        { type: 'DENY', at, toolUseId: next.toolUseId, reason: 'not now' },
+        { type: 'approval.granted', at: at + 5_000, toolUseId: next.toolUseId },
+        { type: 'approval.denied', at, toolUseId: next.toolUseId, reason: 'not now' },
         cancel,
       ];
     }
     case 'running.grace':
       return [
         {
-          type: 'MODEL_RESPONDED',
+          type: 'model.responded',
           at,
           turn: context.turns + 1,
           response: { content: [{ type: 'text', text: 'best effort' }], usage: { input: 1, output: 1 } },
           plan: [],
         },
         {
-          type: 'MODEL_FAILED',
+          type: 'model.failed',
           at,
           turn: context.turns + 1,
           error: { name: 'ModelError', code: 'MODEL_ERROR', message: 'boom' },
         },
-        { type: 'TIMEOUT', at: context.deadline },
+        { type: 'deadline.passed', at: context.deadline },
         cancel,
       ];
     default:
@@ -220,30 +220,30 @@ describe('subagent machine (model-based)', () => {
   it('takes every transition of the machine', () => {
     const edges = walkedEdges();
     const expected = [
-      'pending --START--> running.thinking',
-      'pending --CANCEL--> cancelled',
-      'running.thinking --MODEL_RESPONDED--> running.acting',
-      'running.thinking --MODEL_RESPONDED--> running.awaitingApproval',
-      'running.thinking --MODEL_RESPONDED--> running.thinking',
-      'running.thinking --MODEL_RESPONDED--> completed',
-      'running.thinking --MODEL_RESPONDED--> failed',
-      'running.thinking --MODEL_FAILED--> failed',
-      'running.thinking --TIMEOUT--> running.grace',
-      'running.thinking --CANCEL--> cancelled',
-      'running.acting --TOOL_STARTED--> running.acting',
-      'running.acting --TOOL_FINISHED--> running.thinking',
-      'running.acting --TOOL_FINISHED--> running.grace',
-      'running.acting --TOOL_FINISHED--> failed',
-      'running.acting --TIMEOUT--> running.grace',
-      'running.acting --CANCEL--> cancelled',
-      'running.awaitingApproval --APPROVE--> running.acting',
-      'running.awaitingApproval --DENY--> running.thinking',
-      'running.awaitingApproval --DENY--> running.grace',
-      'running.awaitingApproval --CANCEL--> cancelled',
-      'running.grace --MODEL_RESPONDED--> failed',
-      'running.grace --MODEL_FAILED--> failed',
-      'running.grace --TIMEOUT--> failed',
-      'running.grace --CANCEL--> cancelled',
+      'pending --task.started--> running.thinking',
+      'pending --cancel.requested--> cancelled',
+      'running.thinking --model.responded--> running.acting',
+      'running.thinking --model.responded--> running.awaitingApproval',
+      'running.thinking --model.responded--> running.thinking',
+      'running.thinking --model.responded--> completed',
+      'running.thinking --model.responded--> failed',
+      'running.thinking --model.failed--> failed',
+      'running.thinking --deadline.passed--> running.grace',
+      'running.thinking --cancel.requested--> cancelled',
+      'running.acting --tool.started--> running.acting',
+      'running.acting --tool.finished--> running.thinking',
+      'running.acting --tool.finished--> running.grace',
+      'running.acting --tool.finished--> failed',
+      'running.acting --deadline.passed--> running.grace',
+      'running.acting --cancel.requested--> cancelled',
+      'running.awaitingApproval --approval.granted--> running.acting',
+      'running.awaitingApproval --approval.denied--> running.thinking',
+      'running.awaitingApproval --approval.denied--> running.grace',
+      'running.awaitingApproval --cancel.requested--> cancelled',
+      'running.grace --model.responded--> failed',
+      'running.grace --model.failed--> failed',
+      'running.grace --deadline.passed--> failed',
+      'running.grace --cancel.requested--> cancelled',
     ];
     const missing = expected.filter((edge) => !edges.has(edge));
     expect(missing).toEqual([]);
@@ -274,19 +274,19 @@ describe('subagent machine (model-based)', () => {
 
   it('never counts time awaiting approval against the deadline', () => {
     const actor = createActor(subagentMachine, { input }).start();
-    actor.send({ type: 'START', at: START_AT, deadline: START_AT + 10_000 });
+    actor.send({ type: 'task.started', at: START_AT, deadline: START_AT + 10_000 });
     actor.send(responded(actor.getSnapshot(), 'approval'));
     expect(phase(actor.getSnapshot())).toBe('running.awaitingApproval');
-    actor.send({ type: 'APPROVE', at: START_AT + 1 + 60_000, toolUseId: 'tu1' });
+    actor.send({ type: 'approval.granted', at: START_AT + 1 + 60_000, toolUseId: 'tu1' });
     expect(actor.getSnapshot().context.deadline).toBe(START_AT + 10_000 + 60_000);
   });
 
   it('ignores stale model responses and timers', () => {
     const actor = createActor(subagentMachine, { input }).start();
-    actor.send({ type: 'START', at: START_AT, deadline: START_AT + 10_000 });
+    actor.send({ type: 'task.started', at: START_AT, deadline: START_AT + 10_000 });
     const stale = responded(actor.getSnapshot(), 'answer');
     actor.send({ ...stale, turn: 7 } as SubagentEvent);
-    actor.send({ type: 'TIMEOUT', at: START_AT + 5 });
+    actor.send({ type: 'deadline.passed', at: START_AT + 5 });
     expect(phase(actor.getSnapshot())).toBe('running.thinking');
   });
 });

@@ -53,14 +53,14 @@ export const subagentMachine = setup({
     output: {} as SubagentOutput,
   },
   guards: {
-    isCurrentTurn: ({ context, event }) => (event as Event<'MODEL_RESPONDED'>).turn === context.turns + 1,
-    hasToolCalls: ({ event }) => (event as Event<'MODEL_RESPONDED'>).plan.length > 0,
+    isCurrentTurn: ({ context, event }) => (event as Event<'model.responded'>).turn === context.turns + 1,
+    hasToolCalls: ({ event }) => (event as Event<'model.responded'>).plan.length > 0,
     outputRejectedWithTurnsLeft: ({ context, event }) => {
-      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      const check = (event as Event<'model.responded'>).outputCheck;
       return check !== undefined && !check.ok && context.turns + 1 < context.task.limits.maxTurns;
     },
     outputRejected: ({ event }) => {
-      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      const check = (event as Event<'model.responded'>).outputCheck;
       return check !== undefined && !check.ok;
     },
     allCallsAnswered: ({ context }) => context.step.results.length >= context.step.plan.length,
@@ -71,7 +71,7 @@ export const subagentMachine = setup({
     },
     finishesTurnWithinLimits: ({ context, event }) => {
       const { step } = context;
-      const { toolUseId, at } = event as Event<'TOOL_FINISHED'>;
+      const { toolUseId, at } = event as Event<'tool.finished'>;
       const limits = context.task.limits;
       return (
         step.results.length + 1 === step.plan.length &&
@@ -82,21 +82,21 @@ export const subagentMachine = setup({
       );
     },
     isNextCall: ({ context, event }) =>
-      nextCall(context)?.toolUseId === (event as Event<'TOOL_FINISHED'>).toolUseId,
+      nextCall(context)?.toolUseId === (event as Event<'tool.finished'>).toolUseId,
     isPendingApproval: ({ context, event }) =>
-      nextCall(context)?.toolUseId === (event as Event<'APPROVE'>).toolUseId,
+      nextCall(context)?.toolUseId === (event as Event<'approval.granted'>).toolUseId,
     overTokenBudget: ({ context }) => tokens(context.usage) > context.task.limits.tokenBudget,
     outOfTurns: ({ context }) => context.turns >= context.task.limits.maxTurns,
     pastDeadline: ({ context }) => context.now >= context.deadline,
-    deadlineReached: ({ context, event }) => (event as Event<'TIMEOUT'>).at >= context.deadline,
+    deadlineReached: ({ context, event }) => (event as Event<'deadline.passed'>).at >= context.deadline,
   },
   actions: {
     start: assign(({ event }) => {
-      const { at, deadline } = event as Event<'START'>;
+      const { at, deadline } = event as Event<'task.started'>;
       return { startedAt: at, now: at, deadline };
     }),
     recordResponse: assign(({ context, event }) => {
-      const { at, response, plan } = event as Event<'MODEL_RESPONDED'>;
+      const { at, response, plan } = event as Event<'model.responded'>;
       // Per-turn path: extend the fresh object rather than spreading it.
       return Object.assign(afterResponse(context, at, response), {
         step: plan.length ? { plan, results: [], approved: [], inFlight: [] } : NO_STEP,
@@ -104,7 +104,7 @@ export const subagentMachine = setup({
       });
     }),
     askToFixOutput: assign(({ context, event }) => {
-      const check = (event as Event<'MODEL_RESPONDED'>).outputCheck;
+      const check = (event as Event<'model.responded'>).outputCheck;
       const message = check && !check.ok ? check.message : '';
       return {
         messages: [
@@ -117,7 +117,7 @@ export const subagentMachine = setup({
       };
     }),
     finishWithGoal: assign(({ context, event }) => {
-      const { at, outputCheck } = event as Event<'MODEL_RESPONDED'>;
+      const { at, outputCheck } = event as Event<'model.responded'>;
       const text = lastAssistantText(context.messages);
       return {
         end: {
@@ -128,7 +128,7 @@ export const subagentMachine = setup({
       };
     }),
     finishWithBadOutput: assign(({ context, event }) => {
-      const { at, outputCheck } = event as Event<'MODEL_RESPONDED'>;
+      const { at, outputCheck } = event as Event<'model.responded'>;
       return {
         end: {
           endedAt: at,
@@ -143,7 +143,7 @@ export const subagentMachine = setup({
       };
     }),
     finishWithModelError: assign(({ context, event }) => {
-      const { at, error } = event as Event<'MODEL_FAILED'>;
+      const { at, error } = event as Event<'model.failed'>;
       return {
         now: at,
         end: {
@@ -161,7 +161,7 @@ export const subagentMachine = setup({
     }),
     enterApproval: assign(({ context }) => ({ approvalSince: context.now })),
     approve: assign(({ context, event }) => {
-      const { at, toolUseId } = event as Event<'APPROVE'>;
+      const { at, toolUseId } = event as Event<'approval.granted'>;
       return {
         now: at,
         deadline: context.deadline + Math.max(0, at - context.approvalSince),
@@ -169,7 +169,7 @@ export const subagentMachine = setup({
       };
     }),
     deny: assign(({ context, event }) => {
-      const { at, toolUseId, reason } = event as Event<'DENY'>;
+      const { at, toolUseId, reason } = event as Event<'approval.denied'>;
       const call = nextCall(context);
       const name = call?.name ?? 'tool';
       return {
@@ -190,11 +190,11 @@ export const subagentMachine = setup({
       };
     }),
     toolStarted: assign(({ context, event }) => {
-      const { at, toolUseId } = event as Event<'TOOL_STARTED'>;
+      const { at, toolUseId } = event as Event<'tool.started'>;
       return { now: at, step: { ...context.step, inFlight: [...context.step.inFlight, toolUseId] } };
     }),
     toolFinished: assign(({ context, event }) => {
-      const { at, toolUseId, result } = event as Event<'TOOL_FINISHED'>;
+      const { at, toolUseId, result } = event as Event<'tool.finished'>;
       const { step } = context;
       return {
         now: at,
@@ -207,7 +207,7 @@ export const subagentMachine = setup({
       };
     }),
     finishTurn: assign(({ context, event }) => {
-      const { at, result } = event as Event<'TOOL_FINISHED'>;
+      const { at, result } = event as Event<'tool.finished'>;
       return {
         now: at,
         messages: [
@@ -250,7 +250,7 @@ export const subagentMachine = setup({
       };
     }),
     finishGrace: assign(({ context, event }) => {
-      const { at, response } = event as Event<'MODEL_RESPONDED'>;
+      const { at, response } = event as Event<'model.responded'>;
       const text = textOf(response.content);
       const reason = context.graceReason ?? 'MAX_TURNS';
       return {
@@ -271,7 +271,7 @@ export const subagentMachine = setup({
       };
     }),
     failGraceTimeout: assign(({ context, event }) => {
-      const { at } = event as Event<'TIMEOUT'>;
+      const { at } = event as Event<'deadline.passed'>;
       return {
         now: at,
         end: {
@@ -287,7 +287,7 @@ export const subagentMachine = setup({
       };
     }),
     cancel: assign(({ context, event }) => {
-      const { at, reason } = event as Event<'CANCEL'>;
+      const { at, reason } = event as Event<'cancel.requested'>;
       return {
         now: at,
         end: {
@@ -339,19 +339,19 @@ export const subagentMachine = setup({
   states: {
     pending: {
       on: {
-        START: { target: 'running', actions: 'start' },
-        CANCEL: { target: 'cancelled', actions: 'cancel' },
+        'task.started': { target: 'running', actions: 'start' },
+        'cancel.requested': { target: 'cancelled', actions: 'cancel' },
       },
     },
     running: {
       initial: 'thinking',
       on: {
-        CANCEL: { target: 'cancelled', actions: 'cancel' },
+        'cancel.requested': { target: 'cancelled', actions: 'cancel' },
       },
       states: {
         thinking: {
           on: {
-            MODEL_RESPONDED: [
+            'model.responded': [
               { guard: not('isCurrentTurn') },
               { guard: 'hasToolCalls', target: 'acting', actions: 'recordResponse' },
               {
@@ -367,12 +367,12 @@ export const subagentMachine = setup({
               },
               { target: '#subagent.completed', actions: ['recordResponse', 'finishWithGoal'] },
             ],
-            MODEL_FAILED: {
+            'model.failed': {
               guard: 'isCurrentTurn',
               target: '#subagent.failed',
               actions: 'finishWithModelError',
             },
-            TIMEOUT: { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
+            'deadline.passed': { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
           },
         },
         acting: {
@@ -397,35 +397,39 @@ export const subagentMachine = setup({
             { guard: 'nextCallNeedsApproval', target: 'awaitingApproval' },
           ],
           on: {
-            TOOL_STARTED: { actions: 'toolStarted' },
-            TOOL_FINISHED: [
+            'tool.started': { actions: 'toolStarted' },
+            'tool.finished': [
               // The common case, the last call of a turn within every limit, is one microstep.
               { guard: 'finishesTurnWithinLimits', target: 'thinking', actions: 'finishTurn' },
               { guard: 'isNextCall', actions: 'toolFinished' },
             ],
-            TIMEOUT: { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
+            'deadline.passed': { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
           },
         },
         awaitingApproval: {
           entry: 'enterApproval',
           on: {
-            APPROVE: { guard: 'isPendingApproval', target: 'acting', actions: 'approve' },
-            DENY: { guard: 'isPendingApproval', target: 'acting', actions: 'deny' },
+            'approval.granted': { guard: 'isPendingApproval', target: 'acting', actions: 'approve' },
+            'approval.denied': { guard: 'isPendingApproval', target: 'acting', actions: 'deny' },
           },
         },
         grace: {
           on: {
-            MODEL_RESPONDED: {
+            'model.responded': {
               guard: 'isCurrentTurn',
               target: '#subagent.failed',
               actions: 'finishGrace',
             },
-            MODEL_FAILED: {
+            'model.failed': {
               guard: 'isCurrentTurn',
               target: '#subagent.failed',
               actions: 'finishWithModelError',
             },
-            TIMEOUT: { guard: 'deadlineReached', target: '#subagent.failed', actions: 'failGraceTimeout' },
+            'deadline.passed': {
+              guard: 'deadlineReached',
+              target: '#subagent.failed',
+              actions: 'failGraceTimeout',
+            },
           },
         },
       },

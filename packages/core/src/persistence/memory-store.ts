@@ -1,15 +1,16 @@
+import { applyStatusRecord } from './fold-status-records.js';
+import { pageOfTasks, summaryOf } from './task-pages.js';
 import type {
   JournalEntry,
   StoredTask,
   TaskResult,
-  TaskResultDocument,
   TaskSnapshotDocument,
   TaskStatusRecord,
   TaskStore,
+  TaskSummary,
 } from './types.js';
 
-interface MemoryTask {
-  task: StoredTask;
+interface MemoryDocuments {
   journal: JournalEntry[];
   snapshot?: () => TaskSnapshotDocument;
   result?: TaskResult;
@@ -21,65 +22,57 @@ interface MemoryTask {
  * runtime never mutates what it writes.
  */
 export function createMemoryStore(): TaskStore & { readonly records: readonly TaskStatusRecord[] } {
-  const tasks = new Map<string, MemoryTask>();
+  const tasks = new Map<string, StoredTask>();
+  const summaries = new Map<string, TaskSummary>();
+  const documents = new Map<string, MemoryDocuments>();
   const records: TaskStatusRecord[] = [];
-
-  function entry(taskId: string): MemoryTask | undefined {
-    return tasks.get(taskId);
-  }
 
   return {
     records,
     appendStatus(record) {
       records.push(record);
-      const existing = entry(record.taskId);
-      if (record.spec) {
-        if (!existing) {
-          tasks.set(record.taskId, {
-            task: { spec: record.spec, status: record.status, updatedAt: record.at },
-            journal: [],
-          });
-        }
-        return;
-      }
-      if (!existing) return;
-      existing.task = {
-        ...existing.task,
-        status: record.status,
-        updatedAt: record.at,
-        ...(record.result ? { result: record.result } : {}),
-      };
+      const changed = applyStatusRecord(tasks, record);
+      if (!changed) return;
+      summaries.set(record.taskId, summaryOf(changed));
+      if (!documents.has(record.taskId)) documents.set(record.taskId, { journal: [] });
     },
     appendJournal(taskId, journalEntry) {
-      entry(taskId)?.journal.push(journalEntry);
+      documents.get(taskId)?.journal.push(journalEntry);
     },
     saveSnapshot(taskId, produce) {
-      const existing = entry(taskId);
+      const existing = documents.get(taskId);
       if (existing) existing.snapshot = produce;
     },
-    saveResult(document: TaskResultDocument) {
-      const existing = entry(document.result.taskId);
+    saveResult(document) {
+      const existing = documents.get(document.result.taskId);
       if (existing) existing.result = document.result;
     },
     async flush() {},
     async loadTasks() {
-      return { tasks: [...tasks.values()].map((item) => item.task), warnings: [] };
+      return { tasks: [...tasks.values()], warnings: [] };
+    },
+    async listTasks(query) {
+      return pageOfTasks(summaries.values(), query);
+    },
+    async getTask(taskId) {
+      return tasks.get(taskId);
     },
     async loadJournal(taskId) {
-      return { entries: [...(entry(taskId)?.journal ?? [])], warnings: [] };
+      return { entries: [...(documents.get(taskId)?.journal ?? [])], warnings: [] };
     },
     async loadSnapshot(taskId) {
-      return entry(taskId)?.snapshot?.();
+      return documents.get(taskId)?.snapshot?.();
     },
     async loadResult(taskId) {
-      return entry(taskId)?.result;
+      return documents.get(taskId)?.result;
     },
     async prune({ olderThan }) {
       let removed = 0;
-      for (const [taskId, item] of tasks) {
-        const ended = item.task.result !== undefined;
-        if (ended && item.task.updatedAt < olderThan) {
+      for (const [taskId, task] of tasks) {
+        if (task.result !== undefined && task.updatedAt < olderThan) {
           tasks.delete(taskId);
+          summaries.delete(taskId);
+          documents.delete(taskId);
           removed++;
         }
       }

@@ -10,6 +10,12 @@ export const nullStore: TaskStore = {
   async loadTasks() {
     return { tasks: [], warnings: [] };
   },
+  async listTasks() {
+    return { tasks: [] };
+  },
+  async getTask() {
+    return undefined;
+  },
   async loadJournal() {
     return { entries: [], warnings: [] };
   },

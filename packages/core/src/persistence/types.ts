@@ -2,8 +2,11 @@ import type { SerializedError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { JsonSchema, Message, Usage } from '../model/types.js';
 
-/** Version of every persisted document. An unknown version is refused with PERSISTENCE_VERSION. */
-export const SCHEMA_VERSION = 1 as const;
+/**
+ * Version of every persisted document written by this troupe. Version 1 documents are still read
+ * (upgraded as they load); an unknown version is refused with PERSISTENCE_VERSION.
+ */
+export const SCHEMA_VERSION = 2 as const;
 
 /** Where a task is in its life. */
 export type TaskStatus = 'queued' | 'running' | 'awaitingApproval' | 'completed' | 'failed' | 'cancelled';
@@ -41,6 +44,12 @@ export interface TaskSpec {
   /** Names of the tools in the agent's registry when the task was submitted. */
   tools: string[];
   limits: TaskLimits;
+  /**
+   * Length of the grace turn after MAX_TURNS or TIMEOUT, in ms. Persisted so that a replay ends a
+   * grace turn with the same deadline as the live run; absent in version-1 stores (the default
+   * applies, see `machineInputFromSpec`).
+   */
+  graceMs?: number;
   /** Absolute time (ms) the task may never run past, e.g. its parent's deadline. */
   deadlineCap?: number;
   /** Structured task input, already validated against the agent's input schema. */
@@ -121,6 +130,41 @@ export interface StoredTask {
   result?: TaskResult;
 }
 
+/** What `listTasks` returns for each task: everything but its conversation and documents. */
+export interface TaskSummary {
+  taskId: string;
+  agent: string;
+  description: string;
+  sessionKey: string;
+  status: TaskStatus;
+  background: boolean;
+  depth: number;
+  parentTaskId?: string;
+  model: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The result, once the task ended. */
+  result?: TaskResult;
+}
+
+/** A query of `TaskStore.listTasks`: filters, then newest first (by `createdAt`), `limit` a page. */
+export interface TaskQuery {
+  status?: TaskStatus | readonly TaskStatus[];
+  agent?: string;
+  sessionKey?: string;
+  /** At most this many (default 50, at most 1,000). */
+  limit?: number;
+  /** Where the page starts: the `cursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of `TaskStore.listTasks`. */
+export interface TaskPage {
+  tasks: TaskSummary[];
+  /** Present when older tasks match: pass it as `cursor` for the next page. */
+  cursor?: string;
+}
+
 /** A problem found while loading (a torn line, a corrupt document). Loading goes on. */
 export interface StoreWarning {
   code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION';
@@ -143,6 +187,13 @@ export interface TaskStore {
   saveResult(document: TaskResultDocument): void;
   flush(): Promise<void>;
   loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }>;
+  /**
+   * A page of tasks, newest first, without their conversations, journals or snapshots: what a
+   * history view or `task_list` needs. Served from an index where the store has one.
+   */
+  listTasks(query?: TaskQuery): Promise<TaskPage>;
+  /** One task's spec, last status and result; undefined when the store has no such task. */
+  getTask(taskId: string): Promise<StoredTask | undefined>;
   loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }>;
   /** Undefined when absent; throws `PersistenceError` when present but unreadable. */
   loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined>;

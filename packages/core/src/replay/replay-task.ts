@@ -2,6 +2,7 @@ import { createActor, type InspectionEvent, type Observer, type SnapshotFrom } f
 import { TroupeError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
+import { machineInputFromSpec } from '../persistence/machine-input.js';
 import type { TaskResult, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import { toResult } from '../runtime/task-results.js';
@@ -54,15 +55,7 @@ export async function replayTask(
   const { entries } = await store.loadJournal(taskId);
   const spec = task.spec;
   const actor = createActor(subagentMachine, {
-    input: {
-      taskId: spec.taskId,
-      agent: spec.agent,
-      model: spec.model,
-      messages: spec.messages,
-      limits: spec.limits,
-      graceMs: 0,
-      hasOutputSchema: spec.outputSchema !== undefined,
-    },
+    input: machineInputFromSpec(spec),
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });
   actor.start();

@@ -3,11 +3,12 @@ import { type Clock, systemClock } from '../clock.js';
 import { TroupeError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import type { SubagentInput } from '../machines/subagent-machine.js';
 import { createSupervisorMachine, type QueuedTask } from '../machines/supervisor-machine.js';
 import type { Message, ModelAdapter } from '../model/types.js';
+import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
 import { nullStore } from '../persistence/null-store.js';
+import { isFinalStatus } from '../persistence/statuses.js';
 import type { StoreWarning, TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
@@ -193,6 +194,20 @@ export class Runtime {
     return this.table.info(id, this.clock.now());
   }
 
+  /**
+   * A task's result. For a task this runtime runs, resolves when it ends; for a task that ended
+   * before (another process, before a restart), loads it from the store. Undefined when neither
+   * knows the task, or the store's task is unfinished and not restored here. Never rejects for a
+   * task failure; rejects with a `PersistenceError` when the stored result cannot be read.
+   */
+  async result(id: string): Promise<TaskResult | undefined> {
+    const entry = this.table.get(id);
+    if (entry) return entry.promise;
+    const stored = await this.store.getTask(id);
+    if (!stored || !isFinalStatus(stored.status)) return undefined;
+    return stored.result ?? (await this.store.loadResult(id));
+  }
+
   /** Tasks, newest first, filtered. */
   list(filter: TaskListFilter = {}): TaskInfo[] {
     return this.table.list(filter, this.clock.now());
@@ -254,14 +269,18 @@ export class Runtime {
   /**
    * Brings back unfinished tasks from the store: queued tasks are queued again; running ones come
    * back from their snapshot (or their journal if the snapshot is missing or corrupt) with their
-   * deadline re-armed, and carry on. Tasks this runtime already knows are skipped.
+   * deadline re-armed, and carry on. Tasks this runtime already knows are skipped. With
+   * `taskIds`, only those tasks are brought back (the others stay in the store as they are).
    */
-  async restore(): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
+  async restore(
+    options: { taskIds?: readonly string[] } = {},
+  ): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
     this.assertRunning();
     const { tasks, warnings } = await this.store.loadTasks();
     const restored: string[] = [];
+    const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const pending = tasks
-      .filter((task) => !task.result && !['completed', 'failed', 'cancelled'].includes(task.status))
+      .filter((task) => !task.result && !isFinalStatus(task.status) && (!only || only.has(task.spec.taskId)))
       .sort((a, b) => a.spec.createdAt - b.spec.createdAt);
     for (const task of pending) {
       const spec = task.spec;
@@ -342,20 +361,7 @@ export class Runtime {
 
   /** @internal */
   graceMsFor(timeoutMs: number): number {
-    return this.options.graceMs ?? Math.max(1, Math.min(30_000, Math.floor(timeoutMs / 5)));
-  }
-
-  /** @internal */
-  inputFor(spec: TaskSpec): SubagentInput {
-    return {
-      taskId: spec.taskId,
-      agent: spec.agent,
-      model: spec.model,
-      messages: spec.messages,
-      limits: spec.limits,
-      graceMs: this.graceMsFor(spec.limits.timeoutMs),
-      hasOutputSchema: spec.outputSchema !== undefined,
-    };
+    return this.options.graceMs ?? defaultGraceMs(timeoutMs);
   }
 
   private sessionHost(): DriverHost {
@@ -393,7 +399,11 @@ export class Runtime {
         at: spec.createdAt,
         spec,
       });
-    const task: QueuedTask = { taskId: spec.taskId, sessionKey: spec.sessionKey, input: this.inputFor(spec) };
+    const task: QueuedTask = {
+      taskId: spec.taskId,
+      sessionKey: spec.sessionKey,
+      input: machineInputFromSpec(spec),
+    };
     if (restore?.logic) task.logic = restore.logic;
     if (this.emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = this.supervisor.getSnapshot().context;
@@ -420,7 +430,7 @@ export class Runtime {
       const at = this.clock.now();
       const cap = entry.spec.deadlineCap;
       const deadline = Math.min(at + entry.spec.limits.timeoutMs, cap ?? Number.MAX_SAFE_INTEGER);
-      driver.send({ type: 'START', at, deadline });
+      driver.send({ type: 'task.started', at, deadline });
     }
     entry.restore = undefined;
     if (this.emitter.listening('task.started') && !driver.ended)

@@ -18,15 +18,15 @@ describe('persistence, restore and replay (memory store)', () => {
     ]);
     const journal = await store.loadJournal(id);
     expect(journal.entries.map((entry) => entry.event.type)).toEqual([
-      'START',
-      'MODEL_RESPONDED',
-      'TOOL_FINISHED',
-      'MODEL_RESPONDED',
+      'task.started',
+      'model.responded',
+      'tool.finished',
+      'model.responded',
     ]);
-    expect(journal.entries.every((entry, index) => entry.v === 1 && entry.seq === index)).toBe(true);
+    expect(journal.entries.every((entry, index) => entry.v === 2 && entry.seq === index)).toBe(true);
     const snapshot = await store.loadSnapshot(id);
     expect(snapshot).toMatchObject({
-      v: 1,
+      v: 2,
       taskId: id,
       journalLength: 4,
       snapshot: { status: 'done', value: 'completed' },
@@ -135,21 +135,21 @@ describe('persistence, restore and replay (memory store)', () => {
     expect(first.calls.map((call) => call.tool)).toEqual(['save']);
     await first.runtime.shutdown({ keepTasks: true });
     const journal = (await store.loadJournal(handle.id)).entries;
-    const started = journal.findIndex((entry) => entry.event.type === 'TOOL_STARTED');
+    const started = journal.findIndex((entry) => entry.event.type === 'tool.started');
     expect(started).toBeGreaterThan(0);
 
     // The store as it was when the process died in the middle of the tool.
     const crashed = createMemoryStore();
     const [task] = (await store.loadTasks()).tasks;
     crashed.appendStatus({
-      v: 1,
+      v: 2,
       taskId: handle.id,
       event: 'task.queued',
       status: 'queued',
       at: 1,
       spec: task!.spec,
     });
-    crashed.appendStatus({ v: 1, taskId: handle.id, event: 'task.started', status: 'running', at: 2 });
+    crashed.appendStatus({ v: 2, taskId: handle.id, event: 'task.started', status: 'running', at: 2 });
     for (const entry of journal.slice(0, started + 1)) crashed.appendJournal(handle.id, entry);
 
     const second = fixtureRuntime(() => textReply('checked the state instead'), { store: crashed });

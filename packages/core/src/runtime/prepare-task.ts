@@ -88,6 +88,7 @@ export function prepareTask(
     system: systemPromptFor(definition.systemPrompt, definition.outputSchema),
     tools,
     limits,
+    graceMs: runtime.graceMsFor(limits.timeoutMs),
     messages: [],
     createdAt: now,
   };

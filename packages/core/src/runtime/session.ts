@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../definitions/types.js';
 import { subagentMachine } from '../machines/subagent-machine.js';
 import { textOf } from '../model/content.js';
 import type { Message } from '../model/types.js';
+import { machineInputFromSpec } from '../persistence/machine-input.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
 import type { Runtime } from './create-runtime.js';
@@ -177,6 +178,7 @@ export class Session {
       messages,
       createdAt: runtime.clock.now(),
     };
+    spec.graceMs = runtime.graceMsFor(spec.limits.timeoutMs);
     return new Promise<SessionReply>((resolve) => {
       const host: DriverHost = {
         ...this.host,
@@ -195,7 +197,7 @@ export class Session {
       const driver = new TaskDriver(host, spec, registry);
       const actor = createActor(subagentMachine, {
         id: taskId,
-        input: runtime.inputFor(spec),
+        input: machineInputFromSpec(spec),
         ...(runtime.inspector ? { inspect: runtime.inspector } : {}),
       });
       runtime.sessionDrivers.set(taskId, driver);
@@ -203,7 +205,7 @@ export class Session {
       actor.start();
       driver.attach(actor);
       const at = runtime.clock.now();
-      driver.send({ type: 'START', at, deadline: at + spec.limits.timeoutMs });
+      driver.send({ type: 'task.started', at, deadline: at + spec.limits.timeoutMs });
     });
   }
 }

@@ -88,13 +88,18 @@ export class TaskDriver {
     const at = this.host.clock.now();
     this.approvalId = '';
     this.host.approvalResolved(this);
-    if (decision === 'approve') this.send({ type: 'APPROVE', at, toolUseId });
-    else this.send(reason ? { type: 'DENY', at, toolUseId, reason } : { type: 'DENY', at, toolUseId });
+    if (decision === 'approve') this.send({ type: 'approval.granted', at, toolUseId });
+    else
+      this.send(
+        reason
+          ? { type: 'approval.denied', at, toolUseId, reason }
+          : { type: 'approval.denied', at, toolUseId },
+      );
   }
 
   cancel(reason?: string): void {
     const at = this.host.clock.now();
-    this.send(reason ? { type: 'CANCEL', at, reason } : { type: 'CANCEL', at });
+    this.send(reason ? { type: 'cancel.requested', at, reason } : { type: 'cancel.requested', at });
   }
 
   private observe(snapshot: SubagentSnapshot, force = false): void {
@@ -154,7 +159,7 @@ export class TaskDriver {
     const delay = Math.max(0, deadline - this.host.clock.now());
     this.timer = this.host.clock.setTimeout(() => {
       this.timer = undefined;
-      this.send({ type: 'TIMEOUT', at: Math.max(this.host.clock.now(), deadline) });
+      this.send({ type: 'deadline.passed', at: Math.max(this.host.clock.now(), deadline) });
     }, delay);
   }
 
@@ -191,7 +196,7 @@ export class TaskDriver {
     } catch (error) {
       if (this.stale(key, signal)) return;
       this.inFlight = false;
-      this.send({ type: 'MODEL_FAILED', at: this.host.clock.now(), turn, error: serializeError(error) });
+      this.send({ type: 'model.failed', at: this.host.clock.now(), turn, error: serializeError(error) });
       return;
     }
     if (this.stale(key, signal)) return;
@@ -200,7 +205,7 @@ export class TaskDriver {
     const checked = validateModelResponse(raw, request);
     if (!checked.ok) {
       const error = { name: 'ModelError', code: 'MODEL_RESPONSE_INVALID', message: checked.message };
-      this.send({ type: 'MODEL_FAILED', at: this.host.clock.now(), turn, error });
+      this.send({ type: 'model.failed', at: this.host.clock.now(), turn, error });
       return;
     }
     const response = checked.response;
@@ -212,7 +217,7 @@ export class TaskDriver {
     const uses = grace ? [] : toolUsesOf(response.content);
     const seen = new Set<string>();
     const plan = uses.map((use) => this.planCall(use, seen, checked.oversizedInputs));
-    const event: SubagentEvent = { type: 'MODEL_RESPONDED', at: this.host.clock.now(), turn, response, plan };
+    const event: SubagentEvent = { type: 'model.responded', at: this.host.clock.now(), turn, response, plan };
     if (!grace && uses.length === 0 && spec.outputSchema) {
       const check = this.host.checkOutput(spec, textOf(response.content));
       if (check) event.outputCheck = check;
@@ -302,7 +307,7 @@ export class TaskDriver {
     if (!use) {
       this.inFlight = false;
       this.send({
-        type: 'TOOL_FINISHED',
+        type: 'tool.finished',
         at: this.host.clock.now(),
         toolUseId,
         result: errorResult(toolUseId, 'Error: tool call not found.'),
@@ -313,7 +318,7 @@ export class TaskDriver {
       // Started before a crash and never finished: never run a write/execute tool twice.
       this.inFlight = false;
       this.send({
-        type: 'TOOL_FINISHED',
+        type: 'tool.finished',
         at: this.host.clock.now(),
         toolUseId,
         result: errorResult(
@@ -332,7 +337,7 @@ export class TaskDriver {
           if (this.stale(key, signal)) return;
           this.running.delete(toolUseId);
           this.inFlight = false;
-          this.send({ type: 'TOOL_FINISHED', at: this.host.clock.now(), toolUseId, result });
+          this.send({ type: 'tool.finished', at: this.host.clock.now(), toolUseId, result });
         });
         return;
       }
@@ -409,19 +414,19 @@ export class TaskDriver {
     const checked = this.validInput(use);
     if (!checked.ok) {
       this.inFlight = false;
-      this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result: checked.result });
+      this.send({ type: 'tool.finished', at: host.clock.now(), toolUseId: use.id, result: checked.result });
       return;
     }
     if (access !== 'read') {
       // Journal the start durably before the side effect, so a crash never runs it twice.
-      this.send({ type: 'TOOL_STARTED', at: host.clock.now(), toolUseId: use.id });
+      this.send({ type: 'tool.started', at: host.clock.now(), toolUseId: use.id });
       try {
         await host.store.flush();
       } catch (error) {
         if (this.stale(key, signal)) return;
         this.inFlight = false;
         this.send({
-          type: 'TOOL_FINISHED',
+          type: 'tool.finished',
           at: host.clock.now(),
           toolUseId: use.id,
           result: errorResult(
@@ -436,7 +441,7 @@ export class TaskDriver {
     const result = await this.invoke(use, checked.input, signal);
     if (this.stale(key, signal)) return;
     this.inFlight = false;
-    this.send({ type: 'TOOL_FINISHED', at: host.clock.now(), toolUseId: use.id, result });
+    this.send({ type: 'tool.finished', at: host.clock.now(), toolUseId: use.id, result });
   }
 
   private askApproval(context: SubagentContext, call: ToolCallPlan): void {

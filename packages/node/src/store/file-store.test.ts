@@ -33,7 +33,7 @@ describe('createFileStore', () => {
     store.appendJournal('t1', journalEntry(0));
     store.appendJournal('t1', journalEntry(1));
     store.saveSnapshot('t1', () => snapshotOf('t1', 2));
-    store.saveResult({ v: 1, result: resultOf('t1') });
+    store.saveResult({ v: 2, result: resultOf('t1') });
     store.appendStatus(finished('t1'));
     store.appendStatus(queued('t2', 1_500));
     await store.flush();
@@ -56,7 +56,7 @@ describe('createFileStore', () => {
     expect(await reader.loadJournal('t2')).toEqual({ entries: [], warnings: [] });
     expect(await lines('tasks.jsonl')).toHaveLength(4);
     expect(JSON.parse(await readFile(join(dir, 't1.json'), 'utf8'))).toEqual({
-      v: 1,
+      v: 2,
       result: resultOf('t1'),
     });
   });
@@ -85,7 +85,7 @@ describe('createFileStore', () => {
       expect(await lines('tasks.jsonl')).toHaveLength(1);
       expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
       store.saveSnapshot('t1', () => snapshotOf('t1', ++produced));
-      store.saveResult({ v: 1, result: resultOf('t1') });
+      store.saveResult({ v: 2, result: resultOf('t1') });
       vi.advanceTimersByTime(99);
       expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
       vi.advanceTimersByTime(1);

@@ -6,23 +6,25 @@ import {
   PersistenceError,
   type StoredTask,
   type StoreWarning,
+  type TaskPage,
+  type TaskQuery,
   type TaskResult,
   type TaskResultDocument,
   type TaskSnapshotDocument,
   type TaskStatusRecord,
   type TaskStore,
 } from '@troupe/core';
-import { foldStatusRecords } from './fold-status-records.js';
+import { type Parsed, pageOfTasks, summaryOf } from '@troupe/core/store';
 import { PendingWrites } from './pending-writes.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
 import {
-  type Parsed,
-  parseJournalEntry,
-  parseResultDocument,
-  parseSnapshotDocument,
-  parseStatusRecord,
-} from './store-documents.js';
+  foldStatusLines,
+  parseJournalLine,
+  parseResultText,
+  parseSnapshotText,
+  parseStatusLine,
+} from './status-log.js';
 import { checkTaskId, type StorePaths, storePaths } from './task-file-names.js';
 
 /** Options of {@link createFileStore}. */
@@ -154,15 +156,25 @@ class FileTaskStore implements FileStore {
 
   async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
     this.flushNow();
-    const { lines, warnings } = await readJsonLines(this.paths.tasks, parseStatusRecord);
-    return { tasks: [...foldStatusRecords(lines).values()], warnings };
+    const { lines, warnings } = await readJsonLines(this.paths.tasks, parseStatusLine);
+    return { tasks: [...foldStatusLines(lines).values()], warnings };
+  }
+
+  async listTasks(query: TaskQuery = {}): Promise<TaskPage> {
+    const { tasks } = await this.loadTasks();
+    return pageOfTasks(tasks.map(summaryOf), query);
+  }
+
+  async getTask(taskId: string): Promise<StoredTask | undefined> {
+    const { tasks } = await this.loadTasks();
+    return tasks.find((task) => task.spec.taskId === taskId);
   }
 
   async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
     checkTaskId(taskId, this.dir);
     this.flushNow();
     const path = this.paths.journal(taskId);
-    const { lines, warnings } = await readJsonLines(path, parseJournalEntry);
+    const { lines, warnings } = await readJsonLines(path, parseJournalLine);
     const entries: JournalEntry[] = [];
     for (const { value, line } of lines) {
       if (value.seq === entries.length) {
@@ -187,7 +199,7 @@ class FileTaskStore implements FileStore {
   async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
     checkTaskId(taskId, this.dir);
     this.flushNow();
-    const document = await this.readDocument(this.paths.snapshot(taskId), parseSnapshotDocument);
+    const document = await this.readDocument(this.paths.snapshot(taskId), parseSnapshotText);
     if (document && document.taskId !== taskId) {
       throw new PersistenceError(
         'PERSISTENCE_CORRUPT',
@@ -203,7 +215,7 @@ class FileTaskStore implements FileStore {
   async loadResult(taskId: string): Promise<TaskResult | undefined> {
     checkTaskId(taskId, this.dir);
     this.flushNow();
-    const document = await this.readDocument(this.paths.result(taskId), parseResultDocument);
+    const document = await this.readDocument(this.paths.result(taskId), parseResultText);
     if (document && document.result.taskId !== taskId) {
       throw new PersistenceError(
         'PERSISTENCE_CORRUPT',

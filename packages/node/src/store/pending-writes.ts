@@ -6,10 +6,9 @@ import {
   type TaskSnapshotDocument,
   type TaskStatusRecord,
 } from '@troupe/core';
+import { isFinalStatus } from '@troupe/core/store';
 import { appendLinesSync, syncDirectorySync, writeFileAtomicSync } from './sync-file-writes.js';
 import type { StorePaths } from './task-file-names.js';
-
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 function failure(path: string, error: unknown): PersistenceError {
   if (error instanceof PersistenceError) return error;
@@ -51,7 +50,7 @@ export class PendingWrites {
   status(record: TaskStatusRecord): void {
     this.statusText += `${JSON.stringify(record)}\n`;
     // A finished task gets no more journal lines: forget that its journal was checked.
-    if (FINAL.has(record.status)) this.repaired.delete(this.paths.journal(record.taskId));
+    if (isFinalStatus(record.status)) this.repaired.delete(this.paths.journal(record.taskId));
   }
 
   journal(taskId: string, entry: JournalEntry): void {

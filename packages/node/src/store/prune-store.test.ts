@@ -28,7 +28,7 @@ function addTask(store: ReturnType<typeof createFileStore>, taskId: string, end?
   store.appendJournal(taskId, journalEntry(0));
   store.saveSnapshot(taskId, () => snapshotOf(taskId, 1));
   if (end !== undefined) {
-    store.saveResult({ v: 1, result: resultOf(taskId) });
+    store.saveResult({ v: 2, result: resultOf(taskId) });
     store.appendStatus(finished(taskId, end));
   }
 }
@@ -66,7 +66,7 @@ describe('prune', () => {
     addTask(store, 'old', 1_000);
     addTask(store, 'kept');
     await store.flush();
-    const future = JSON.stringify({ v: 2, taskId: 'kept', event: 'task.future' });
+    const future = JSON.stringify({ v: 99, taskId: 'kept', event: 'task.future' });
     await writeFile(
       join(dir, 'tasks.jsonl'),
       `not json\n${future}\n${await readFile(join(dir, 'tasks.jsonl'), 'utf8')}`,

@@ -1,9 +1,9 @@
 import { open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskStatusRecord } from '@troupe/core';
-import { foldStatusRecords } from './fold-status-records.js';
+import { isFinalStatus } from '@troupe/core/store';
 import type { JsonLine } from './read-json-lines.js';
-import { parseStatusRecord } from './store-documents.js';
+import { foldStatusLines, parseStatusLine } from './status-log.js';
 import { acquireLock } from './store-lock.js';
 import { appendLinesSync, writeFileAtomicSync } from './sync-file-writes.js';
 import type { StorePaths } from './task-file-names.js';
@@ -17,7 +17,6 @@ export interface PruneOptions {
   fsync: boolean;
 }
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 /** Temporary files older than this were left by a crashed writer. */
 const TEMPORARY_MAX_AGE_MS = 60 * 60 * 1000;
 
@@ -69,11 +68,11 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
       const texts = bytes.subarray(0, consumed).toString('utf8').split('\n').slice(0, -1);
       const records: JsonLine<TaskStatusRecord>[] = [];
       texts.forEach((text, index) => {
-        const parsed = parseStatusRecord(text);
+        const parsed = parseStatusLine(text);
         if (parsed.ok) records.push({ value: parsed.value, line: index + 1, text });
       });
-      for (const [taskId, task] of foldStatusRecords(records)) {
-        if (FINAL.has(task.status) && task.updatedAt < options.olderThan) removed.add(taskId);
+      for (const [taskId, task] of foldStatusLines(records)) {
+        if (isFinalStatus(task.status) && task.updatedAt < options.olderThan) removed.add(taskId);
       }
       if (removed.size === 0) return 0;
       const kept: string[] = [];
@@ -81,7 +80,7 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
       for (const text of texts) {
         if (seen.has(text)) continue;
         seen.add(text);
-        const parsed = parseStatusRecord(text);
+        const parsed = parseStatusLine(text);
         // Lines of an unknown schema version are kept as they are: a newer troupe may need them.
         const taskId = parsed.ok
           ? parsed.value.taskId

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { StoreWarning } from '@troupe/core';
-import type { Parsed } from './store-documents.js';
+import type { Parsed } from '@troupe/core/store';
 
 /** One usable line of a JSONL file. */
 export interface JsonLine<T> {

@@ -58,7 +58,7 @@ describe('file store fixtures, damaged', () => {
     for (const warning of warnings) expect(warning.path).toBe(path);
     expect(warnings[0]!.message).toMatch(new RegExp(`^${path}:2: The status record is not valid JSON`));
     expect(warnings[1]!.message).toContain(
-      'has schema version 2, but this troupe reads version 1: it was written by a different troupe version',
+      'has schema version 99, but this troupe reads versions 1 and 2: it was written by a newer troupe',
     );
     expect(warnings[2]!.message).toMatch(/is malformed \(status: .*at: /);
     expect(warnings[3]!.message).toContain(':7: the last line is incomplete (a write was cut off');

@@ -42,7 +42,7 @@ export function resultOf(taskId: string, status: TaskResult['status'] = 'complet
 }
 
 export const queued = (taskId: string, at = 1_000, prompt?: string): TaskStatusRecord => ({
-  v: 1,
+  v: 2,
   taskId,
   event: 'task.queued',
   status: 'queued',
@@ -51,7 +51,7 @@ export const queued = (taskId: string, at = 1_000, prompt?: string): TaskStatusR
 });
 
 export const started = (taskId: string, at = 1_100): TaskStatusRecord => ({
-  v: 1,
+  v: 2,
   taskId,
   event: 'task.started',
   status: 'running',
@@ -63,7 +63,7 @@ export const finished = (
   at = 2_000,
   status: TaskResult['status'] = 'completed',
 ): TaskStatusRecord => ({
-  v: 1,
+  v: 2,
   taskId,
   event: `task.${status}`,
   status,
@@ -72,16 +72,16 @@ export const finished = (
 });
 
 export const journalEntry = (seq: number, at = 1_100 + seq): JournalEntry => ({
-  v: 1,
+  v: 2,
   seq,
   event:
     seq === 0
-      ? { type: 'START', at, deadline: at + 300_000 }
-      : { type: 'TOOL_STARTED', at, toolUseId: `toolu_${seq}` },
+      ? { type: 'task.started', at, deadline: at + 300_000 }
+      : { type: 'tool.started', at, toolUseId: `toolu_${seq}` },
 });
 
 export const snapshotOf = (taskId: string, journalLength: number, marker = 'turn'): TaskSnapshotDocument => ({
-  v: 1,
+  v: 2,
   taskId,
   journalLength,
   savedAt: 1_500,

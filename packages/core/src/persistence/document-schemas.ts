@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import { FINAL_STATUSES, TASK_STATUSES } from './statuses.js';
+
+// The valibot schemas of the persisted documents, shared by every store. Loose objects: a field
+// added by a newer minor version is kept, not refused.
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const usageSchema = v.looseObject({ input: v.number(), output: v.number(), total: v.number() });
+
+const TERMINATE_REASONS = ['GOAL', 'TIMEOUT', 'MAX_TURNS', 'TOKEN_LIMIT', 'ABORTED', 'ERROR'] as const;
+
+const STATUS_EVENTS = [
+  'task.queued',
+  'task.started',
+  'task.awaitingApproval',
+  'task.resumed',
+  'task.completed',
+  'task.failed',
+  'task.cancelled',
+] as const;
+
+export const resultSchema = v.looseObject({
+  taskId: v.string(),
+  agent: v.string(),
+  status: v.picklist(FINAL_STATUSES),
+  terminateReason: v.picklist(TERMINATE_REASONS),
+  output: v.optional(v.unknown()),
+  turns: count,
+  toolCalls: count,
+  durationMs: v.number(),
+  model: v.string(),
+  usage: usageSchema,
+  error: v.optional(v.looseObject({ name: v.string(), code: v.string(), message: v.string() })),
+});
+
+const messageSchema = v.looseObject({
+  role: v.picklist(['user', 'assistant']),
+  content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
+});
+
+export const specSchema = v.looseObject({
+  taskId: v.string(),
+  agent: v.string(),
+  description: v.string(),
+  prompt: v.string(),
+  sessionKey: v.string(),
+  parentTaskId: v.optional(v.string()),
+  depth: count,
+  background: v.boolean(),
+  announce: v.boolean(),
+  model: v.string(),
+  system: v.string(),
+  tools: v.array(v.string()),
+  limits: v.looseObject({ maxTurns: v.number(), tokenBudget: v.number(), timeoutMs: v.number() }),
+  graceMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+  deadlineCap: v.optional(v.number()),
+  messages: v.array(messageSchema),
+  createdAt: v.number(),
+});
+
+export const statusRecordSchema = v.pipe(
+  v.looseObject({
+    taskId: v.string(),
+    event: v.picklist(STATUS_EVENTS),
+    status: v.picklist(TASK_STATUSES),
+    at: v.number(),
+    spec: v.optional(specSchema),
+    result: v.optional(resultSchema),
+  }),
+  v.check(
+    (record) =>
+      (!record.spec || record.spec.taskId === record.taskId) &&
+      (!record.result || record.result.taskId === record.taskId),
+    'spec.taskId and result.taskId must equal taskId',
+  ),
+);
+
+export const journalEntrySchema = v.looseObject({
+  seq: count,
+  event: v.looseObject({ type: v.string(), at: v.number() }),
+});
+
+export const snapshotDocumentSchema = v.pipe(
+  v.looseObject({
+    taskId: v.string(),
+    journalLength: count,
+    savedAt: v.number(),
+    snapshot: v.unknown(),
+  }),
+  v.check((document) => 'snapshot' in document && document.snapshot !== undefined, 'snapshot is missing'),
+);
+
+export const resultDocumentSchema = v.looseObject({ result: resultSchema });

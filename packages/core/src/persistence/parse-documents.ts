@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import {
+  journalEntrySchema,
+  resultDocumentSchema,
+  snapshotDocumentSchema,
+  statusRecordSchema,
+} from './document-schemas.js';
+import { currentEventName } from './journal-events.js';
+import {
+  type JournalEntry,
+  SCHEMA_VERSION,
+  type TaskResultDocument,
+  type TaskSnapshotDocument,
+  type TaskStatusRecord,
+} from './types.js';
+
+/** The schema versions this troupe reads. Documents of version 1 are upgraded as they are read. */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = Object.freeze([1, SCHEMA_VERSION]);
+
+/** A parsed document, or why it cannot be used. */
+export type Parsed<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION'; message: string };
+
+function issuesOf(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = v.getDotPath(issue);
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+function parseWith<T>(
+  schema: v.GenericSchema,
+  value: unknown,
+  what: string,
+  upgrade: (value: Record<string, unknown>, version: number) => Record<string, unknown> = (same) => same,
+): Parsed<T> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, code: 'PERSISTENCE_CORRUPT', message: `${what} is not a JSON object` };
+  }
+  const version = (value as { v?: unknown }).v;
+  if (typeof version !== 'number') {
+    return { ok: false, code: 'PERSISTENCE_CORRUPT', message: `${what} has no schema version "v"` };
+  }
+  if (!READABLE_SCHEMA_VERSIONS.includes(version)) {
+    return {
+      ok: false,
+      code: 'PERSISTENCE_VERSION',
+      message: `${what} has schema version ${version}, but this troupe reads versions ${READABLE_SCHEMA_VERSIONS.join(' and ')}: it was written by a newer troupe; use that version to read it`,
+    };
+  }
+  const parsed = v.safeParse(schema, value);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      code: 'PERSISTENCE_CORRUPT',
+      message: `${what} is malformed (${issuesOf(parsed.issues)})`,
+    };
+  }
+  const output = parsed.output as Record<string, unknown>;
+  const current = version === SCHEMA_VERSION ? output : { ...upgrade(output, version), v: SCHEMA_VERSION };
+  return { ok: true, value: current as T };
+}
+
+/**
+ * Parses JSON text with `parse`, for stores that keep documents as text. Invalid JSON is a
+ * `PERSISTENCE_CORRUPT` result naming `what`.
+ */
+export function parseJsonDocument<T>(
+  text: string,
+  parse: (value: unknown) => Parsed<T>,
+  what: string,
+): Parsed<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      code: 'PERSISTENCE_CORRUPT',
+      message: `${what} is not valid JSON (${(error as Error).message})`,
+    };
+  }
+  return parse(value);
+}
+
+/** Checks one status record (a line of the status log), upgrading an older version. */
+export const parseStatusRecord = (value: unknown): Parsed<TaskStatusRecord> =>
+  parseWith(statusRecordSchema, value, 'The status record');
+
+/** Checks one journal entry, upgrading an older version (version 1 event names become `noun.verb`). */
+export const parseJournalEntry = (value: unknown): Parsed<JournalEntry> =>
+  parseWith(journalEntrySchema, value, 'The journal entry', (entry) => {
+    const event = entry.event as { type: string };
+    return { ...entry, event: { ...event, type: currentEventName(event.type) } };
+  });
+
+/** Checks a task's snapshot document, upgrading an older version. */
+export const parseSnapshotDocument = (value: unknown): Parsed<TaskSnapshotDocument> =>
+  parseWith(snapshotDocumentSchema, value, 'The snapshot document');
+
+/** Checks a task's result document, upgrading an older version. */
+export const parseResultDocument = (value: unknown): Parsed<TaskResultDocument> =>
+  parseWith(resultDocumentSchema, value, 'The result document');

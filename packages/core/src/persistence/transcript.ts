@@ -1,0 +1,45 @@
+import { createActor } from 'xstate';
+import type { SubagentEvent } from '../machines/subagent-events.js';
+import { subagentMachine } from '../machines/subagent-machine.js';
+import type { Message } from '../model/types.js';
+import { machineInputFromSpec } from './machine-input.js';
+import type { JournalEntry, TaskSnapshotDocument, TaskSpec } from './types.js';
+
+/** The messages in a persisted subagent snapshot, or undefined when it holds none. */
+export function messagesOfSnapshot(snapshot: unknown): Message[] | undefined {
+  const messages = (snapshot as { context?: { messages?: unknown } } | undefined)?.context?.messages;
+  return Array.isArray(messages) ? (messages as Message[]) : undefined;
+}
+
+/**
+ * A stored task's conversation, exactly as its machine holds it: the snapshot's messages when the
+ * snapshot reflects the whole journal; otherwise the journal (after the snapshot, or all of it)
+ * fed through the machine. Never calls a model or runs a tool.
+ */
+export function transcriptOf(
+  spec: TaskSpec,
+  snapshot: TaskSnapshotDocument | undefined,
+  journal: readonly JournalEntry[],
+): Message[] {
+  const fromSnapshot = messagesOfSnapshot(snapshot?.snapshot);
+  if (snapshot && fromSnapshot && snapshot.journalLength >= journal.length) return fromSnapshot;
+  const input = machineInputFromSpec(spec);
+  let actor = createActor(subagentMachine, { input });
+  let from = 0;
+  if (snapshot && fromSnapshot && snapshot.journalLength <= journal.length) {
+    try {
+      actor = createActor(subagentMachine, { snapshot: snapshot.snapshot as never, input });
+      from = snapshot.journalLength;
+    } catch {
+      // A snapshot the machine cannot take: the whole journal tells the same story.
+    }
+  }
+  actor.start();
+  for (const entry of journal.slice(from)) {
+    if (actor.getSnapshot().status !== 'active') break;
+    actor.send(entry.event as SubagentEvent);
+  }
+  const messages = actor.getSnapshot().context.messages;
+  actor.stop();
+  return messages;
+}

@@ -1,0 +1,36 @@
+// @troupe/core/store: what a TaskStore implementation needs. Every store (memory, files,
+// IndexedDB, Postgres) reads and writes the same versioned documents through these.
+export { applyStatusRecord, foldStatusRecords } from '../persistence/fold-status-records.js';
+export { currentEventName, VERSION_1_EVENT_NAMES } from '../persistence/journal-events.js';
+export { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
+export {
+  type Parsed,
+  parseJournalEntry,
+  parseJsonDocument,
+  parseResultDocument,
+  parseSnapshotDocument,
+  parseStatusRecord,
+  READABLE_SCHEMA_VERSIONS,
+} from '../persistence/parse-documents.js';
+export {
+  FINAL_STATUSES,
+  type FinalTaskStatus,
+  isFinalStatus,
+  isTaskStatus,
+  TASK_STATUSES,
+} from '../persistence/statuses.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  decodeCursor,
+  encodeCursor,
+  MAX_PAGE_SIZE,
+  matchesQuery,
+  newestFirst,
+  pageOfTasks,
+  pageSize,
+  summaryOf,
+  type TaskPosition,
+} from '../persistence/task-pages.js';
+export { messagesOfSnapshot, transcriptOf } from '../persistence/transcript.js';
+export * as storeRecords from './store-records.js';
+export { runTaskStoreSuite, type StoreSuiteFramework, type StoreSuiteHarness } from './task-store-suite.js';

@@ -1,0 +1,51 @@
+import type {
+  JournalEntry,
+  StoredTask,
+  TaskResultDocument,
+  TaskSnapshotDocument,
+  TaskStatusRecord,
+} from '@troupe/core';
+import {
+  applyStatusRecord,
+  type Parsed,
+  parseJournalEntry,
+  parseJsonDocument,
+  parseResultDocument,
+  parseSnapshotDocument,
+  parseStatusRecord,
+} from '@troupe/core/store';
+import type { JsonLine } from './read-json-lines.js';
+
+// The file store keeps documents as JSON text: these parse that text with core's document
+// schemas (which also upgrade version-1 documents).
+
+/** Parses one line of `tasks.jsonl`. */
+export const parseStatusLine = (text: string): Parsed<TaskStatusRecord> =>
+  parseJsonDocument(text, parseStatusRecord, 'The status record');
+
+/** Parses one line of a `<taskId>.journal.jsonl`. */
+export const parseJournalLine = (text: string): Parsed<JournalEntry> =>
+  parseJsonDocument(text, parseJournalEntry, 'The journal entry');
+
+/** Parses a `<taskId>.snapshot.json`. */
+export const parseSnapshotText = (text: string): Parsed<TaskSnapshotDocument> =>
+  parseJsonDocument(text, parseSnapshotDocument, 'The snapshot document');
+
+/** Parses a `<taskId>.json`. */
+export const parseResultText = (text: string): Parsed<TaskResultDocument> =>
+  parseJsonDocument(text, parseResultDocument, 'The result document');
+
+/**
+ * Folds the status log into one task each, in first-seen order (see core's `applyStatusRecord`).
+ * Exact duplicate lines, written twice around a concurrent `prune`, are applied once.
+ */
+export function foldStatusLines(lines: readonly JsonLine<TaskStatusRecord>[]): Map<string, StoredTask> {
+  const tasks = new Map<string, StoredTask>();
+  const seen = new Set<string>();
+  for (const { value, text } of lines) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    applyStatusRecord(tasks, value);
+  }
+  return tasks;
+}
