@@ -46,15 +46,15 @@ describe('Postgres TaskStore', () => {
     });
     const journal = await store.loadJournal(id);
     expect(journal.entries.map((entry) => entry.event.type)).toEqual([
-      'START',
-      'MODEL_RESPONDED',
-      'TOOL_FINISHED',
-      'MODEL_RESPONDED',
-      'TOOL_FINISHED',
-      'MODEL_RESPONDED',
+      'task.started',
+      'model.responded',
+      'tool.finished',
+      'model.responded',
+      'tool.finished',
+      'model.responded',
     ]);
     expect(await store.loadSnapshot(id)).toMatchObject({
-      v: 1,
+      v: 2,
       journalLength: 6,
       snapshot: { status: 'done' },
     });
@@ -137,7 +137,7 @@ describe('Postgres TaskStore', () => {
     const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
     const final = await result;
     await store.flush();
-    store.appendStatus({ v: 1, taskId: id, event: 'task.cancelled', status: 'cancelled', at: Date.now() });
+    store.appendStatus({ v: 2, taskId: id, event: 'task.cancelled', status: 'cancelled', at: Date.now() });
     await store.flush();
     expect(await store.get(id)).toMatchObject({ status: 'completed', result: final });
     await runtime.shutdown();

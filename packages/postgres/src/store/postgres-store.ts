@@ -3,6 +3,7 @@ import {
   PersistenceError,
   type StoredTask,
   type StoreWarning,
+  type TaskPage,
   type TaskResult,
   type TaskResultDocument,
   type TaskSnapshotDocument,
@@ -10,6 +11,7 @@ import {
   type TaskStatusRecord,
   type TaskStore,
 } from '@troupe/core';
+import { pageSize, summaryOf } from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
 import { readDocument } from './read-document.js';
@@ -176,6 +178,18 @@ export class PostgresTaskStore implements TaskStore {
       [taskId],
     );
     return rows[0] ? this.storedTask(rows[0], []) : undefined;
+  }
+
+  /** `TaskStore.getTask`: see {@link PostgresTaskStore.get}. */
+  getTask(taskId: string): Promise<StoredTask | undefined> {
+    return this.get(taskId);
+  }
+
+  /** `TaskStore.listTasks`: a page of {@link PostgresTaskStore.query}, as summaries. */
+  async listTasks(query: TaskQuery = {}): Promise<TaskPage> {
+    const page = await this.query({ ...query, limit: pageSize(query) });
+    const tasks = page.tasks.map(summaryOf);
+    return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
   }
 
   /** Tasks newest first, filtered, one page at a time (an index range scan). */
