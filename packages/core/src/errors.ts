@@ -8,6 +8,7 @@ export type TroupeErrorCode =
   | 'INPUT_SCHEMA_FAILED'
   | 'OUTPUT_SCHEMA_FAILED'
   | 'TASK_NOT_FOUND'
+  | 'TASK_ENDED'
   | 'APPROVAL_NOT_FOUND'
   | 'LIMIT_EXCEEDED'
   | 'MODEL_ERROR'

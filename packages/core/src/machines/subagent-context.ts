@@ -62,6 +62,12 @@ export interface SubagentContext {
   step: TurnStep;
   graceReason: GraceReason | undefined;
   end: TaskOutcome | undefined;
+  /**
+   * Steering messages received and not yet given to the model (absent in snapshots written before
+   * steering existed). They join the next user message: with the next tool results, or as a new
+   * turn when the model answers while one waits.
+   */
+  steering?: readonly string[];
 }
 
 export const NO_STEP: TurnStep = { plan: [], results: [], approved: [], inFlight: [] };
@@ -141,4 +147,14 @@ export function messagesForGrace(context: SubagentContext, reason: GraceReason):
 /** The final status a terminate reason implies. */
 export function statusOf(reason: TerminateReason | undefined): SubagentOutput['status'] {
   return reason === 'GOAL' ? 'completed' : reason === 'ABORTED' ? 'cancelled' : 'failed';
+}
+
+/** Content blocks for the steering messages waiting in `context`, or none. */
+export function steeringBlocks(context: SubagentContext): ContentBlock[] {
+  const steering = context.steering;
+  if (!steering?.length) return [];
+  return steering.map((text) => ({
+    type: 'text' as const,
+    text: `Message from the user while you work: ${text}`,
+  }));
 }

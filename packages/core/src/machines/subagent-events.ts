@@ -35,4 +35,6 @@ export type SubagentEvent =
   | { type: 'approval.granted'; at: number; toolUseId: string }
   | { type: 'approval.denied'; at: number; toolUseId: string; reason?: string }
   | { type: 'deadline.passed'; at: number }
-  | { type: 'cancel.requested'; at: number; reason?: string };
+  | { type: 'cancel.requested'; at: number; reason?: string }
+  /** A message for the task from its parent or the host (`runtime.steer`), given at its next turn. */
+  | { type: 'task.steered'; at: number; text: string };

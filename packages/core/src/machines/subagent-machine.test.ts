@@ -83,9 +83,18 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
   const context = snapshot.context;
   const at = context.now + 1;
   const cancel: SubagentEvent = { type: 'cancel.requested', at };
+  // At most one steering message waits at a time, and only early on: enough to take every edge.
+  const steer: SubagentEvent[] =
+    (context.steering?.length ?? 0) === 0 && context.turns < 2
+      ? [{ type: 'task.steered', at, text: 'focus' }]
+      : [];
   switch (phase(snapshot)) {
     case 'pending':
-      return [{ type: 'task.started', at: START_AT, deadline: START_AT + input.limits.timeoutMs }, cancel];
+      return [
+        { type: 'task.started', at: START_AT, deadline: START_AT + input.limits.timeoutMs },
+        cancel,
+        ...(context.messages.length < 2 ? steer : []),
+      ];
     case 'running.thinking':
       return [
         responded(snapshot, 'answer'),
@@ -102,10 +111,11 @@ function eventsFor(snapshot: Snapshot): SubagentEvent[] {
         },
         { type: 'deadline.passed', at: context.deadline },
         cancel,
+        ...steer,
       ];
     case 'running.acting': {
       const next = context.step.plan[context.step.results.length];
-      const events: SubagentEvent[] = [{ type: 'deadline.passed', at: context.deadline }, cancel];
+      const events: SubagentEvent[] = [{ type: 'deadline.passed', at: context.deadline }, cancel, ...steer];
       if (next && !context.step.inFlight.includes(next.toolUseId))
         events.push({ type: 'tool.started', at, toolUseId: next.toolUseId });
       if (next)
@@ -168,6 +178,8 @@ function serialize(snapshot: Snapshot): string {
     context.graceReason,
     context.end?.terminateReason,
     context.deadline > START_AT + input.limits.timeoutMs,
+    context.steering?.length ?? 0,
+    context.messages.length,
   ]);
 }
 
@@ -222,6 +234,9 @@ describe('subagent machine (model-based)', () => {
     const expected = [
       'pending --task.started--> running.thinking',
       'pending --cancel.requested--> cancelled',
+      'pending --task.steered--> pending',
+      'running.thinking --task.steered--> running.thinking',
+      'running.acting --task.steered--> running.acting',
       'running.thinking --model.responded--> running.acting',
       'running.thinking --model.responded--> running.awaitingApproval',
       'running.thinking --model.responded--> running.thinking',

@@ -10,6 +10,7 @@ import {
   type SubagentInput,
   type SubagentOutput,
   statusOf,
+  steeringBlocks,
   tokens,
 } from './subagent-context.js';
 import type { SubagentEvent } from './subagent-events.js';
@@ -87,6 +88,8 @@ export const subagentMachine = setup({
       nextCall(context)?.toolUseId === (event as Event<'approval.granted'>).toolUseId,
     overTokenBudget: ({ context }) => tokens(context.usage) > context.task.limits.tokenBudget,
     outOfTurns: ({ context }) => context.turns >= context.task.limits.maxTurns,
+    steeredWithTurnsLeft: ({ context }) =>
+      (context.steering?.length ?? 0) > 0 && context.turns + 1 < context.task.limits.maxTurns,
     pastDeadline: ({ context }) => context.now >= context.deadline,
     deadlineReached: ({ context, event }) => (event as Event<'deadline.passed'>).at >= context.deadline,
   },
@@ -212,15 +215,40 @@ export const subagentMachine = setup({
         now: at,
         messages: [
           ...context.messages,
-          { role: 'user' as const, content: [...context.step.results, result] },
+          { role: 'user' as const, content: [...context.step.results, result, ...steeringBlocks(context)] },
         ],
         step: NO_STEP,
+        ...(context.steering?.length ? { steering: [] } : {}),
       };
     }),
     sendResults: assign(({ context }) => ({
-      messages: [...context.messages, { role: 'user' as const, content: context.step.results }],
+      messages: [
+        ...context.messages,
+        { role: 'user' as const, content: [...context.step.results, ...steeringBlocks(context)] },
+      ],
       step: NO_STEP,
+      ...(context.steering?.length ? { steering: [] } : {}),
     })),
+    queueSteering: assign(({ context, event }) => {
+      const { at, text } = event as Event<'task.steered'>;
+      return { now: at, steering: [...(context.steering ?? []), text] };
+    }),
+    deliverSteering: assign(({ context }) => ({
+      messages: [...context.messages, { role: 'user' as const, content: steeringBlocks(context) }],
+      steering: [],
+    })),
+    steerBeforeStart: assign(({ context, event }) => {
+      const { text } = event as Event<'task.steered'>;
+      const messages = context.messages.slice();
+      const last = messages[messages.length - 1];
+      const block = { type: 'text' as const, text: `Message from the user while you work: ${text}` };
+      if (last?.role === 'user') {
+        const content =
+          typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+        messages[messages.length - 1] = { role: 'user', content: [...content, block] };
+      } else messages.push({ role: 'user', content: [block] });
+      return { messages };
+    }),
     failWithTokenLimit: assign(({ context }) => ({
       end: {
         endedAt: context.now,
@@ -341,12 +369,14 @@ export const subagentMachine = setup({
       on: {
         'task.started': { target: 'running', actions: 'start' },
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'task.steered': { actions: 'steerBeforeStart' },
       },
     },
     running: {
       initial: 'thinking',
       on: {
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'task.steered': { actions: 'queueSteering' },
       },
       states: {
         thinking: {
@@ -354,6 +384,12 @@ export const subagentMachine = setup({
             'model.responded': [
               { guard: not('isCurrentTurn') },
               { guard: 'hasToolCalls', target: 'acting', actions: 'recordResponse' },
+              {
+                guard: 'steeredWithTurnsLeft',
+                target: 'thinking',
+                reenter: true,
+                actions: ['recordResponse', 'deliverSteering'],
+              },
               {
                 guard: 'outputRejectedWithTurnsLeft',
                 target: 'thinking',

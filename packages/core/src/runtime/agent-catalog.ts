@@ -18,7 +18,14 @@ export type AgentCatalogSource =
   | { get(name: string): AgentDefinition | undefined; list(): AgentDefinition[] };
 
 /** Names of the task tools a main agent (or a nesting sub-agent) gets. */
-export const TASK_TOOL_NAMES = ['task', 'task_status', 'task_list', 'cancel_task', 'spawn'] as const;
+export const TASK_TOOL_NAMES = [
+  'task',
+  'task_status',
+  'task_list',
+  'cancel_task',
+  'message_task',
+  'spawn',
+] as const;
 
 /**
  * The runtime's view of agent definitions: lookup (case-insensitive), model resolution, tool

@@ -1,6 +1,6 @@
 import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import { type Clock, systemClock } from '../clock.js';
-import { TroupeError } from '../errors.js';
+import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { createSupervisorMachine, type QueuedTask } from '../machines/supervisor-machine.js';
@@ -211,6 +211,27 @@ export class Runtime {
   /** Tasks, newest first, filtered. */
   list(filter: TaskListFilter = {}): TaskInfo[] {
     return this.table.list(filter, this.clock.now());
+  }
+
+  /**
+   * Sends a message to a queued or running task, which sees it as a user message at its next turn
+   * boundary: with its next tool results, or, if it answers meanwhile, as a new turn (within its
+   * turn limit). The message is journaled, so restore and replay reproduce it. Throws a
+   * `ValidationError` for an empty message, `TroupeError` `TASK_NOT_FOUND` for a task this runtime
+   * does not run, and `TASK_ENDED` for a task that has ended.
+   */
+  steer(id: string, text: string): void {
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new ValidationError('steer: the message must be a non-empty string.', ['text']);
+    const entry = this.table.get(id);
+    if (!entry) throw new TroupeError('TASK_NOT_FOUND', `steer: no task "${id}" runs in this runtime.`);
+    if (entry.result)
+      throw new TroupeError(
+        'TASK_ENDED',
+        `steer: task ${id} has already ended (${entry.result.status}); start a new task instead.`,
+      );
+    if (entry.driver) entry.driver.steer(text);
+    else (entry.steering ??= []).push(text);
   }
 
   /** Cancels a queued or running task. Returns false if it is unknown or already ended. */
@@ -426,6 +447,8 @@ export class Runtime {
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');
     driver.attach(ref, entry.restore?.replay ?? []);
     const snapshot = driver.snapshot;
+    for (const text of entry.steering ?? []) driver.steer(text);
+    delete entry.steering;
     if (snapshot?.value === 'pending') {
       const at = this.clock.now();
       const cap = entry.spec.deadlineCap;

@@ -233,6 +233,29 @@ export function createMainTools(runtime: Runtime): Tool[] {
     },
   });
 
+  const messageTask = defineTool({
+    name: 'message_task',
+    description:
+      'Sends a message to a queued or running task (for example a background task): it sees the message at its next step, as if the user said it. Use it to correct course or add what the task needs to know.',
+    access: 'read',
+    input: v.object({
+      task_id: v.pipe(v.string(), v.minLength(1)),
+      message: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description('What the task should know or do differently.'),
+      ),
+    }),
+    execute({ task_id, message }) {
+      const info = runtime.get(task_id);
+      if (!info) return `Error: no task with id "${task_id}".`;
+      if (info.result)
+        return `Error: task ${task_id} has already ended (${info.status}); start a new task instead.`;
+      runtime.steer(task_id, message);
+      return `Message sent to task ${task_id}; it will see it at its next step.`;
+    },
+  });
+
   const spawn = defineTool({
     name: 'spawn',
     description:
@@ -269,7 +292,7 @@ export function createMainTools(runtime: Runtime): Tool[] {
     },
   });
 
-  return [task, taskStatus, taskList, cancelTask, spawn];
+  return [task, taskStatus, taskList, cancelTask, messageTask, spawn];
 }
 
 /**

@@ -97,6 +97,11 @@ export class TaskDriver {
       );
   }
 
+  /** Gives the task a steering message (journaled like every event). */
+  steer(text: string): void {
+    this.send({ type: 'task.steered', at: this.host.clock.now(), text });
+  }
+
   cancel(reason?: string): void {
     const at = this.host.clock.now();
     this.send(reason ? { type: 'cancel.requested', at, reason } : { type: 'cancel.requested', at });

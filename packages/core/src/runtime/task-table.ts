@@ -49,6 +49,8 @@ export interface TaskEntry {
   promise: Promise<TaskResult>;
   resolve: (result: TaskResult) => void;
   restore: { logic: AnyActorLogic | undefined; replay: SubagentEvent[]; journalLength: number } | undefined;
+  /** Steering messages for a task that has not started: given to it as it starts. */
+  steering?: string[];
   /** Frozen info of a finished task. */
   info?: TaskInfo;
 }
