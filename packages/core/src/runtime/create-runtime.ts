@@ -9,7 +9,15 @@ import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-inp
 import { createMemoryStore } from '../persistence/memory-store.js';
 import { nullStore } from '../persistence/null-store.js';
 import { isFinalStatus } from '../persistence/statuses.js';
-import type { StoreWarning, TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
+import { summaryOf } from '../persistence/task-pages.js';
+import type {
+  StoreWarning,
+  TaskQuery,
+  TaskResult,
+  TaskSpec,
+  TaskStatus,
+  TaskStore,
+} from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-registry.js';
@@ -24,6 +32,7 @@ import { planRestore } from './restore-plan.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
+import { infoFromSummary } from './stored-task-info.js';
 import { TaskDriver } from './task-driver.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
 import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
@@ -208,7 +217,32 @@ export class Runtime {
     return stored.result ?? (await this.store.loadResult(id));
   }
 
-  /** Tasks, newest first, filtered. */
+  /**
+   * A task's information: from this runtime when it runs the task, otherwise from the store (a
+   * task that ended before a restart, or that another process runs). Undefined when neither
+   * knows it.
+   */
+  async find(id: string): Promise<TaskInfo | undefined> {
+    const live = this.get(id);
+    if (live) return live;
+    const stored = await this.store.getTask(id);
+    return stored ? infoFromSummary(summaryOf(stored)) : undefined;
+  }
+
+  /**
+   * Every task the store knows, this runtime's and those from before a restart, newest first,
+   * filtered and paged (`limit`, then `cursor` from the previous page). Tasks this runtime runs
+   * show their live progress. Served by the store's index: the stored tasks' conversations and
+   * documents are not loaded.
+   */
+  async history(query: TaskQuery = {}): Promise<{ tasks: TaskInfo[]; cursor?: string }> {
+    await this.store.flush();
+    const page = await this.store.listTasks(query);
+    const tasks = page.tasks.map((summary) => this.get(summary.taskId) ?? infoFromSummary(summary));
+    return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
+  }
+
+  /** Tasks of this runtime (since it was created or restored), newest first, filtered. */
   list(filter: TaskListFilter = {}): TaskInfo[] {
     return this.table.list(filter, this.clock.now());
   }

@@ -80,12 +80,8 @@ function sessionTask(runtime: Runtime, taskId: string, sessionKey: string): Task
 
 /** Whether a task, live or only in the store, belongs to `sessionKey`. */
 async function ownedBy(runtime: Runtime, taskId: string, sessionKey: string): Promise<boolean> {
-  const info = runtime.get(taskId);
-  if (info) return info.sessionKey === sessionKey;
-  const stored = await runtime.store.loadTasks().catch(() => undefined);
-  return (
-    stored?.tasks.some((task) => task.spec.taskId === taskId && task.spec.sessionKey === sessionKey) ?? false
-  );
+  const info = await runtime.find(taskId);
+  return info?.sessionKey === sessionKey;
 }
 
 /** Builds the main-agent tools bound to a runtime. */
@@ -184,9 +180,12 @@ export function createMainTools(runtime: Runtime): Tool[] {
       'Shows the status of a task started with task or spawn: progress while it runs, its answer once it has finished.',
     access: 'read',
     input: v.object({ task_id: v.pipe(v.string(), v.minLength(1)) }),
-    execute({ task_id }, context) {
-      const info = sessionTask(runtime, task_id, caller(runtime, context).sessionKey);
-      return info ? describeInfo(info) : `Error: no task with id "${task_id}" in this session.`;
+    async execute({ task_id }, context) {
+      // Tasks that ended before a restart are found in the store.
+      const info = await runtime.find(task_id);
+      return info && info.sessionKey === caller(runtime, context).sessionKey
+        ? describeInfo(info)
+        : `Error: no task with id "${task_id}" in this session.`;
     },
   });
 
@@ -201,9 +200,10 @@ export function createMainTools(runtime: Runtime): Tool[] {
       agent_name: v.optional(v.string()),
       limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
     }),
-    execute({ status, agent_name, limit }, context) {
+    async execute({ status, agent_name, limit }, context) {
       const who = caller(runtime, context);
-      const tasks = runtime.list({
+      // The store's history: tasks from before a restart are listed too.
+      const { tasks } = await runtime.history({
         sessionKey: who.sessionKey,
         limit: limit ?? 20,
         ...(status ? { status } : {}),
