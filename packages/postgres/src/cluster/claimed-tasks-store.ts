@@ -26,6 +26,8 @@ export class ClaimedTasksStore implements TaskStore {
   saveSnapshot: TaskStore['saveSnapshot'] = (taskId, produce) => this.store.saveSnapshot(taskId, produce);
   saveResult: TaskStore['saveResult'] = (document) => this.store.saveResult(document);
   flush: TaskStore['flush'] = () => this.store.flush();
+  listTasks: TaskStore['listTasks'] = (query) => this.store.listTasks(query);
+  getTask: TaskStore['getTask'] = (taskId) => this.store.getTask(taskId);
   loadJournal: TaskStore['loadJournal'] = (taskId) => this.store.loadJournal(taskId);
   loadSnapshot: TaskStore['loadSnapshot'] = (taskId) => this.store.loadSnapshot(taskId);
   loadResult: TaskStore['loadResult'] = (taskId) => this.store.loadResult(taskId);
