@@ -1,9 +1,9 @@
 import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { TroupeErrorCode } from '@troupe/core';
+import type { ModelErrorCode } from '@troupe/core';
 
 /** What went wrong with one attempt, in the adapter's terms. */
 export interface Failure {
-  code: TroupeErrorCode;
+  code: ModelErrorCode;
   retryable: boolean;
   /** HTTP status, when the API answered with one. */
   status?: number;
@@ -15,7 +15,7 @@ export interface Failure {
   headers?: Headers;
 }
 
-const TYPE_CODES: Record<string, { code: TroupeErrorCode; retryable: boolean }> = {
+const TYPE_CODES: Record<string, { code: ModelErrorCode; retryable: boolean }> = {
   rate_limit_error: { code: 'MODEL_RATE_LIMITED', retryable: true },
   overloaded_error: { code: 'MODEL_OVERLOADED', retryable: true },
   api_error: { code: 'MODEL_ERROR', retryable: true },
@@ -32,7 +32,7 @@ const TYPE_CODES: Record<string, { code: TroupeErrorCode; retryable: boolean }> 
 const CUT_STREAM =
   /terminated|stream ended without producing|request ended without sending|other side closed|socket/i;
 
-function byStatus(status: number): { code: TroupeErrorCode; retryable: boolean } {
+function byStatus(status: number): { code: ModelErrorCode; retryable: boolean } {
   if (status === 429) return { code: 'MODEL_RATE_LIMITED', retryable: true };
   if (status === 529) return { code: 'MODEL_OVERLOADED', retryable: true };
   if (status === 401 || status === 403 || status === 402) return { code: 'MODEL_AUTH', retryable: false };

@@ -31,6 +31,19 @@ export type TroupeErrorCode =
   | 'RUNTIME_STOPPED'
   | 'ABORTED';
 
+/** The codes of model errors. */
+export type ModelErrorCode = Extract<TroupeErrorCode, `MODEL_${string}`> | 'ABORTED';
+/** The codes of tool errors. */
+export type ToolErrorCode = Extract<TroupeErrorCode, `TOOL_${string}`> | 'ABORTED';
+/** The codes of definition errors. */
+export type DefinitionErrorCode = Extract<TroupeErrorCode, `DEFINITION_${string}`>;
+/** The codes of validation errors. */
+export type ValidationErrorCode = 'VALIDATION_FAILED' | 'INPUT_SCHEMA_FAILED' | 'OUTPUT_SCHEMA_FAILED';
+/** The codes of persistence errors. */
+export type PersistenceErrorCode = Extract<TroupeErrorCode, `PERSISTENCE_${string}`>;
+
+const brandOf = (kind: string): symbol => Symbol.for(`troupe.error.${kind}`);
+
 export interface TroupeErrorOptions {
   cause?: unknown;
   /** Structured details a host may render or log; never secrets. */
@@ -39,6 +52,8 @@ export interface TroupeErrorOptions {
 
 /** Base class of every error troupe raises or reports. `code` is stable; `message` is for people. */
 export class TroupeError extends Error {
+  /** The kind this class brands its instances with (its name, kept through minification). */
+  static readonly kind: string = 'TroupeError';
   readonly code: TroupeErrorCode;
   readonly details: Record<string, unknown>;
 
@@ -47,6 +62,31 @@ export class TroupeError extends Error {
     this.name = new.target.name;
     this.code = code;
     this.details = options.details ?? {};
+    // Brand with every kind up the chain, under `Symbol.for` keys: another copy of this package
+    // (a second install, a bundle) recognises the error through `isInstance`.
+    for (
+      let type = new.target as typeof TroupeError;
+      type && type !== (Error as unknown);
+      type = Object.getPrototypeOf(type)
+    ) {
+      Object.defineProperty(this, brandOf(type.kind), { value: true, enumerable: false });
+      if (type === TroupeError) break;
+    }
+  }
+
+  /**
+   * True when `value` is an error of this class, made by any copy of troupe (unlike
+   * `instanceof`, which only knows this copy's classes). `ModelError.isInstance(error)`.
+   */
+  static isInstance<TClass extends typeof TroupeError>(
+    this: TClass,
+    value: unknown,
+  ): value is InstanceType<TClass> {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brandOf(this.kind)] === true
+    );
   }
 
   /** A plain, JSON-safe form for results and persisted records (no stack). */
@@ -65,12 +105,13 @@ export interface SerializedError {
 
 /** An agent definition that cannot be used: names the file, line and field where known. */
 export class DefinitionError extends TroupeError {
+  static override readonly kind: string = 'DefinitionError';
   readonly file: string | undefined;
   readonly line: number | undefined;
   readonly field: string | undefined;
   constructor(
     message: string,
-    where: { file?: string; line?: number; field?: string; code?: TroupeErrorCode } = {},
+    where: { file?: string; line?: number; field?: string; code?: DefinitionErrorCode } = {},
     options: TroupeErrorOptions = {},
   ) {
     super(where.code ?? 'DEFINITION_INVALID', message, {
@@ -85,11 +126,12 @@ export class DefinitionError extends TroupeError {
 
 /** A value that failed validation at a trust boundary (spawn options, task input, tool input). */
 export class ValidationError extends TroupeError {
+  static override readonly kind: string = 'ValidationError';
   readonly issues: string[];
   constructor(
     message: string,
     issues: string[] = [],
-    options: TroupeErrorOptions & { code?: TroupeErrorCode } = {},
+    options: TroupeErrorOptions & { code?: ValidationErrorCode } = {},
   ) {
     super(options.code ?? 'VALIDATION_FAILED', message, {
       ...options,
@@ -101,6 +143,7 @@ export class ValidationError extends TroupeError {
 
 /** A limit that was hit (turns, tokens, time, depth). */
 export class LimitError extends TroupeError {
+  static override readonly kind: string = 'LimitError';
   constructor(message: string, options: TroupeErrorOptions = {}) {
     super('LIMIT_EXCEEDED', message, options);
   }
@@ -108,10 +151,11 @@ export class LimitError extends TroupeError {
 
 /** A model call that failed. `isRetryable` says whether trying again could help. */
 export class ModelError extends TroupeError {
+  static override readonly kind: string = 'ModelError';
   readonly status: number | undefined;
   readonly isRetryable: boolean;
   constructor(
-    code: TroupeErrorCode,
+    code: ModelErrorCode,
     message: string,
     options: TroupeErrorOptions & { status?: number; isRetryable?: boolean } = {},
   ) {
@@ -123,8 +167,9 @@ export class ModelError extends TroupeError {
 
 /** A tool that could not run, was denied, or failed. */
 export class ToolError extends TroupeError {
+  static override readonly kind: string = 'ToolError';
   readonly toolName: string;
-  constructor(code: TroupeErrorCode, toolName: string, message: string, options: TroupeErrorOptions = {}) {
+  constructor(code: ToolErrorCode, toolName: string, message: string, options: TroupeErrorOptions = {}) {
     super(code, message, { ...options, details: { ...options.details, toolName } });
     this.toolName = toolName;
   }
@@ -132,9 +177,10 @@ export class ToolError extends TroupeError {
 
 /** The store failed, or holds a document that cannot be read. */
 export class PersistenceError extends TroupeError {
+  static override readonly kind: string = 'PersistenceError';
   readonly path: string | undefined;
   constructor(
-    code: 'PERSISTENCE_FAILED' | 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION',
+    code: PersistenceErrorCode,
     message: string,
     options: TroupeErrorOptions & { path?: string } = {},
   ) {
@@ -145,7 +191,7 @@ export class PersistenceError extends TroupeError {
 
 /** Turns anything thrown into a JSON-safe error record (never a stack). */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof TroupeError) return error.toJSON();
+  if (TroupeError.isInstance(error)) return error.toJSON();
   if (error instanceof Error) return { name: error.name, code: 'UNKNOWN', message: error.message };
   return { name: 'Error', code: 'UNKNOWN', message: String(error) };
 }

@@ -6,6 +6,8 @@ import {
   createRuntime,
   defineTool,
   type ModelAdapter,
+  ModelError,
+  PersistenceError,
   parseAgentFile,
   type Runtime,
   type TaskHandle,
@@ -66,5 +68,18 @@ describe('public API types', () => {
     const parsed = parseAgentFile('---\nname: a\ndescription: b\n---\nprompt', { path: 'a.md' });
     expectTypeOf(parsed.definition.name).toEqualTypeOf<string>();
     expectTypeOf(parsed.warnings).toBeArray();
+  });
+});
+
+describe('error classes', () => {
+  it('each subclass takes only its own codes, and isInstance narrows', () => {
+    new ModelError('MODEL_OVERLOADED', 'busy');
+    // @ts-expect-error a tool code is not a model error's
+    new ModelError('TOOL_FAILED', 'no');
+    new PersistenceError('PERSISTENCE_CORRUPT', 'bad');
+    // @ts-expect-error a model code is not a persistence error's
+    new PersistenceError('MODEL_AUTH', 'no');
+    const value: unknown = new ModelError('MODEL_AUTH', 'key');
+    if (ModelError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<ModelError>();
   });
 });

@@ -44,16 +44,21 @@ export { AgentDefinitionSchema, validateAgentDefinition } from './definitions/va
 export type { DefinitionWarning, DefinitionWarningKind } from './definitions/warnings.js';
 export {
   DefinitionError,
+  type DefinitionErrorCode,
   LimitError,
   ModelError,
+  type ModelErrorCode,
   PersistenceError,
+  type PersistenceErrorCode,
   type SerializedError,
   serializeError,
   ToolError,
+  type ToolErrorCode,
   TroupeError,
   type TroupeErrorCode,
   type TroupeErrorOptions,
   ValidationError,
+  type ValidationErrorCode,
 } from './errors.js';
 export type {
   ApprovalRequest,
