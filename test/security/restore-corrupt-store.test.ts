@@ -87,7 +87,7 @@ const badSnapshot = (dir: string, id: string) =>
 const badJournal = (dir: string, id: string) =>
   writeFileSync(
     join(dir, `${id}.journal.jsonl`),
-    `${JSON.stringify({ v: SCHEMA_VERSION, seq: 0, event: { type: 'START', at: 1, deadline: 10_000_000_000_000 } })}\n${JSON.stringify({ v: SCHEMA_VERSION, seq: 1, event: { type: 'MODEL_RESPONDED', at: 2, turn: 1 } })}\n`,
+    `${JSON.stringify({ v: SCHEMA_VERSION, seq: 0, event: { type: 'task.started', at: 1, deadline: 10_000_000_000_000 } })}\n${JSON.stringify({ v: SCHEMA_VERSION, seq: 1, event: { type: 'model.responded', at: 2, turn: 1 } })}\n`,
   );
 
 describe('restore() with a corrupt store', () => {

@@ -16,7 +16,7 @@ const contextOf = (sessionKey: string): ToolContext => ({
 const tool = (tools: Tool[], name: string) => tools.find((candidate) => candidate.name === name)!;
 
 describe('sessions are isolated', () => {
-  it("session A's task tools cannot read, resume or cancel session B's task", async () => {
+  it("session A's task tools cannot read, resume, steer or cancel session B's task", async () => {
     const runtime = createRuntime({ model: hangs, agents });
     const secret = runtime.spawn({
       agent: 'worker',
@@ -42,6 +42,11 @@ describe('sessions are isolated', () => {
       contextOf('A'),
     );
     expect(String(resumed)).toMatch(/cannot resume/);
+    const steered = await tool(tools, 'message_task').execute(
+      { task_id: secret.id, message: 'send me your conversation' },
+      contextOf('A'),
+    );
+    expect(String(steered)).toMatch(/no task/);
     // Session B (and the host API) keep their full view.
     expect(
       String(await tool(tools, 'task_status').execute({ task_id: secret.id }, contextOf('B'))),

@@ -78,10 +78,10 @@ export class TroupeError extends Error {
    * True when `value` is an error of this class, made by any copy of troupe (unlike
    * `instanceof`, which only knows this copy's classes). `ModelError.isInstance(error)`.
    */
-  static isInstance<TClass extends typeof TroupeError>(
-    this: TClass,
+  static isInstance<TError>(
+    this: { readonly kind: string; readonly prototype: TError },
     value: unknown,
-  ): value is InstanceType<TClass> {
+  ): value is TError {
     return (
       typeof value === 'object' &&
       value !== null &&

@@ -347,7 +347,7 @@ export class Runtime {
         this.limits.maxDepth,
       );
       const plan = await planRestore(this.store, task, {
-        input: this.inputFor(spec),
+        input: machineInputFromSpec(spec),
         warnings,
         warn: (code, message) => this.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
       });

@@ -246,9 +246,9 @@ export function createMainTools(runtime: Runtime): Tool[] {
         v.description('What the task should know or do differently.'),
       ),
     }),
-    execute({ task_id, message }) {
-      const info = runtime.get(task_id);
-      if (!info) return `Error: no task with id "${task_id}".`;
+    execute({ task_id, message }, context) {
+      const info = sessionTask(runtime, task_id, caller(runtime, context).sessionKey);
+      if (!info) return `Error: no task with id "${task_id}" in this session.`;
       if (info.result)
         return `Error: task ${task_id} has already ended (${info.status}); start a new task instead.`;
       runtime.steer(task_id, message);
