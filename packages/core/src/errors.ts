@@ -85,6 +85,7 @@ export class TroupeError extends Error {
     return (
       typeof value === 'object' &&
       value !== null &&
+      // biome-ignore lint/complexity/noThisInStatic: each subclass checks its own brand
       (value as Record<symbol, unknown>)[brandOf(this.kind)] === true
     );
   }

@@ -265,7 +265,10 @@ export class Runtime {
         `steer: task ${id} has already ended (${entry.result.status}); start a new task instead.`,
       );
     if (entry.driver) entry.driver.steer(text);
-    else (entry.steering ??= []).push(text);
+    else {
+      entry.steering ??= [];
+      entry.steering.push(text);
+    }
   }
 
   /** Cancels a queued or running task. Returns false if it is unknown or already ended. */
