@@ -151,16 +151,11 @@ export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } f
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export { announcement } from './runtime/announcement.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
-export {
-  createRuntime,
-  Runtime,
-  type RuntimeLimits,
-  type RuntimeOptions,
-  type TaskHandle,
-} from './runtime/create-runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
 export { FORK_SEPARATOR, forkContext } from './runtime/fork-context.js';
 export { formatDuration, formatTokens, taskDescription, taskToolAnswer } from './runtime/main-tools.js';
 export { describePrompt, prepareTask } from './runtime/prepare-task.js';
+export type { RuntimeLimits } from './runtime/runtime-limits.js';
 export {
   DEFAULT_MAIN_PROMPT,
   Session,
@@ -169,6 +164,7 @@ export {
   type SessionReply,
 } from './runtime/session.js';
 export type { SpawnOptions } from './runtime/spawn-options.js';
+export type { TaskHandle } from './runtime/task-handle.js';
 export { cancelledBeforeStart } from './runtime/task-results.js';
 export type { TaskInfo, TaskListFilter } from './runtime/task-table.js';
 export {

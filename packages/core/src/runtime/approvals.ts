@@ -1,8 +1,8 @@
 import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
 import type { TaskSpec } from '../persistence/types.js';
-import type { ApprovalDisposition } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { ApprovalDisposition } from './subagent-snapshot.js';
 import type { TaskDriver } from './task-driver.js';
 
 /**

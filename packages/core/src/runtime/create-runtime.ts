@@ -24,34 +24,20 @@ import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-r
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
-import type { DriverHost } from './driver-host.js';
 import { RuntimeEmitter } from './emitter.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
 import { planRestore } from './restore-plan.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
 import { infoFromSummary } from './stored-task-info.js';
+import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
+import type { TaskHandle } from './task-handle.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
 import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
-
-/** Runtime-wide limits. Per-agent fields in a definition override the task defaults. */
-export interface RuntimeLimits {
-  /** Sub-agents running at once; the rest queue (FIFO). Default 5. */
-  maxConcurrent: number;
-  /** Turns per task. Default 10. */
-  maxTurns: number;
-  /** Input + output tokens per task. Default 100,000. */
-  tokenBudget: number;
-  /** Wall-clock ms per task (time awaiting approval excluded). Default 300,000. */
-  timeoutMs: number;
-  /** Nesting depth: 1 means sub-agents cannot start sub-agents. Default 1. */
-  maxDepth: number;
-  /** Turns per user message for a session's main agent. Default 40. */
-  mainMaxTurns: number;
-}
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -76,13 +62,6 @@ export interface RuntimeOptions {
   createId?: () => string;
   /** An XState inspection observer (e.g. from @statelyai/inspect) attached to every actor. */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-}
-
-/** What `runtime.spawn` returns. */
-export interface TaskHandle {
-  readonly id: string;
-  /** Resolves when the task ends. Never rejects for task failures: read `status`. */
-  readonly result: Promise<TaskResult>;
 }
 
 const DEFAULT_LIMITS: RuntimeLimits = {

@@ -2,10 +2,26 @@ import * as v from 'valibot';
 import { taskToolDescription } from '../definitions/task-tool-description.js';
 import { TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
-import type { TaskResult } from '../persistence/types.js';
+import type { TaskQuery, TaskResult, TaskStore } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
-import type { Runtime, TaskHandle } from './create-runtime.js';
+import type { AgentCatalog } from './agent-catalog.js';
+import type { SpawnOptions } from './spawn-options.js';
+import type { TaskDriver } from './task-driver.js';
+import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-table.js';
+
+/** What the main agent's tools need from the runtime they drive. */
+export interface MainToolsRuntime {
+  readonly agents: AgentCatalog;
+  readonly store: TaskStore;
+  spawnInternal(options: SpawnOptions & { history?: Message[] }): TaskHandle;
+  get(id: string): TaskInfo | undefined;
+  find(id: string): Promise<TaskInfo | undefined>;
+  history(query?: TaskQuery): Promise<{ tasks: TaskInfo[]; cursor?: string }>;
+  cancel(id: string, reason?: string): boolean;
+  steer(id: string, text: string): void;
+  driverOf(taskId: string): TaskDriver | undefined;
+}
 
 /** Formats a token count: 950, 12.3k, 1.2M. */
 export function formatTokens(tokens: number): string {
@@ -63,7 +79,7 @@ function describeInfo(info: TaskInfo): string {
 }
 
 /** What a main-agent tool needs to know about who is calling. */
-function caller(runtime: Runtime, context: ToolContext) {
+function caller(runtime: MainToolsRuntime, context: ToolContext) {
   const driver = runtime.driverOf(context.taskId);
   return {
     parentTaskId: driver && driver.spec.depth >= 1 ? driver.spec.taskId : undefined,
@@ -73,19 +89,19 @@ function caller(runtime: Runtime, context: ToolContext) {
 }
 
 /** A task the caller's session may see: the task tools never reach another session's tasks. */
-function sessionTask(runtime: Runtime, taskId: string, sessionKey: string): TaskInfo | undefined {
+function sessionTask(runtime: MainToolsRuntime, taskId: string, sessionKey: string): TaskInfo | undefined {
   const info = runtime.get(taskId);
   return info?.sessionKey === sessionKey ? info : undefined;
 }
 
 /** Whether a task, live or only in the store, belongs to `sessionKey`. */
-async function ownedBy(runtime: Runtime, taskId: string, sessionKey: string): Promise<boolean> {
+async function ownedBy(runtime: MainToolsRuntime, taskId: string, sessionKey: string): Promise<boolean> {
   const info = await runtime.find(taskId);
   return info?.sessionKey === sessionKey;
 }
 
 /** Builds the main-agent tools bound to a runtime. */
-export function createMainTools(runtime: Runtime): Tool[] {
+export function createMainTools(runtime: MainToolsRuntime): Tool[] {
   const agentNames = () => runtime.agents.list().map((agent) => agent.name);
 
   const buildTask = (names: string[]) =>
@@ -299,7 +315,7 @@ export function createMainTools(runtime: Runtime): Tool[] {
  * A tool rebuilt whenever the runtime's agents change (names or descriptions), so agents added to
  * the registry after `createRuntime` are offered to the main agent at its next request.
  */
-function followAgents(runtime: Runtime, build: (names: string[]) => Tool): Tool {
+function followAgents(runtime: MainToolsRuntime, build: (names: string[]) => Tool): Tool {
   let key: string | undefined;
   let tool: Tool | undefined;
   const current = (): Tool => {
@@ -328,7 +344,7 @@ function followAgents(runtime: Runtime, build: (names: string[]) => Tool): Tool 
 }
 
 /** The `task` tool's description: what it does, then every available agent and when to use it. */
-export function taskDescription(runtime: Runtime): string {
+export function taskDescription(runtime: MainToolsRuntime): string {
   return [
     'Delegates a task to a specialised sub-agent that works on its own, with its own tools and context, and returns its final answer.',
     'Use it for multi-step searches, investigations or changes that would fill your own context. Give the sub-agent a complete, self-contained prompt. Several tasks can run in parallel: call the tool several times in one reply.',

@@ -1,10 +1,27 @@
+import type { Clock } from '../clock.js';
 import { LimitError, TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
 import type { TaskLimits, TaskSpec } from '../persistence/types.js';
+import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { Runtime } from './create-runtime.js';
+import type { AgentCatalog } from './agent-catalog.js';
 import { forkContext } from './fork-context.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
+import type { TaskDriver } from './task-driver.js';
+
+/** What turning spawn options into a task spec needs from the runtime. */
+export interface TaskPlanner {
+  readonly agents: AgentCatalog;
+  readonly clock: Clock;
+  readonly limits: RuntimeLimits;
+  /** Ids of tasks started without a session key (their "always allow" is their own). */
+  readonly keylessTasks: Set<string>;
+  driverOf(taskId: string): TaskDriver | undefined;
+  baseToolList(): readonly Tool[];
+  mainTools(): Tool[];
+  graceMsFor(timeoutMs: number): number;
+}
 
 const DESCRIPTION_LENGTH = 60;
 
@@ -24,7 +41,7 @@ export function describePrompt(prompt: string): string {
  * agent asks for it). Throws on any bad input; nothing is queued until this succeeds.
  */
 export function prepareTask(
-  runtime: Runtime,
+  runtime: TaskPlanner,
   raw: SpawnOptions & { history?: Message[] },
   taskId: string,
 ): { spec: TaskSpec; registry: ToolRegistry } {

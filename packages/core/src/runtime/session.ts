@@ -1,15 +1,32 @@
 import { EventEmitter } from 'eventemitter3';
 import { createActor } from 'xstate';
+import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
+import type { RuntimeEvents } from '../events.js';
 import { subagentMachine } from '../machines/subagent-machine.js';
 import { textOf } from '../model/content.js';
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
+import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
-import type { Runtime } from './create-runtime.js';
-import type { DriverHost } from './driver-host.js';
+import type { AgentCatalog } from './agent-catalog.js';
+import type { RuntimeLimits } from './runtime-limits.js';
+import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
+
+/** What a session needs from its runtime. */
+export interface SessionRuntime {
+  readonly agents: AgentCatalog;
+  readonly clock: Clock;
+  readonly limits: RuntimeLimits;
+  /** The drivers of the main agents' runs, by their task id. */
+  readonly sessionDrivers: Map<string, TaskDriver>;
+  on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
+  baseToolList(): readonly Tool[];
+  mainTools(): Tool[];
+  graceMsFor(timeoutMs: number): number;
+}
 
 /** Options of `runtime.createSession`. */
 export interface SessionOptions {
@@ -53,7 +70,7 @@ let sessionCounter = 0;
 export class Session {
   readonly sessionKey: string;
   private conversation: Message[];
-  private readonly runtime: Runtime;
+  private readonly runtime: SessionRuntime;
   private readonly host: DriverHost;
   private readonly definition: AgentDefinition;
   private readonly events = new EventEmitter();
@@ -64,7 +81,7 @@ export class Session {
   private readonly unsubscribe: () => void;
   private closed = false;
 
-  constructor(runtime: Runtime, host: DriverHost, options: SessionOptions) {
+  constructor(runtime: SessionRuntime, host: DriverHost, options: SessionOptions) {
     this.runtime = runtime;
     this.host = host;
     this.sessionKey = options.sessionKey ?? `session-${++sessionCounter}-${runtime.clock.now().toString(36)}`;

@@ -1,17 +1,53 @@
+import type { Clock } from '../clock.js';
 import { serializeError } from '../errors.js';
 import type { ApprovalRequest, RuntimeWarning, TaskEventBase } from '../events.js';
-import type { SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
+import type { OutputCheck, SubagentEvent, ToolCallPlan } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { textOf, toolUsesOf } from '../model/content.js';
-import type { ModelDelta, ModelRequest, ToolResultBlock, ToolSpec, ToolUseBlock } from '../model/types.js';
+import type {
+  ModelAdapter,
+  ModelDelta,
+  ModelRequest,
+  ToolResultBlock,
+  ToolSpec,
+  ToolUseBlock,
+} from '../model/types.js';
 import { validateModelResponse } from '../model/validate-response.js';
-import type { JournalEntry, TaskSpec } from '../persistence/types.js';
+import type { JournalEntry, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import { checkToolCall, errorResult, executeToolCall } from '../tools/run-tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { type DriverHost, phaseOf, type SubagentRef, type SubagentSnapshot } from './driver-host.js';
+import type { RuntimeEmitter } from './emitter.js';
+import {
+  type ApprovalDisposition,
+  phaseOf,
+  type SubagentRef,
+  type SubagentSnapshot,
+} from './subagent-snapshot.js';
 import { snapshotDocument, toResult } from './task-results.js';
+
+/** What a driver needs from its runtime. */
+export interface DriverHost {
+  readonly clock: Clock;
+  readonly model: ModelAdapter;
+  readonly store: TaskStore;
+  readonly emitter: RuntimeEmitter;
+  readonly maxTokens: number;
+  /** Policy decision when a response arrives (auto / deny / remembered "always"). */
+  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
+  /** Asks the host (or the policy function); resolves through `driver.resolveApproval`. */
+  requestApproval(driver: TaskDriver, request: ApprovalRequest): void;
+  /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
+  reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
+  /** The pending approval was decided; the task carries on. */
+  approvalResolved(driver: TaskDriver): void;
+  /** Withdraws an outstanding approval request (task ended). */
+  withdrawApproval(approvalId: string): void;
+  checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
+  /** Called once, when the machine reaches a final state. */
+  finished(driver: TaskDriver, result: TaskResult): void;
+}
 
 /**
  * Drives one subagent actor: performs the effect its state asks for (a model call, a tool call, an

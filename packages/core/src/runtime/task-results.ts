@@ -1,7 +1,7 @@
 import { type SubagentOutput, subagentMachine } from '../machines/subagent-machine.js';
 import type { TaskResult, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
-import type { SubagentSnapshot } from './driver-host.js';
+import type { SubagentSnapshot } from './subagent-snapshot.js';
 
 /** A snapshot document: the machine's persisted snapshot and the journal length it reflects. */
 export function snapshotDocument(

@@ -3,7 +3,7 @@ import type { TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { phaseOf } from './driver-host.js';
+import { phaseOf } from './subagent-snapshot.js';
 import type { TaskDriver } from './task-driver.js';
 
 /** What `runtime.get` and `runtime.list` report about a task. */
