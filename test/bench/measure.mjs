@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import { runBareLoop, runTroupe } from './workload.mjs';
+import { runPlainXState } from './plain-xstate.mjs';
+import { runBareLoop, runTroupe, TURNS_PER_TASK } from './workload.mjs';
 
 const [kind = 'troupe', tasksArg = '2000', roundsArg = '5'] = process.argv.slice(2);
 const tasks = Number(tasksArg);
@@ -35,9 +36,11 @@ async function once(size = tasks) {
   const wallMs =
     kind === 'bare'
       ? await runBareLoop(size)
-      : kind === 'troupe-file'
-        ? await runWithFileStore(size)
-        : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+      : kind === 'xstate'
+        ? await runPlainXState(size, TURNS_PER_TASK)
+        : kind === 'troupe-file'
+          ? await runWithFileStore(size)
+          : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }

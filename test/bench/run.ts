@@ -39,6 +39,7 @@ const perTurn = (sample: Sample, field: 'wallMs' | 'cpuMs' | 'minWallMs' = 'wall
 const perTask = (sample: Sample) => (sample.wallMs * 1000) / sample.tasks;
 
 const bare = measure('bare', TASKS);
+const xstate = measure('xstate', TASKS);
 const troupe = measure('troupe', TASKS);
 const quiet = measure('troupe-quiet', TASKS);
 const file = measure('troupe-file', TASKS);
@@ -69,16 +70,17 @@ console.log(
 console.log(
   `Workload: ${TASKS} tasks × ${TURNS_PER_TASK} turns, 5 at a time, zero-latency scripted model, one read tool per turn; median of ${ROUNDS} runs after a warm-up, each kind in a fresh process.\n`,
 );
-console.log('| run | µs per turn (wall) | µs per turn (CPU) | vs bare loop |');
-console.log('|---|---:|---:|---:|');
+console.log('| run | µs per turn (wall) | µs per turn (CPU) | vs bare loop | vs plain XState |');
+console.log('|---|---:|---:|---:|---:|');
 for (const [name, sample] of [
   ['bare async loop', bare],
+  ['plain XState, written the obvious way', xstate],
   ['troupe: events + memory store', troupe],
   ['troupe: no event listeners', quiet],
   ['troupe: events + durable file store', file],
 ] as const) {
   console.log(
-    `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× |`,
+    `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× | ${(sample.wallMs / xstate.wallMs).toFixed(2)}× |`,
   );
 }
 if (cluster) {
@@ -100,3 +102,16 @@ console.log(startup);
 console.log(
   `Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB (the process was ${rss.baselineMb.toFixed(0)} MB before the first task).`,
 );
+
+// Issue #10's targets, as ratios within this run.
+const ratio = (value: number, target: number, lowerIsBetter = true) =>
+  `${value.toFixed(2)}× (target ≤ ${target}×: ${lowerIsBetter && value <= target ? 'met' : 'not met'})`;
+console.log('\nTargets:');
+console.log(
+  `- troupe (memory store) vs plain XState, per turn: ${ratio(troupe.wallMs / xstate.wallMs, 0.4)}`,
+);
+console.log(`- durable file store vs memory store: ${ratio(file.wallMs / troupe.wallMs, 1.5)}`);
+console.log(
+  `- peak RSS for ${TASKS} tasks: ${rss.peakRssMb.toFixed(0)} MB (target ≤ 100 MB: ${rss.peakRssMb <= 100 ? 'met' : 'not met'})`,
+);
+console.log(`- per-task cost at 10,000 vs 100 tasks: ${ratio(perTask(large) / perTask(small), 1.3)}`);
