@@ -3,7 +3,7 @@ import { isValidAgentName, type ModelAdapter, normaliseAgentName, textOf } from 
 import { createAgentFile } from '@troupe/node';
 import * as v from 'valibot';
 import { CliError } from '../errors.js';
-import type { SessionApp } from './session-app.js';
+import type { SessionHost } from './session-host.js';
 
 const TOOL_NAMES = ['read', 'glob', 'grep', 'ls', 'write', 'edit', 'bash'];
 
@@ -62,7 +62,7 @@ async function draftAgent(model: ModelAdapter, modelId: string, description: str
 
 /** Asks a question until `check` accepts the answer; resolves undefined when the user gives up. */
 async function askUntilValid<T>(
-  app: SessionApp,
+  app: SessionHost,
   prompt: string,
   check: (answer: string) => { value: T } | { error: string },
 ): Promise<T | undefined> {
@@ -76,7 +76,7 @@ async function askUntilValid<T>(
 }
 
 /** Asks whether to write the file just shown: y or n (asked again otherwise). */
-async function confirmWrite(app: SessionApp): Promise<boolean> {
+async function confirmWrite(app: SessionHost): Promise<boolean> {
   const answer = await askUntilValid(app, 'Write it? [y]es / [n]o: ', (text) =>
     /^(y|yes)$/i.test(text)
       ? { value: true }
@@ -96,7 +96,7 @@ async function confirmWrite(app: SessionApp): Promise<boolean> {
  * user gives up (Ctrl-C) or declines.
  */
 export async function createAgent(
-  app: SessionApp,
+  app: SessionHost,
   description: string,
 ): Promise<{ name: string; path: string } | undefined> {
   const { terminal, options } = app;
@@ -187,7 +187,7 @@ export async function createAgent(
   return created.written ? { name: created.definition.name, path: created.path } : undefined;
 }
 
-function gaveUp(app: SessionApp): undefined {
+function gaveUp(app: SessionHost): undefined {
   app.terminal.log(app.terminal.colors.dim('No agent created.'));
   return undefined;
 }

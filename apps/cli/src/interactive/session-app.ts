@@ -1,18 +1,10 @@
 import {
   type AgentRegistry,
   createRuntime,
-  type ModelAdapter,
-  type ModelConfig,
-  type PermissionPolicy,
   type Runtime,
-  type RuntimeLimits,
-  type RuntimeOptions,
   type Session,
   type SessionMessage,
-  type TaskStore,
-  type Tool,
 } from '@troupe/core';
-import type { InputStream } from '../io.js';
 import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
@@ -22,35 +14,9 @@ import { runtimeApproval, workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
 import { suggestScope } from './approval-scope.js';
+import type { SessionAppOptions, SessionHost } from './session-host.js';
 import { runSlashCommand } from './slash-commands.js';
 import type { Terminal } from './terminal.js';
-
-/** What a session needs: the model, agents, tools, store and how approvals are decided. */
-export interface SessionAppOptions {
-  terminal: Terminal;
-  model: ModelAdapter;
-  models: ModelConfig;
-  registry: AgentRegistry;
-  tools: Tool[];
-  openStore: () => TaskStore;
-  storeDir: string;
-  approval: 'ask' | 'auto' | 'deny';
-  /** The permission rules (settings files, plus scoped "always allow" answers): the runtime's policy. */
-  permissions: PermissionPolicy;
-  limits: Partial<RuntimeLimits>;
-  cwd: string;
-  home: string;
-  /** Reads the agent folders again (after /agents create or delete). */
-  reloadAgents: () => Promise<AgentRegistry>;
-  /** The input (for Ctrl-O key presses on a terminal). */
-  stdin: InputStream;
-  /** Subscribes to SIGINT when input is not a terminal (readline handles Ctrl-C on one). */
-  onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
-  /** Lines for `/mcp`: MCP servers, their state and tools. */
-  mcpStatus?: () => string[];
-  /** An XState inspection observer for every runtime the session builds (`--inspect`, `--stately`). */
-  inspect?: RuntimeOptions['inspect'];
-}
 
 /**
  * An interactive session with the main agent: lines become messages (queued while it works),
@@ -58,7 +24,7 @@ export interface SessionAppOptions {
  * current turn (and its foreground sub-agents); a second Ctrl-C, `/exit` or end of input exits,
  * cancelling the session's unfinished tasks and saying so.
  */
-export class SessionApp {
+export class SessionApp implements SessionHost {
   runtime!: Runtime;
   session!: Session;
   registry: AgentRegistry;

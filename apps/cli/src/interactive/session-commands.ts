@@ -2,7 +2,7 @@ import type { ModelConfig, TaskInfo } from '@troupe/core';
 import { UsageError } from '../errors.js';
 import { sessionCostLines } from '../render/session-cost.js';
 import { matchTaskId } from '../task-ids.js';
-import type { SessionApp } from './session-app.js';
+import type { SessionHost } from './session-host.js';
 
 const ALIASES = ['default', 'small', 'plan', 'haiku', 'sonnet', 'opus'] as const;
 
@@ -14,7 +14,7 @@ function taskName(info: TaskInfo): string {
  * `/cancel ID` cancels one task of the session (ID may be a prefix); `/cancel` alone stops
  * everything the session is doing: the current turn, its sub-agents and the background tasks.
  */
-export function cancelCommand(app: SessionApp, given: string | undefined): void {
+export function cancelCommand(app: SessionHost, given: string | undefined): void {
   const { runtime, session, terminal } = app;
   const { colors } = terminal;
   if (given) {
@@ -43,7 +43,7 @@ export function cancelCommand(app: SessionApp, given: string | undefined): void 
 }
 
 /** `/clear`: the main agent forgets the conversation; tasks, approvals and the screen stay. */
-export function clearCommand(app: SessionApp): void {
+export function clearCommand(app: SessionHost): void {
   const { colors } = app.terminal;
   if (!app.session.clear())
     throw new UsageError('The main agent is still answering: press Ctrl-C (or /cancel) first, then /clear.');
@@ -58,7 +58,7 @@ export function clearCommand(app: SessionApp): void {
  * `/model` shows the models in use; `/model ID` (or an alias: sonnet, opus, haiku) sets the main
  * model, which is also what agents with `model: inherit` (or none) run on, from the next request.
  */
-export function modelCommand(app: SessionApp, given: string | undefined): void {
+export function modelCommand(app: SessionHost, given: string | undefined): void {
   const { colors } = app.terminal;
   const models = app.runtime.agents.models;
   if (!given) {
@@ -90,7 +90,7 @@ export function modelCommand(app: SessionApp, given: string | undefined): void {
 }
 
 /** `/cost`: tokens of the session, with prompt-cache reads and writes. */
-export function costCommand(app: SessionApp): void {
+export function costCommand(app: SessionHost): void {
   const tasks = app.runtime.list({ sessionKey: app.session.sessionKey });
   app.terminal.log(
     sessionCostLines({ main: app.usage.main, mainRuns: app.usage.runs, tasks }, app.terminal.colors).join(

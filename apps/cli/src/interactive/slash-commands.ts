@@ -6,8 +6,8 @@ import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { matchTaskId } from '../task-ids.js';
 import { createAgent } from './agent-maker.js';
-import type { SessionApp } from './session-app.js';
 import { cancelCommand, clearCommand, costCommand, modelCommand } from './session-commands.js';
+import type { SessionHost } from './session-host.js';
 
 const HELP = `Commands:
   /agents                    list agents (source, model, tools)
@@ -28,7 +28,7 @@ const HELP = `Commands:
 Ctrl-C interrupts the current turn and its foreground sub-agents; twice exits.`;
 
 /** Runs one `/` command of a session. Throws for a bad command (the session prints it). */
-export async function runSlashCommand(app: SessionApp, input: string): Promise<void> {
+export async function runSlashCommand(app: SessionHost, input: string): Promise<void> {
   const [name = '', ...words] = input.slice(1).trim().split(/\s+/);
   const rest = input.slice(1).trim().slice(name.length).trim();
   const log = (text: string) => app.terminal.log(text);
@@ -70,7 +70,7 @@ export async function runSlashCommand(app: SessionApp, input: string): Promise<v
   }
 }
 
-async function agentsCommand(app: SessionApp, words: string[], rest: string): Promise<void> {
+async function agentsCommand(app: SessionHost, words: string[], rest: string): Promise<void> {
   const { colors } = app.terminal;
   const log = (lines: string[]) => app.terminal.log(lines.join('\n'));
   const sub = words[0]?.toLowerCase() ?? 'list';
@@ -118,7 +118,7 @@ async function agentsCommand(app: SessionApp, words: string[], rest: string): Pr
   throw new UsageError(`Unknown /agents command "${sub}": use list, show, create or delete.`);
 }
 
-async function tasksCommand(app: SessionApp, words: string[]): Promise<void> {
+async function tasksCommand(app: SessionHost, words: string[]): Promise<void> {
   const { runtime, session, terminal } = app;
   const { colors } = terminal;
   const sub = words[0]?.toLowerCase() ?? 'list';

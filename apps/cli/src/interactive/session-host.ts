@@ -1,0 +1,59 @@
+import type {
+  AgentRegistry,
+  ModelAdapter,
+  ModelConfig,
+  PermissionPolicy,
+  Runtime,
+  RuntimeLimits,
+  RuntimeOptions,
+  Session,
+  TaskStore,
+  Tool,
+} from '@troupe/core';
+import type { InputStream } from '../io.js';
+import type { UsageTotals } from '../render/session-cost.js';
+import type { Terminal } from './terminal.js';
+
+/** What a session needs: the model, agents, tools, store and how approvals are decided. */
+export interface SessionAppOptions {
+  terminal: Terminal;
+  model: ModelAdapter;
+  models: ModelConfig;
+  registry: AgentRegistry;
+  tools: Tool[];
+  openStore: () => TaskStore;
+  storeDir: string;
+  approval: 'ask' | 'auto' | 'deny';
+  /** The permission rules (settings files, plus scoped "always allow" answers): the runtime's policy. */
+  permissions: PermissionPolicy;
+  limits: Partial<RuntimeLimits>;
+  cwd: string;
+  home: string;
+  /** Reads the agent folders again (after /agents create or delete). */
+  reloadAgents: () => Promise<AgentRegistry>;
+  /** The input (for Ctrl-O key presses on a terminal). */
+  stdin: InputStream;
+  /** Subscribes to SIGINT when input is not a terminal (readline handles Ctrl-C on one). */
+  onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
+  /** Lines for `/mcp`: MCP servers, their state and tools. */
+  mcpStatus?: () => string[];
+  /** An XState inspection observer for every runtime the session builds (`--inspect`, `--stately`). */
+  inspect?: RuntimeOptions['inspect'];
+}
+
+/**
+ * What the slash commands and the agent maker use of a running session (the `SessionApp`), so
+ * they do not import the app that dispatches to them.
+ */
+export interface SessionHost {
+  readonly runtime: Runtime;
+  readonly session: Session;
+  readonly registry: AgentRegistry;
+  readonly terminal: Terminal;
+  readonly options: SessionAppOptions;
+  /** Tokens of the main agent's finished runs (for `/cost`). */
+  readonly usage: { main: UsageTotals; runs: number };
+  exit(code?: number): Promise<void>;
+  agentsUpdated(registry: AgentRegistry): void;
+  toggleExpanded(): void;
+}
