@@ -36,7 +36,7 @@ describe('layoutChart', () => {
         expect(apart, `${a.path} overlaps ${b.path}`).toBe(true);
       }
     expect(chart.edges.map((edge) => edge.label)).toEqual(
-      expect.arrayContaining(['START', expect.stringMatching(/^CANCEL/)]),
+      expect.arrayContaining(['task.started', expect.stringMatching(/^cancel\.requested/)]),
     );
     expect(chart.edges.every((edge) => edge.points.length >= 2)).toBe(true);
     expect(

@@ -19,27 +19,27 @@ describe('buildTimelineModel', () => {
       ),
     ).toEqual([
       'xstate.init → pending',
-      'START → running.thinking',
-      'MODEL_RESPONDED → running.awaitingApproval',
-      'APPROVE → running.acting',
-      'TOOL_STARTED → running.acting',
-      'TOOL_FINISHED → running.thinking',
-      'MODEL_RESPONDED → running.awaitingApproval',
-      'DENY → running.thinking',
-      'MODEL_RESPONDED → completed',
+      'task.started → running.thinking',
+      'model.responded → running.awaitingApproval',
+      'approval.granted → running.acting',
+      'tool.started → running.acting',
+      'tool.finished → running.thinking',
+      'model.responded → running.awaitingApproval',
+      'approval.denied → running.thinking',
+      'model.responded → completed',
     ]);
     const approve = course[3]!;
     expect(approve.previousValue).toEqual({ running: 'awaitingApproval' });
     const counted = course.filter((frame) => frame.changes.some((change) => change.key === 'toolCalls'));
-    expect(counted.map((frame) => frame.event!.type)).toEqual(['MODEL_RESPONDED', 'MODEL_RESPONDED']);
+    expect(counted.map((frame) => frame.event!.type)).toEqual(['model.responded', 'model.responded']);
     const toolCalls = counted[0]!.changes.find((change) => change.key === 'toolCalls')!;
     expect([toolCalls.before, toolCalls.after]).toEqual([0, 1]);
     // Stepping back is a lookup: an earlier frame still shows the earlier context.
     expect(course[1]!.actors.get(task.sessionId)!.context.toolCalls).toBe(0);
     expect(course.at(-1)!.actors.get(task.sessionId)!.context.toolCalls).toBe(2);
     // The event log points each event at the frame that shows its effect.
-    const deny = model.events.find((event) => event.event.type === 'DENY')!;
-    expect(model.frames[deny.frame]!.event!.type).toBe('DENY');
+    const deny = model.events.find((event) => event.event.type === 'approval.denied')!;
+    expect(model.frames[deny.frame]!.event!.type).toBe('approval.denied');
     expect(model.definitions.size).toBe(2);
   });
 

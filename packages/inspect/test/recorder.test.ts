@@ -22,10 +22,10 @@ describe('createRecorder', () => {
       .map((record) => (record.type === '@xstate.event' ? record.event.type : ''));
     expect(taskEvents).toEqual([
       'xstate.init',
-      'START',
-      'MODEL_RESPONDED',
-      'TOOL_FINISHED',
-      'MODEL_RESPONDED',
+      'task.started',
+      'model.responded',
+      'tool.finished',
+      'model.responded',
     ]);
     expect(records.some((record) => record.type === '@xstate.microstep')).toBe(true);
     expect(

@@ -117,7 +117,7 @@ describe('the offline inspector in Chromium', () => {
         await check(index);
       }
       const task = model.frames.findIndex(
-        (frame) => frame.kind === 'snapshot' && frame.event?.type === 'APPROVE',
+        (frame) => frame.kind === 'snapshot' && frame.event?.type === 'approval.granted',
       );
       await page.screenshot({ path: join(artifacts, 'inspector-last-step.png') });
       for (let index = model.frames.length - 1; index >= task; index--) {

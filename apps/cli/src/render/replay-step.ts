@@ -10,8 +10,8 @@ function short(value: unknown, width: number): string {
 
 function eventLabel(event: SubagentEvent): string {
   switch (event.type) {
-    case 'MODEL_RESPONDED':
-    case 'MODEL_FAILED':
+    case 'model.responded':
+    case 'model.failed':
       return `${event.type} (turn ${event.turn})`;
     default:
       return event.type;
@@ -21,7 +21,7 @@ function eventLabel(event: SubagentEvent): string {
 /** What an event carried: the model's tool calls or answer, a tool's result, a reason. */
 function eventDetail(event: SubagentEvent, colors: Colors): string {
   switch (event.type) {
-    case 'MODEL_RESPONDED': {
+    case 'model.responded': {
       const calls = event.response.content.flatMap((block) =>
         block.type === 'tool_use' ? [`${block.name}(${short(block.input, 40)})`] : [],
       );
@@ -33,11 +33,11 @@ function eventDetail(event: SubagentEvent, colors: Colors): string {
         .join(' ');
       return `${tokens}  ${colors.green('answer')} ${short(text, 60)}`;
     }
-    case 'MODEL_FAILED':
+    case 'model.failed':
       return colors.red(short(event.error.message, 70));
-    case 'TOOL_STARTED':
+    case 'tool.started':
       return colors.dim(event.toolUseId);
-    case 'TOOL_FINISHED': {
+    case 'tool.finished': {
       const content = event.result.content;
       const text =
         typeof content === 'string'
@@ -47,9 +47,9 @@ function eventDetail(event: SubagentEvent, colors: Colors): string {
               .join(' ');
       return `${event.result.is_error ? colors.red('error') : colors.green('result')} ${short(text, 60)}`;
     }
-    case 'DENY':
+    case 'approval.denied':
       return event.reason ? short(event.reason, 60) : '';
-    case 'CANCEL':
+    case 'cancel.requested':
       return event.reason ? short(event.reason, 60) : '';
     default:
       return '';

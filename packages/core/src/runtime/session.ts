@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { createActor } from 'xstate';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { RuntimeEvents } from '../events.js';
@@ -22,6 +22,8 @@ export interface SessionRuntime {
   readonly limits: RuntimeLimits;
   /** The drivers of the main agents' runs, by their task id. */
   readonly sessionDrivers: Map<string, TaskDriver>;
+  /** The runtime's inspection observer, so inspectors see the main agent too. */
+  readonly inspector: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
