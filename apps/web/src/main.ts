@@ -1,7 +1,8 @@
-import { createMemoryStore } from '@troupe/core';
+import { createIndexedDbStore } from '@troupe/browser';
 import type { AppContext } from './app/app-context.js';
 import { createAppRuntime } from './app/app-runtime.js';
 import { loadChat } from './app/chat-history.js';
+import { showNotice } from './app/notice.js';
 import { readSettings } from './app/settings.js';
 import { TaskViews } from './app/task-views.js';
 import { mountInspector } from './inspector/index.js';
@@ -11,17 +12,34 @@ import { mountSettingsPage } from './pages/settings-page.js';
 import { mountTaskPage } from './pages/task-page.js';
 import { startRouter } from './router.js';
 
+/** How many earlier tasks the board shows after a reload. */
+const HISTORY_SIZE = 200;
+
 async function start(): Promise<void> {
   const outlet = document.querySelector<HTMLElement>('#outlet')!;
   const nav = document.querySelector<HTMLElement>('#nav')!;
   const settings = readSettings();
-  const store = createMemoryStore();
+  // Tasks persist in IndexedDB (one database per mode), written by one tab at a time.
+  const store = createIndexedDbStore({
+    name: `web-${settings.mode}`,
+    onError: (error) => showNotice(`Tasks could not be saved: ${error.message}`),
+  });
+  if (!(await store.claim({ wait: false }))) {
+    document.body.dataset.ready = 'waiting';
+    outlet.textContent =
+      'troupe is open in another tab of this site. This tab takes over when that one is closed.';
+    await store.claim();
+    outlet.textContent = '';
+  }
   const { runtime } = await createAppRuntime(settings, store);
   const views = new TaskViews(runtime);
   const chat = await loadChat();
+  // The session exists before restore, so restored background tasks announce into it.
   const session = runtime.createSession({ sessionKey: chat.sessionKey, messages: chat.messages });
+  const { restored, warnings } = await runtime.restore();
+  for (const warning of warnings) showNotice(`Restoring tasks: ${warning.message}`);
+  views.addHistory((await runtime.history({ limit: HISTORY_SIZE })).tasks.reverse());
   const app: AppContext = { runtime, store, session, chat, views, settings };
-  addEventListener('pagehide', () => void store.flush());
   startRouter(outlet, nav, [
     { path: '/', label: 'Chat', mount: (element) => mountHomePage(element, app) },
     { path: '/tasks/:id', mount: (element, params) => mountTaskPage(element, app, params.id!) },
@@ -29,6 +47,7 @@ async function start(): Promise<void> {
     { path: '/settings', label: 'Model', mount: (element) => mountSettingsPage(element, settings) },
     { path: '/inspector', label: 'Inspector', mount: (element) => mountInspector(element, { store }) },
   ]);
+  document.body.dataset.restored = String(restored.length);
   document.body.dataset.ready = settings.mode;
 }
 

@@ -122,6 +122,76 @@ describe('the web app in Chromium', () => {
     await context.close();
   }, 90_000);
 
+  it('resumes after a reload in the middle of the demo: history stays, each task ends once, no write runs twice', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${url}/?pace=0.6#/`);
+    await page.waitForSelector('body[data-ready="demo"]');
+    await page.getByRole('button', { name: 'Run the demo' }).click();
+    await expect.poll(() => statusOf(page, 'Find the auth code'), { timeout: 20_000 }).toBe('completed');
+    await expect
+      .poll(() => statusOf(page, 'Write the review notes'), { timeout: 15_000 })
+      .toBe('awaitingApproval');
+    expect(await statusOf(page, 'Survey every file')).toBe('running');
+
+    await page.reload();
+    await page.waitForSelector('body[data-ready="demo"]');
+    // History: the finished task is still on the board; the unfinished ones were restored.
+    expect(await statusOf(page, 'Find the auth code')).toBe('completed');
+    expect(Number(await page.locator('body').getAttribute('data-restored'))).toBeGreaterThanOrEqual(3);
+    // The writes ask again after the reload: approve one, deny the other.
+    const notes = page.locator('.approvals li', { hasText: 'Write the review notes' });
+    await notes.getByRole('button', { name: 'Approve' }).click();
+    const changelog = page.locator('.approvals li', { hasText: 'Add a changelog' });
+    await changelog.locator('input[name="reason"]').fill('not now');
+    await changelog.getByRole('button', { name: 'Deny' }).click();
+    for (const description of [
+      'Survey every file',
+      'Write the review notes',
+      'Add a changelog',
+      'Count the TODOs',
+    ]) {
+      await expect.poll(() => statusOf(page, description), { timeout: 30_000 }).toBe('completed');
+    }
+    expect(await page.locator('.board li').count()).toBe(5);
+    // The survey finished once: one announcement of it in the chat.
+    await expect
+      .poll(() => page.locator('.chat-log li', { hasText: 'Survey every file: finished.' }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
+    // The approved write ran once (its transcript has one result for it); the denied one never ran.
+    await row(page, 'Write the review notes').locator('a').click();
+    await page.waitForSelector('.result');
+    const transcript = (await page.locator('.transcript').textContent()) ?? '';
+    expect(transcript.match(/← Created NOTES\.md/g)).toHaveLength(1);
+    expect(transcript).not.toMatch(/Overwrote/);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'task-detail.png'), fullPage: true });
+    const changelogWritten = await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const demo = await (await root.getDirectoryHandle('troupe')).getDirectoryHandle('demo');
+      return demo.getFileHandle('CHANGELOG.md').then(
+        () => true,
+        () => false,
+      );
+    });
+    expect(changelogWritten).toBe(false);
+
+    // And after another reload everything is history.
+    await page.goto(`${url}/?pace=0.6#/`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="demo"]');
+    expect(await page.locator('body').getAttribute('data-restored')).toBe('0');
+    expect(await page.locator('.board li[data-status="completed"]').count()).toBe(5);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'task-board-after-reload.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('talks to Claude from the page (the fake Anthropic server, over CORS) with a typed key kept out of IndexedDB', async () => {
     const key = 'sk-ant-typed-in-the-page-0001';
     let fake: FakeAnthropicServer | undefined;
@@ -196,6 +266,7 @@ describe('the web app in Chromium', () => {
         return { dump: dump.join('\n'), session: sessionStorage.getItem('troupe.apiKey') };
       });
       expect(stored.session).toBe(key);
+      expect(stored.dump).toContain('Find the auth code');
       expect(stored.dump).not.toContain(key);
       mkdirSync(artifacts, { recursive: true });
       await page.screenshot({ path: join(artifacts, 'task-board-claude.png'), fullPage: true });
@@ -227,4 +298,24 @@ describe('the web app in Chromium', () => {
     await expect.poll(() => page.locator('.agents-mine').textContent()).toContain('checker');
     await context.close();
   }, 60_000);
+
+  it('runs troupe in one tab at a time: a second tab waits, then takes over the unfinished tasks', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await context.newPage();
+    await first.goto(`${url}/?pace=0.6#/`);
+    await first.waitForSelector('body[data-ready="demo"]');
+    await first.getByRole('button', { name: 'Run the demo' }).click();
+    await expect.poll(() => statusOf(first, 'Survey every file'), { timeout: 20_000 }).toBe('running');
+
+    const second = await context.newPage();
+    await second.goto(`${url}/?pace=0.6#/`);
+    await second.waitForSelector('body[data-ready="waiting"]');
+    expect(await second.locator('#outlet').textContent()).toMatch(/open in another tab/);
+    await first.close();
+    await second.waitForSelector('body[data-ready="demo"]', { timeout: 20_000 });
+    expect(Number(await second.locator('body').getAttribute('data-restored'))).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => statusOf(second, 'Survey every file'), { timeout: 30_000 }).toBe('completed');
+    expect(await second.locator('.board li', { hasText: 'Survey every file' }).count()).toBe(1);
+    await context.close();
+  }, 90_000);
 });

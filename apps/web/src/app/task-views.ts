@@ -3,6 +3,7 @@ import {
   formatTokens,
   type Runtime,
   type TaskEventBase,
+  type TaskInfo,
   type TaskStatus,
 } from '@troupe/core';
 
@@ -47,28 +48,33 @@ export function taskLine(view: TaskView): string {
   }
 }
 
-/** Keeps one {@link TaskView} per task of a runtime, from `runtime.list()` and then its events. */
+function viewOf(info: TaskInfo): TaskView {
+  return {
+    taskId: info.id,
+    agent: info.agent,
+    description: info.description,
+    sessionKey: info.sessionKey,
+    status: info.status,
+    toolCalls: info.toolCalls,
+    turns: info.turns,
+    tokens: info.tokens,
+    elapsedMs: info.elapsedMs,
+    ...(info.result ? { terminateReason: info.result.terminateReason } : {}),
+    ...(info.result?.error ? { error: info.result.error.message } : {}),
+  };
+}
+
+/**
+ * Keeps one {@link TaskView} per task of a runtime: from `runtime.list()`, the runtime's events,
+ * and the history of earlier page loads ({@link TaskViews.addHistory}).
+ */
 export class TaskViews {
   readonly views = new Map<string, TaskView>();
   private readonly listeners = new Set<(view: TaskView) => void>();
   private readonly stops: (() => void)[] = [];
 
   constructor(runtime: Runtime) {
-    for (const info of runtime.list({})) {
-      this.views.set(info.id, {
-        taskId: info.id,
-        agent: info.agent,
-        description: info.description,
-        sessionKey: info.sessionKey,
-        status: info.status,
-        toolCalls: info.toolCalls,
-        turns: info.turns,
-        tokens: info.tokens,
-        elapsedMs: info.elapsedMs,
-        ...(info.result ? { terminateReason: info.result.terminateReason } : {}),
-        ...(info.result?.error ? { error: info.result.error.message } : {}),
-      });
-    }
+    for (const info of runtime.list({}).reverse()) this.views.set(info.id, viewOf(info));
     const status: [Parameters<Runtime['on']>[0], TaskStatus | undefined][] = [
       ['task.queued', 'queued'],
       ['task.started', 'running'],
@@ -84,6 +90,18 @@ export class TaskViews {
     for (const [name, next] of status) {
       this.stops.push(runtime.on(name, (event: unknown) => this.update(event as TaskEventBase, next)));
     }
+  }
+
+  /**
+   * Adds tasks from the store's history (`runtime.history()`, oldest first), before the ones seen
+   * live: a task the views already know from an event keeps its fresher view.
+   */
+  addHistory(tasks: readonly TaskInfo[]): void {
+    const live = [...this.views];
+    this.views.clear();
+    for (const info of tasks) if (!live.some(([id]) => id === info.id)) this.views.set(info.id, viewOf(info));
+    for (const [id, view] of live) this.views.set(id, view);
+    for (const view of this.views.values()) for (const listener of this.listeners) listener(view);
   }
 
   /** Calls `listener` with every view that changes; returns an unsubscribe function. */
