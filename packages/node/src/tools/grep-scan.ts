@@ -4,7 +4,7 @@ import { escapePath, glob } from 'tinyglobby';
 import { openConfined } from './confined-open.js';
 import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery, GrepSink } from './grep-types.js';
 import { comparePaths } from './path-order.js';
-import { PatternTimeoutError, type RegexWorker, startRegexWorker } from './regex-worker.js';
+import { type RegexWorker, startRegexWorker } from './regex-worker.js';
 import { scanTextBlocks } from './text-scanner.js';
 
 /** Files searched at the same time. */
@@ -129,7 +129,7 @@ async function searchFile(query: GrepQuery, path: string, regex: RegexWorker, pr
  * streams each file, skips files holding a NUL byte, and reports files in path order. The pattern
  * runs in a worker thread under `query.patternTimeoutMs` per block of text, so a pattern that
  * backtracks catastrophically fails the search instead of blocking the event loop; the failure is
- * a {@link PatternTimeoutError}.
+ * a `PatternTimeoutError`; a worker that stops for another reason (abort, crash) fails it too.
  */
 export const scanEngine: GrepEngine = async (query, sink) => {
   compilePattern(query.pattern, query.ignoreCase);
@@ -160,8 +160,10 @@ async function searchFiles(
     if (path !== undefined)
       pending.set(
         index,
-        searchFile(query, path, regex, pretest).catch((error) => {
-          if (error instanceof PatternTimeoutError) failure ??= error;
+        searchFile(query, path, regex, pretest).catch(() => {
+          // A file that cannot be read is skipped; a worker that stopped fails the whole search
+          // (never a silent "no matches").
+          if (regex.failure !== undefined) failure ??= regex.failure;
           return undefined;
         }),
       );

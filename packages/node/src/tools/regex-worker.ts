@@ -42,6 +42,8 @@ export interface RegexWorker {
    * signal's reason when it aborts.
    */
   matchLines(text: string, pretest: boolean): Promise<number[]>;
+  /** Why the worker stopped (time limit, abort, a crash), once it has; every later call rejects with it. */
+  readonly failure: unknown;
   /** Stops the worker. */
   close(): Promise<void>;
 }
@@ -102,6 +104,9 @@ export function startRegexWorker(
     worker.once('exit', resolve);
   });
   return {
+    get failure() {
+      return failure;
+    },
     matchLines(text, pretest) {
       const result = queue.then(() => send(text, pretest));
       queue = result.catch(() => undefined);
