@@ -57,7 +57,9 @@ describe('troupe replay', () => {
       /3 {2}model\.responded \(turn 2\) {2}completed +30 {2}\+10 in \+5 out {2}answer auth is in src\/auth\.js/,
     );
     expect(run.stdout).toContain('Final: completed (GOAL) · 2 turns · 1 tool call · 30 tokens');
-    expect(run.stdout).toContain('✓ reproduced exactly');
+    expect(run.stdout).toContain(
+      '✓ reproduced exactly: the replay equals the stored snapshot after 4 journal entries and the stored result.',
+    );
   });
 
   it('names the first difference when the recorded result does not match, and exits 1', async () => {
@@ -75,8 +77,8 @@ describe('troupe replay', () => {
     writeFileSync(join(dir, 'tasks.jsonl'), `${patched.join('\n')}\n`);
     const run = await replay([id, '--store', dir], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(
-      '✗ not reproduced: first difference: output: recorded "something else", replayed "auth is in src/auth.js"',
+    expect(run.stdout).toMatch(
+      /✗ not reproduced: first difference at journal entry 3 \(\S+\): result\.output: recorded "something else", replayed "auth is in src\/auth\.js"/,
     );
   });
 
@@ -104,7 +106,7 @@ describe('troupe replay', () => {
     );
     expect(run.stdout).toContain('Stopped in {"running":"thinking"}');
     expect(run.stdout).toContain(
-      '✗ not reproduced: first difference: the replay did not reach a final state',
+      '✗ not reproduced: first difference in the journal: the stored snapshot reflects 4 entries, the journal holds 3 entries',
     );
   });
 

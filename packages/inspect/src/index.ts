@@ -1,5 +1,11 @@
 // The public API of @troupe/inspect (browser-safe). Node-only parts: `@troupe/inspect/node`;
 // statechart layout: `@troupe/inspect/chart`.
+export {
+  checkReplay,
+  describeDifference,
+  type ReplayCheck,
+  type ReplayDifference,
+} from './replay/check-replay.js';
 export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
 export { applyPatch } from './timeline/context-patch.js';
 export {

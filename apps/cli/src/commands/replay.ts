@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatTokens, type ReplayStep, type TaskStore } from '@troupe/core';
-import { formatTimeline, replayTimeline, type Timeline } from '@troupe/inspect';
+import { describeDifference, formatTimeline, replayTimeline, type Timeline } from '@troupe/inspect';
 import { readTimelineFile } from '@troupe/inspect/node';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -72,34 +72,26 @@ async function replayStored(
       `${journal.entries.length} journal entries from ${dir} · no model, no tools`,
     )}\n${replayHeader(colors)}\n`,
   );
-  const { outcome, timeline } = await replayTimeline(store, id, {
+  const { outcome, timeline, check } = await replayTimeline(store, id, {
     secrets: secretsOf(context.env),
     storeName: dir,
     onStep: (step: ReplayStep) => {
       context.stdout.write(`${replayStepLine(step, colors)}\n`);
     },
   });
-  const differences = [...outcome.differences];
-  const stored = await store.loadSnapshot(id).catch(() => undefined);
-  const storedValue = (stored?.snapshot as { value?: unknown } | undefined)?.value;
-  if (
-    stored &&
-    stored.journalLength === outcome.steps.length &&
-    JSON.stringify(storedValue) !== JSON.stringify(outcome.snapshot.value)
-  )
-    differences.unshift('state');
+  if (check.skipped) context.stderr.write(`troupe: warning: ${check.skipped}; not compared.\n`);
   const context_ = outcome.snapshot.context;
   const result = outcome.result;
   context.stdout.write(
     `${result ? `Final: ${result.status} (${result.terminateReason})` : `Stopped in ${JSON.stringify(outcome.snapshot.value)}`} · ${plural(context_.turns, 'turn')} · ${plural(context_.toolCalls, 'tool call')} · ${formatTokens(context_.usage.input + context_.usage.output)} tokens\n`,
   );
-  if (differences.length === 0) {
+  if (check.exact) {
     context.stdout.write(
-      `${colors.green('✓ reproduced exactly')}: the replay reached the recorded result (status, reason, output, turns, tool calls, usage, model, duration)${stored ? ' and the stored state' : ''}.\n`,
+      `${colors.green('✓ reproduced exactly')}: the replay equals ${check.compared.join(' and ') || 'the journal (nothing else was stored)'}.\n`,
     );
   } else {
     context.stdout.write(
-      `${colors.red('✗ not reproduced')}: first difference: ${describeDifference(differences[0]!, outcome, storedValue)}\n`,
+      `${colors.red('✗ not reproduced')}: first difference ${describeDifference(check.first!)}\n`,
     );
   }
   if (options.save) {
@@ -108,24 +100,7 @@ async function replayStored(
     context.stdout.write(`Timeline saved to ${file}\n`);
   }
   if (options.inspect || options.stately) await serve(context, timeline);
-  return differences.length === 0 ? EXIT.ok : EXIT.error;
-}
-
-function describeDifference(
-  key: string,
-  outcome: Awaited<ReturnType<typeof replayTimeline>>['outcome'],
-  storedValue: unknown,
-): string {
-  if (key === 'state')
-    return `state: stored ${JSON.stringify(storedValue)}, replayed ${JSON.stringify(outcome.snapshot.value)}`;
-  const recorded = outcome.recorded as Record<string, unknown> | undefined;
-  const replayed = outcome.result as Record<string, unknown> | undefined;
-  if (!recorded || !replayed || !(key in recorded)) return key;
-  const show = (value: unknown) => {
-    const text = JSON.stringify(value) ?? 'undefined';
-    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-  };
-  return `${key}: recorded ${show(recorded[key])}, replayed ${show(replayed[key])}`;
+  return check.exact ? EXIT.ok : EXIT.error;
 }
 
 /** Serves a timeline to the offline inspector and/or Stately until Ctrl-C. */

@@ -225,10 +225,10 @@ export function createInspectorPage(
       pinned = undefined;
       setTimeline(outcome.timeline);
       show(
-        outcome.matches
+        outcome.exact
           ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length} steps).`
-          : `Task ${taskId} replayed: differs from the recorded result (${outcome.differences.join(', ')}).`,
-        outcome.matches ? 'ok' : 'error',
+          : `Task ${taskId} replayed: not reproduced; first difference ${outcome.difference}.`,
+        outcome.exact ? 'ok' : 'error',
       );
     } catch (error) {
       show((error as Error).message, 'error');

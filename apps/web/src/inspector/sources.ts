@@ -1,5 +1,6 @@
 import type { TaskStore } from '@troupe/core';
 import {
+  describeDifference,
   parseTimeline,
   replayTimeline,
   type Timeline,
@@ -46,11 +47,16 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
   return parseTimeline(await file.text(), file.name);
 }
 
-/** Replays a stored task from the app's store (no model, no tools) and returns its timeline. */
+/**
+ * Replays a stored task from the app's store (no model, no tools) and returns its timeline, and
+ * whether it reproduced the whole stored snapshot and result (else the first difference, in words).
+ */
 export async function replayStoredTask(
   store: TaskStore,
   taskId: string,
-): Promise<{ timeline: Timeline; matches: boolean; differences: string[] }> {
-  const { outcome, timeline } = await replayTimeline(store, taskId);
-  return { timeline, matches: outcome.matches, differences: outcome.differences };
+): Promise<{ timeline: Timeline; exact: boolean; difference?: string }> {
+  const { timeline, check } = await replayTimeline(store, taskId);
+  return check.first
+    ? { timeline, exact: false, difference: describeDifference(check.first) }
+    : { timeline, exact: check.exact };
 }
