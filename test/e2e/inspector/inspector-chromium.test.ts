@@ -152,6 +152,44 @@ describe('the offline inspector in Chromium', () => {
     }
   }, 30_000);
 
+  it("replays a task the web app ran, from the app's own store, and says it reproduced exactly", async () => {
+    const relay = await createRelay({ header: createRecorder().header, appDir });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      // The app's offline demo runs real tasks (scripted model, OPFS tools) into its store.
+      await page.goto(`${relay.url}/?pace=0.4#/`);
+      await page.waitForSelector('body[data-ready="demo"]');
+      await page.getByRole('button', { name: 'Run the demo' }).click();
+      const auth = page.locator('.board li', { hasText: 'Find the auth code' });
+      await expect.poll(() => auth.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+
+      // A hash route, not a reload: the app's store lives in the page.
+      await page.evaluate(() => {
+        location.hash = '#/inspector';
+      });
+      const option = page.getByTestId('task-select').locator('option', { hasText: 'Find the auth code' });
+      await expect.poll(() => option.count(), { timeout: 10_000 }).toBe(1);
+      const taskId = (await option.getAttribute('value'))!;
+      await page.getByTestId('task-select').selectOption(taskId);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(new RegExp(`Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.`));
+      await page.getByTestId('last').click();
+      expect(await page.getByTestId('state-value').textContent()).toBe('completed');
+      const highlighted = await page
+        .locator('[data-testid="chart"] [data-active]')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
+      expect(highlighted).toEqual(['completed']);
+      await page.screenshot({ path: join(artifacts, 'inspector-web-replay.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await relay.close();
+    }
+  }, 90_000);
+
   it('follows a live `troupe run --inspect` session through the relay', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
