@@ -166,9 +166,7 @@ describe('the offline inspector in Chromium', () => {
       await expect.poll(() => auth.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
 
       // A hash route, not a reload: the app's store lives in the page.
-      await page.evaluate(() => {
-        location.hash = '#/inspector';
-      });
+      await page.evaluate("location.hash = '#/inspector'");
       const option = page.getByTestId('task-select').locator('option', { hasText: 'Find the auth code' });
       await expect.poll(() => option.count(), { timeout: 10_000 }).toBe(1);
       const taskId = (await option.getAttribute('value'))!;
