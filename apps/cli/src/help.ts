@@ -56,6 +56,8 @@ Options:
   --json                print the result as JSON on stdout
   --approval MODE       ask | auto | deny (default: ask in a terminal, deny otherwise)
   --model ID, --small-model ID, --plan-model ID, --store DIR
+  --inspect, --stately  watch it in the offline / hosted Stately inspector; with --postgres the
+                        worker's task is followed by replaying its journal as it grows
 
 Exit codes: 0 GOAL, 2 usage error, 3 MAX_TURNS, 4 TIMEOUT, 5 TOKEN_LIMIT, 6 ERROR, 130 ABORTED.
 `,

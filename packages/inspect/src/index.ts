@@ -6,6 +6,7 @@ export {
   type ReplayCheck,
   type ReplayDifference,
 } from './replay/check-replay.js';
+export { type FollowTaskOptions, followStoredTask, type TaskFollower } from './replay/follow-task.js';
 export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
 export { applyPatch } from './timeline/context-patch.js';
 export {

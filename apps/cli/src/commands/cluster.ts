@@ -17,6 +17,16 @@ export async function clusterRunCommand(context: CliContext): Promise<number> {
     const agent = options.agent ?? 'general-purpose';
     const handle = client.spawn({ agent, prompt, sessionKey: `run-${Date.now().toString(36)}` });
     context.stderr.write(`Queued task ${handle.id} on the cluster (agent ${agent}).\n`);
+    const inspection =
+      options.inspect || options.stately
+        ? await (await import('../setup/cluster-inspection.js')).inspectClusterTask(
+            context,
+            options,
+            client,
+            handle.id,
+            context.stderr,
+          )
+        : undefined;
     client.on('task.started', (event) => {
       if (event.taskId === handle.id) context.stderr.write(`[${event.agent}] started\n`);
     });
@@ -24,7 +34,7 @@ export async function clusterRunCommand(context: CliContext): Promise<number> {
       if (event.taskId === handle.id)
         context.stderr.write(`[${event.agent}] ${event.tool}${event.isError ? ' (error)' : ''}\n`);
     });
-    const result = await handle.result;
+    const result = await handle.result.finally(() => inspection?.close());
     if (options.json) context.stdout.write(`${JSON.stringify(result)}\n`);
     else
       context.stdout.write(
