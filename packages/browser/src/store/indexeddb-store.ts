@@ -24,7 +24,7 @@ import {
 } from './read-documents.js';
 import { databaseName, OBJECT_STORE } from './store-keys.js';
 import { writeBatch } from './write-batch.js';
-import { acquireWriterLock, type WriterLock } from './writer-lock.js';
+import { acquireWriterLock, describeWriterLockHolder, type WriterLock } from './writer-lock.js';
 
 /** Options of {@link createIndexedDbStore}. */
 export interface IndexedDbStoreOptions {
@@ -62,6 +62,13 @@ export interface IndexedDbStore extends TaskStore {
   claim(options?: { wait?: boolean; signal?: AbortSignal }): Promise<boolean>;
   /** Whether this page holds the writer lock. */
   readonly claimed: boolean;
+  /**
+   * Claims the store without waiting (see `claim`), for `runtime.restore()`: rejects with a
+   * `PersistenceError` (`PERSISTENCE_LOCKED`) naming the store and the holding client when another
+   * tab or worker holds it, so two runtimes never both resume a task. A tab that closes or crashes
+   * releases its lock, so there is no stale lock to take over.
+   */
+  lockForRestore(): Promise<{ warnings: StoreWarning[] }>;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,16 @@ class IndexedDbTaskStore implements IndexedDbStore {
     const lockOptions = { wait: options.wait ?? true, ...(options.signal ? { signal: options.signal } : {}) };
     this.lock = await acquireWriterLock(this.database, lockOptions);
     return this.lock !== undefined;
+  }
+
+  async lockForRestore(): Promise<{ warnings: StoreWarning[] }> {
+    if (await this.claim({ wait: false })) return { warnings: [] };
+    const holder = (await describeWriterLockHolder(this.database)) ?? 'another tab or worker';
+    throw new PersistenceError(
+      'PERSISTENCE_LOCKED',
+      `The IndexedDB task store "${this.name}" (database "${this.database}") is held by ${holder} of this origin: its unfinished tasks belong to the runtime there. Close that tab, or await store.claim() to wait for it, before restoring here.`,
+      { path: this.database, details: { holder } },
+    );
   }
 
   appendStatus(record: TaskStatusRecord): void {

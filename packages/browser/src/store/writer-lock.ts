@@ -33,3 +33,14 @@ export function acquireWriterLock(
       .catch(reject);
   });
 }
+
+/**
+ * Who holds the Web Lock `name`, for an error message: "the client <id> (exclusive)" from
+ * `navigator.locks.query()`, or undefined when it cannot be told (no Web Locks API, not held).
+ */
+export async function describeWriterLockHolder(name: string): Promise<string | undefined> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const held = (await locks?.query().catch(() => undefined))?.held?.find((lock) => lock.name === name);
+  if (!held) return undefined;
+  return held.clientId ? `client ${held.clientId}` : 'another client';
+}

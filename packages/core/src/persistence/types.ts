@@ -165,9 +165,12 @@ export interface TaskPage {
   cursor?: string;
 }
 
-/** A problem found while loading (a torn line, a corrupt document). Loading goes on. */
+/**
+ * A problem found while loading (a torn line, a corrupt document), or a stale restore lock taken
+ * over (`PERSISTENCE_LOCK_TAKEN`). Loading goes on.
+ */
 export interface StoreWarning {
-  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION';
+  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION' | 'PERSISTENCE_LOCK_TAKEN';
   message: string;
   path?: string;
   line?: number;
@@ -201,6 +204,14 @@ export interface TaskStore {
   /** Removes finished tasks that ended before `olderThan` (ms since epoch). Returns how many. */
   prune(options: { olderThan: number }): Promise<number>;
   close?(): Promise<void>;
+  /**
+   * Optional: makes the caller the one runtime that resumes this store's unfinished tasks, until
+   * `close()`. `runtime.restore()` calls it before loading tasks, so two runtimes restoring one store
+   * never both resume a task. Rejects with a `PersistenceError` (`PERSISTENCE_LOCKED`) naming the
+   * store and the holder when another live runtime holds it; resolves with warnings (a stale lock
+   * of a dead holder taken over). Calling it again while holding the lock does nothing.
+   */
+  lockForRestore?(): Promise<{ warnings: StoreWarning[] }>;
   /** Where a task's snapshot or journal lives (a file path), for error messages. Optional. */
   locate?(taskId: string, kind: 'snapshot' | 'journal'): string;
 }

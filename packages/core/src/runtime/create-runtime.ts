@@ -308,12 +308,16 @@ export class Runtime {
    * back from their snapshot (or their journal if the snapshot is missing or corrupt) with their
    * deadline re-armed, and carry on. Tasks this runtime already knows are skipped. With
    * `taskIds`, only those tasks are brought back (the others stay in the store as they are).
+   * A store that can lock (`TaskStore.lockForRestore`) is locked first: a second runtime restoring
+   * the same store rejects with `PERSISTENCE_LOCKED` naming the holder, and resumes nothing.
    */
   async restore(
     options: { taskIds?: readonly string[] } = {},
   ): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
     this.assertRunning();
+    const locked = await this.store.lockForRestore?.();
     const { tasks, warnings } = await this.store.loadTasks();
+    if (locked) warnings.unshift(...locked.warnings);
     const restored: string[] = [];
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const pending = tasks

@@ -18,6 +18,7 @@ import { type Parsed, pageOfTasks, summaryOf } from '@troupe/core/store';
 import { PendingWrites } from './pending-writes.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
+import { takeRestoreLock } from './restore-lock.js';
 import {
   foldStatusLines,
   parseJournalLine,
@@ -65,6 +66,12 @@ export interface FileStore extends TaskStore {
   prune(options?: { olderThan?: number }): Promise<number>;
   /** Removes finished tasks older than the retention period. */
   pruneExpired(): Promise<number>;
+  /**
+   * Takes `restore.lock` in the directory for this process until `close()` (or exit): a second
+   * runtime's `restore()` on the directory is refused with `PERSISTENCE_LOCKED` naming this
+   * process. A lock left by a dead process on this host is taken over, with a warning.
+   */
+  lockForRestore(): Promise<{ warnings: StoreWarning[] }>;
   close(): Promise<void>;
 }
 
@@ -91,6 +98,7 @@ class FileTaskStore implements FileStore {
   private documentsTimer: NodeJS.Timeout | undefined;
   private failure: PersistenceError | undefined;
   private closed = false;
+  private restoreLock: { release(): void } | undefined;
 
   constructor(options: FileStoreOptions) {
     this.dir = resolve(options.dir ?? join(homedir(), '.troupe', 'tasks'));
@@ -228,6 +236,14 @@ class FileTaskStore implements FileStore {
     return document?.result;
   }
 
+  async lockForRestore(): Promise<{ warnings: StoreWarning[] }> {
+    this.assertOpen();
+    if (this.restoreLock) return { warnings: [] };
+    const { release, warnings } = takeRestoreLock(this.paths);
+    this.restoreLock = { release };
+    return { warnings };
+  }
+
   async prune(options: { olderThan?: number } = {}): Promise<number> {
     const olderThan = options.olderThan ?? this.now() - this.retentionMs;
     if (!Number.isFinite(olderThan)) {
@@ -247,6 +263,8 @@ class FileTaskStore implements FileStore {
     if (this.closed) return;
     await this.flush().finally(() => {
       this.closed = true;
+      this.restoreLock?.release();
+      this.restoreLock = undefined;
     });
   }
 

@@ -107,7 +107,7 @@ describe('prune', () => {
     const lock = join(dir, 'tasks.jsonl.lock');
     await writeFile(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: Date.now() }));
     await expect(store.prune({ olderThan: 5_000 })).rejects.toThrow(
-      `The task store is being pruned by process ${process.ppid} on ${hostname()} (lock file "${lock}"`,
+      `The task store "${dir}" is being pruned by process ${process.ppid} on ${hostname()} since `,
     );
     await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), at: Date.now() }));
     expect(await store.prune({ olderThan: 5_000 })).toBe(1);

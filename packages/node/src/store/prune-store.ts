@@ -53,7 +53,13 @@ async function removeStaleTemporaries(dir: string): Promise<void> {
  * Returns how many tasks were removed.
  */
 export async function pruneStore(paths: StorePaths, options: PruneOptions): Promise<number> {
-  const release = acquireLock(paths.lock, options.lockStaleMs);
+  const { release } = acquireLock(paths.lock, {
+    staleMs: options.lockStaleMs,
+    activity: 'being pruned',
+    store: paths.dir,
+    code: 'PERSISTENCE_FAILED',
+    advice: 'Try again later, or delete the lock file if that process is gone.',
+  });
   try {
     const handle = await open(paths.tasks, 'r').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;

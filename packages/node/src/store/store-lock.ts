@@ -1,12 +1,42 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { PersistenceError } from '@troupe/core';
+import { PersistenceError, type PersistenceErrorCode } from '@troupe/core';
 
-interface LockOwner {
+/** Who holds a lock file: written into it when the lock is taken. */
+export interface LockHolder {
   pid: number;
   host: string;
+  /** When the lock was taken, in ms since the epoch. */
   at: number;
 }
+
+/** A lock file this process holds. */
+export interface HeldLock {
+  /** Removes the lock file (nothing happens when it is already gone). */
+  release(): void;
+  /** The previous holder, when a stale lock was taken over. */
+  takenOver?: LockHolder;
+}
+
+/** What a lock is for, and how its holder is judged stale. */
+export interface LockOptions {
+  /**
+   * Age after which another holder's lock is taken over, in ms. `Infinity`: only a lock whose
+   * holder is a dead process on this host is taken over.
+   */
+  staleMs: number;
+  /** What the holder does, for the refusal: "being pruned", "being restored". */
+  activity: string;
+  /** The store directory, named in the refusal. */
+  store: string;
+  /** The refusal's code. */
+  code: PersistenceErrorCode;
+  /** What the refused caller should do, appended to the refusal. */
+  advice: string;
+}
+
+/** A lock file without a readable holder this old was left by a writer that died mid-write. */
+const UNREADABLE_STALE_MS = 60_000;
 
 function isAlive(pid: number): boolean {
   try {
@@ -17,53 +47,62 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readOwner(path: string): LockOwner | undefined {
+function readHolder(path: string): LockHolder | undefined {
   try {
-    const owner = JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
-    return typeof owner.pid === 'number' && typeof owner.at === 'number' ? owner : undefined;
+    const holder = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    return typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.at === 'number'
+      ? holder
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-/**
- * Takes the lock file at `path` (created with O_EXCL, holding the owner's pid, host and time) and
- * returns its release function. A lock whose owner is a dead process on this host, or older than
- * `staleMs`, is taken over. Throws a `PersistenceError` (PERSISTENCE_FAILED) naming the owner when
- * another live process holds it.
- */
-export function acquireLock(path: string, staleMs: number): () => void {
-  for (let attempt = 0; attempt < 2; attempt++) {
+function createLockFile(path: string): boolean {
+  try {
+    const fd = openSync(path, 'wx');
     try {
-      const fd = openSync(path, 'wx');
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
+      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new PersistenceError(
+      'PERSISTENCE_FAILED',
+      `Cannot create the lock file "${path}": ${(error as Error).message}`,
+      { path, cause: error },
+    );
+  }
+}
+
+/**
+ * Takes the lock file at `path` (created with O_EXCL, holding this process's pid, host and time).
+ * A lock whose holder is a dead process on this host, or older than `staleMs` (a minute when its
+ * holder cannot be read), is taken over once (the result names the previous holder). Throws a `PersistenceError` with `options.code` naming the
+ * store, the lock file and its holder (pid, host, since when) when another live process holds it.
+ */
+export function acquireLock(path: string, options: LockOptions): HeldLock {
+  let takenOver: LockHolder | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (createLockFile(path)) {
+      const release = () => {
         try {
           unlinkSync(path);
         } catch {
           // Already gone (taken over as stale); nothing to release.
         }
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new PersistenceError(
-          'PERSISTENCE_FAILED',
-          `Cannot create the lock file "${path}": ${(error as Error).message}`,
-          {
-            path,
-            cause: error,
-          },
-        );
-      }
+      return takenOver ? { release, takenOver } : { release };
     }
-    const owner = readOwner(path);
-    const since = owner?.at ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    const dead = owner !== undefined && owner.host === hostname() && !isAlive(owner.pid);
-    if (attempt === 0 && (dead || Date.now() - since > staleMs)) {
+    const holder = readHolder(path);
+    const since = holder?.at ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const dead = holder !== undefined && holder.host === hostname() && !isAlive(holder.pid);
+    const age = Date.now() - since;
+    const stale = age > options.staleMs || (holder === undefined && age > UNREADABLE_STALE_MS);
+    if (attempt === 0 && (dead || stale)) {
+      takenOver = holder ?? { pid: -1, host: 'unknown', at: since };
       try {
         unlinkSync(path);
       } catch {
@@ -71,11 +110,11 @@ export function acquireLock(path: string, staleMs: number): () => void {
       }
       continue;
     }
-    const who = owner ? `process ${owner.pid} on ${owner.host}` : 'another process';
+    const who = holder ? `process ${holder.pid} on ${holder.host}` : 'another process';
     throw new PersistenceError(
-      'PERSISTENCE_FAILED',
-      `The task store is being pruned by ${who} (lock file "${path}", taken ${new Date(since).toISOString()}). Try again later, or delete the lock file if that process is gone.`,
-      { path },
+      options.code,
+      `The task store "${options.store}" is ${options.activity} by ${who} since ${new Date(since).toISOString()} (lock file "${path}"). ${options.advice}`,
+      { path, details: holder ? { holder } : {} },
     );
   }
   throw new PersistenceError('PERSISTENCE_FAILED', `Cannot take the lock file "${path}".`, { path });

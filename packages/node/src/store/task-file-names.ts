@@ -26,6 +26,8 @@ export interface StorePaths {
   tasks: string;
   /** The lock file held while `prune` rewrites the status log. */
   lock: string;
+  /** The lock file held by the one runtime that restored the store, until it closes it. */
+  restoreLock: string;
   result(taskId: string): string;
   snapshot(taskId: string): string;
   journal(taskId: string): string;
@@ -37,6 +39,7 @@ export function storePaths(dir: string): StorePaths {
     dir,
     tasks: join(dir, 'tasks.jsonl'),
     lock: join(dir, 'tasks.jsonl.lock'),
+    restoreLock: join(dir, 'restore.lock'),
     result: (taskId) => join(dir, `${taskId}.json`),
     snapshot: (taskId) => join(dir, `${taskId}.snapshot.json`),
     journal: (taskId) => join(dir, `${taskId}.journal.jsonl`),

@@ -1,0 +1,204 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
+import * as v from 'valibot';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import { createFileStore } from './file-store.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const runnerScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
+
+let root: string;
+let dir: string;
+let marker: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'troupe-restore-lock-'));
+  dir = join(root, 'tasks');
+  marker = join(root, 'marker.txt');
+});
+afterEach(async () => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The write tool as the seeding runtime knows it: it must never run in this process. */
+const appendMarker = defineTool({
+  name: 'append_marker',
+  description: 'Appends a line to the marker file',
+  access: 'write',
+  input: v.object({}),
+  execute: async () => {
+    throw new Error('append_marker ran in the test process');
+  },
+});
+
+/** Leaves one task unfinished in the store (its model call was in flight), as a crash would. */
+async function seedUnfinishedTask(): Promise<string> {
+  let modelCalled!: () => void;
+  const called = new Promise<void>((resolve) => {
+    modelCalled = resolve;
+  });
+  const runtime = createRuntime({
+    model: scriptedModel((_request, { signal }) => {
+      modelCalled();
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    }),
+    agents: [restoreLockAgent],
+    tools: [appendMarker],
+    approval: 'auto',
+    store: createFileStore({ dir }),
+  });
+  const { id } = runtime.spawn({ agent: 'marker', prompt: 'append once' });
+  await called;
+  await runtime.shutdown({ keepTasks: true });
+  return id;
+}
+
+interface RunnerOutput {
+  restored?: string[];
+  warnings?: { code: string; message: string }[];
+  error?: { code: string; message: string };
+  finished?: string[];
+}
+
+/** A runtime in a child process that restores the store; see test/helpers/restore-runner.ts. */
+function startRunner() {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', runnerScript, dir, marker],
+    { cwd: repositoryRoot, stdio: 'pipe' },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const outputs: RunnerOutput[] = [];
+  const waiters: (() => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    outputs.push(JSON.parse(line) as RunnerOutput);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = once(child, 'exit');
+  /** Resolves with the `count`-th line the runner printed. */
+  const line = (count: number) =>
+    new Promise<RunnerOutput>((resolve, reject) => {
+      const check = () => {
+        if (outputs.length >= count) resolve(outputs[count - 1]!);
+        else waiters.push(check);
+      };
+      check();
+      exited.then(() => {
+        if (outputs.length < count) reject(new Error(`runner exited before line ${count}: ${stderr}`));
+      });
+    });
+  return {
+    pid: child.pid!,
+    line,
+    /** Lets the runner's model answer. */
+    go: () => child.stdin.write('go\n'),
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+      expect(stderr).toBe('');
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function markerLines(): Promise<string[]> {
+  const text = await readFile(marker, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean);
+}
+
+describe('restore lock of the file store', () => {
+  it('two runtimes in two processes restoring one store: one resumes the task, its write tool runs once, the other is refused naming the holder', async () => {
+    const taskId = await seedUnfinishedTask();
+    const runners = [startRunner(), startRunner()];
+    const first = await Promise.all(runners.map((runner) => runner.line(1)));
+    expect(first.map((output) => output.restored ?? output.error?.code).sort()).toEqual([
+      'PERSISTENCE_LOCKED',
+      [taskId],
+    ]);
+    for (const runner of runners) runner.go();
+    const winner = first.findIndex((output) => output.restored !== undefined);
+    expect(winner).toBeGreaterThanOrEqual(0);
+    const holder = runners[winner]!;
+    const loser = runners[1 - winner]!;
+    expect(first[winner]).toEqual({ restored: [taskId], warnings: [] });
+    expect(await holder.line(2)).toEqual({ finished: ['completed'] });
+    const refusal = first[1 - winner]!.error!;
+    expect(refusal.code).toBe('PERSISTENCE_LOCKED');
+    expect(refusal.message).toContain(
+      `The task store "${dir}" is being restored by process ${holder.pid} on ${hostname()} since 20`,
+    );
+    expect(refusal.message).toContain(`lock file "${join(dir, 'restore.lock')}"`);
+    expect(await markerLines()).toEqual([String(holder.pid)]);
+    await loser.stop();
+    // The holder keeps the lock while it lives; after it shuts down, the lock file is gone.
+    expect(existsSync(join(dir, 'restore.lock'))).toBe(true);
+    await holder.stop();
+    expect(existsSync(join(dir, 'restore.lock'))).toBe(false);
+    expect(await markerLines()).toEqual([String(holder.pid)]);
+  }, 90_000);
+
+  it('takes over the lock of a killed runtime, with a warning naming it, and resumes its tasks', async () => {
+    await seedUnfinishedTask();
+    const crashed = startRunner();
+    expect((await crashed.line(1)).restored).toHaveLength(1);
+    crashed.go();
+    expect(await crashed.line(2)).toEqual({ finished: ['completed'] });
+    await crashed.kill();
+    expect(existsSync(join(dir, 'restore.lock'))).toBe(true);
+    const orphan = await seedUnfinishedTask();
+    const next = startRunner();
+    const output = await next.line(1);
+    next.go();
+    expect(output.restored).toEqual([orphan]);
+    expect(output.warnings).toEqual([
+      expect.objectContaining({
+        code: 'PERSISTENCE_LOCK_TAKEN',
+        message: expect.stringContaining(`left by process ${crashed.pid} on ${hostname()}`),
+      }),
+    ]);
+    expect(await next.line(2)).toEqual({ finished: ['completed'] });
+    await next.stop();
+    expect(await markerLines()).toEqual([String(crashed.pid), String(next.pid)]);
+  }, 90_000);
+
+  it('refuses a second store instance in the same process, until the first runtime shuts down', async () => {
+    const first = createFileStore({ dir });
+    expect(await first.lockForRestore()).toEqual({ warnings: [] });
+    // Idempotent for its holder: restoring twice is fine.
+    expect(await first.lockForRestore()).toEqual({ warnings: [] });
+    const second = createRuntime({
+      model: scriptedModel([]),
+      agents: [restoreLockAgent],
+      tools: [appendMarker],
+      store: createFileStore({ dir }),
+    });
+    const refused = await second.restore().catch((error: unknown) => error);
+    expect(PersistenceError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({
+      code: 'PERSISTENCE_LOCKED',
+      details: { path: join(dir, 'restore.lock'), holder: { pid: process.pid, host: hostname() } },
+    });
+    await first.close();
+    expect(await second.restore()).toEqual({ restored: [], warnings: [] });
+    await second.shutdown();
+    expect(existsSync(join(dir, 'restore.lock'))).toBe(false);
+  });
+});
