@@ -67,6 +67,7 @@ export type {
   RuntimeWarning,
   TaskEventBase,
 } from './events.js';
+export type { SessionContext, SessionEvent } from './machines/session-machine.js';
 export type { OutputCheck, SubagentEvent, ToolCallPlan } from './machines/subagent-events.js';
 export type { TaskOutcome, TurnStep } from './machines/subagent-machine.js';
 export {
@@ -79,12 +80,12 @@ export {
   subagentMachine,
 } from './machines/subagent-machine.js';
 export {
-  createSupervisorMachine,
   type QueuedTask,
+  type RunningTask,
   type SupervisorContext,
   type SupervisorEvent,
-  type SupervisorHooks,
   type SupervisorMachine,
+  supervisorMachine,
 } from './machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from './model/abort.js';
 export { addUsage, blocksOf, textOf, toolUsesOf } from './model/content.js';

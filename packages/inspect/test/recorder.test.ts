@@ -108,7 +108,7 @@ describe('createRecorder', () => {
 });
 
 describe('a session under the recorder', () => {
-  it("records the main agent's run as an actor too, next to the supervisor and the task it delegates", async () => {
+  it("records the session and its main agent's run as actors of the runtime's one system, beside the task it delegates", async () => {
     const { createMemoryStore, createRuntime } = await import('@troupe/core');
     const { manualClock, scriptedModel, textReply, toolReply } = await import('@troupe/core/testing');
     const recorder = createRecorder();
@@ -130,10 +130,12 @@ describe('a session under the recorder', () => {
     expect(reply.text).toBe('the sub-agent looked');
     await runtime.shutdown();
     const actors = recorder.timeline().records.filter((record) => record.type === '@xstate.actor');
-    expect(actors.map((actor) => [actor.name, actor.parentId === undefined])).toEqual([
-      ['supervisor', true],
-      [reply.result.taskId, true],
-      [expect.stringMatching(/^t_/), false],
+    const nameOf = new Map(actors.map((actor) => [actor.sessionId, actor.name]));
+    expect(actors.map((actor) => [actor.name, actor.parentId && nameOf.get(actor.parentId)])).toEqual([
+      ['supervisor', undefined],
+      [expect.stringMatching(/^session:\d+$/), 'supervisor'],
+      [reply.result.taskId, expect.stringMatching(/^session:\d+$/)],
+      [expect.stringMatching(/^t_/), 'supervisor'],
     ]);
   });
 });

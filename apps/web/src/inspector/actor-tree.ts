@@ -9,8 +9,8 @@ export function actorLabel(actor: ActorState): string {
 }
 
 /**
- * The actor tree at one frame: roots (the supervisor, each session run), then their children
- * (sub-agents) grouped under them. Each row shows the actor's state and status; the one the
+ * The actor tree at one frame: the supervisor at the root, then its children (sub-agents and
+ * sessions, a session's main-agent runs under it) grouped under their parents. Each row shows the actor's state and status; the one the
  * chart shows is marked `selected`.
  */
 export function actorTree(

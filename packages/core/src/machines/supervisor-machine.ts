@@ -1,7 +1,8 @@
-import { type ActorRefFrom, type AnyActorLogic, enqueueActions, setup, stopChild } from 'xstate';
-import type { SubagentInput, SubagentMachine, SubagentOutput } from './subagent-machine.js';
+import { type AnyActorLogic, enqueueActions, setup, stopChild } from 'xstate';
+import { sessionMachine } from './session-machine.js';
+import type { SubagentInput, SubagentOutput } from './subagent-machine.js';
 import { subagentMachine } from './subagent-machine.js';
-import { TaskQueue } from './task-queue.js';
+import { emptyQueue, pushed, shifted, type TaskQueue, without } from './task-queue.js';
 
 /** A task waiting for a slot. `logic` is set for a task restored from a snapshot. */
 export interface QueuedTask {
@@ -11,111 +12,152 @@ export interface QueuedTask {
   logic?: AnyActorLogic;
 }
 
-/** The supervisor's context. `queue` and `running` are owned and mutated in place (see TaskQueue). */
+/** A task holding a slot. */
+export interface RunningTask {
+  taskId: string;
+  sessionKey: string;
+}
+
+/** The supervisor's context: immutable, replaced by `assign` at every change. */
 export interface SupervisorContext {
   maxConcurrent: number;
   queue: TaskQueue<QueuedTask>;
-  /** Running task id → session key. Never more than `maxConcurrent` entries. */
-  running: Map<string, string>;
+  /** Never more than `maxConcurrent` entries. */
+  running: readonly RunningTask[];
 }
 
 /** Events the supervisor accepts. */
 export type SupervisorEvent =
-  | { type: 'SUBMIT'; task: QueuedTask }
-  | { type: 'CANCEL'; taskId: string; reason?: string }
-  | { type: 'CANCEL_SESSION'; sessionKey: string; reason?: string }
+  | { type: 'task.submitted'; task: QueuedTask }
+  | { type: 'task.cancelRequested'; taskId: string; reason?: string }
+  | { type: 'session.cancelRequested'; sessionKey: string; reason?: string }
+  | { type: 'session.opened'; actorId: string; sessionKey: string }
+  | { type: 'session.closed'; actorId: string }
   | { type: `xstate.done.actor.${string}`; output: SubagentOutput; actorId?: string };
 
-/** What the runtime does when the supervisor starts, drops or hears of a task. */
-export interface SupervisorHooks {
-  /** A task got a slot; `ref` is its live actor (already spawned, started after this call). */
-  started(taskId: string, ref: ActorRefFrom<SubagentMachine>): void;
-  /** A queued task was cancelled before it started. */
-  dropped(taskId: string, reason: string | undefined): void;
-  /** A running task must be cancelled (the runtime feeds CANCEL through its driver, journaled). */
-  cancelRunning(taskId: string, reason: string | undefined): void;
+type Reason = string | undefined;
+
+/** The part of XState's `enqueue` that {@link startNext} uses. */
+interface StartEnqueue {
+  assign(values: Pick<SupervisorContext, 'queue' | 'running'>): void;
+  spawnChild(src: 'subagent', options: { id: string; systemId: string; input: SubagentInput }): void;
+  (action: { type: 'taskStarted'; params: { taskId: string } }): void;
 }
 
 /**
- * The supervisor: at most `maxConcurrent` subagent actors run as its children; the rest wait in
- * FIFO order. It cancels one task or a whole session, and stops finished children so the live set
- * stays small however many tasks are queued or done.
+ * Gives free slots to queued tasks, in FIFO order: assigns the new queue and running set (always,
+ * since `context` may carry a change of the caller's), spawns each task's actor, and declares
+ * `taskStarted` for it.
  */
-export function createSupervisorMachine(hooks: SupervisorHooks) {
-  return setup({
-    types: {
-      context: {} as SupervisorContext,
-      events: {} as SupervisorEvent,
-      input: {} as { maxConcurrent: number },
-    },
-    actors: { subagent: subagentMachine },
-    actions: {
-      startNext: enqueueActions(({ context, enqueue, self }) => {
-        while (context.running.size < context.maxConcurrent) {
-          const next = context.queue.shift();
-          if (!next) break;
-          context.running.set(next.taskId, next.sessionKey);
-          enqueue.spawnChild((next.logic ?? 'subagent') as 'subagent', {
-            id: next.taskId,
-            systemId: next.taskId,
-            input: next.input,
-          });
-          const taskId = next.taskId;
-          enqueue(() => {
-            const ref = self.system.get(taskId) as ActorRefFrom<SubagentMachine> | undefined;
-            if (ref) hooks.started(taskId, ref);
-          });
-        }
-      }),
-    },
-  }).createMachine({
-    id: 'supervisor',
-    context: ({ input }) => ({
-      maxConcurrent: input.maxConcurrent,
-      queue: new TaskQueue<QueuedTask>(),
-      running: new Map(),
-    }),
-    initial: 'active',
-    states: {
-      active: {
-        on: {
-          SUBMIT: {
-            actions: [({ context, event }) => void context.queue.push(event.task), 'startNext'],
-          },
-          CANCEL: {
-            actions: ({ context, event }) => {
-              if (context.running.has(event.taskId)) {
-                hooks.cancelRunning(event.taskId, event.reason);
-                return;
-              }
-              const removed = context.queue.remove((task) => task.taskId === event.taskId);
-              for (const task of removed) hooks.dropped(task.taskId, event.reason);
-            },
-          },
-          CANCEL_SESSION: {
-            actions: ({ context, event }) => {
-              const removed = context.queue.remove((task) => task.sessionKey === event.sessionKey);
-              for (const task of removed) hooks.dropped(task.taskId, event.reason);
-              for (const [taskId, sessionKey] of [...context.running]) {
-                if (sessionKey === event.sessionKey) hooks.cancelRunning(taskId, event.reason);
-              }
-            },
-          },
-          'xstate.done.actor.*': {
-            actions: [
-              enqueueActions(({ context, event, enqueue }) => {
-                const taskId = event.type.slice('xstate.done.actor.'.length);
-                if (!context.running.delete(taskId)) return;
-                enqueue(stopChild(taskId));
-              }),
-              'startNext',
-            ],
-          },
+function startNext(context: SupervisorContext, enqueue: StartEnqueue): void {
+  let { queue, running } = context;
+  const started: QueuedTask[] = [];
+  while (running.length < context.maxConcurrent) {
+    const [next, rest] = shifted(queue);
+    if (!next) break;
+    queue = rest;
+    running = [...running, { taskId: next.taskId, sessionKey: next.sessionKey }];
+    started.push(next);
+  }
+  enqueue.assign({ queue, running });
+  for (const next of started) {
+    // A restored task brings its own logic (its machine at the stored snapshot).
+    enqueue.spawnChild((next.logic ?? 'subagent') as 'subagent', {
+      id: next.taskId,
+      systemId: next.taskId,
+      input: next.input,
+    });
+    enqueue({ type: 'taskStarted', params: { taskId: next.taskId } });
+  }
+}
+
+/**
+ * The supervisor, root of a runtime's actor system. At most `maxConcurrent` subagent actors run
+ * as its children; the rest wait in FIFO order. It cancels one task or a whole session, stops
+ * finished children so the live set stays small however many tasks are queued or done, and holds
+ * one session actor per open session (whose main-agent runs are that actor's children).
+ *
+ * Its effects are declared actions with no behaviour of their own; the runtime provides them
+ * (`supervisorMachine.provide({ actions })`): `taskStarted` (a task got a slot: its actor is
+ * spawned, with `systemId` = task id, and starts after the action), `taskDropped` (a queued task
+ * was cancelled before it started) and `cancelRunning` (a running task must be cancelled: the
+ * runtime feeds the cancel through its driver, journaled).
+ */
+export const supervisorMachine = setup({
+  types: {
+    context: {} as SupervisorContext,
+    events: {} as SupervisorEvent,
+    input: {} as { maxConcurrent: number },
+  },
+  actors: { subagent: subagentMachine, session: sessionMachine },
+  actions: {
+    taskStarted: (_, _params: { taskId: string }) => {},
+    taskDropped: (_, _params: { taskId: string; reason: Reason }) => {},
+    cancelRunning: (_, _params: { taskId: string; reason: Reason }) => {},
+  },
+}).createMachine({
+  id: 'supervisor',
+  context: ({ input }) => ({ maxConcurrent: input.maxConcurrent, queue: emptyQueue(), running: [] }),
+  initial: 'active',
+  states: {
+    active: {
+      on: {
+        'task.submitted': {
+          actions: enqueueActions(({ context, event, enqueue }) =>
+            startNext({ ...context, queue: pushed(context.queue, event.task) }, enqueue),
+          ),
+        },
+        'task.cancelRequested': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const reason = event.reason;
+            if (context.running.some((task) => task.taskId === event.taskId)) {
+              enqueue({ type: 'cancelRunning', params: { taskId: event.taskId, reason } });
+              return;
+            }
+            const [removed, queue] = without(context.queue, (task) => task.taskId === event.taskId);
+            if (!removed.length) return;
+            enqueue.assign({ queue });
+            for (const task of removed)
+              enqueue({ type: 'taskDropped', params: { taskId: task.taskId, reason } });
+          }),
+        },
+        'session.cancelRequested': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const reason = event.reason;
+            const [removed, queue] = without(context.queue, (task) => task.sessionKey === event.sessionKey);
+            if (removed.length) enqueue.assign({ queue });
+            for (const task of removed)
+              enqueue({ type: 'taskDropped', params: { taskId: task.taskId, reason } });
+            for (const task of context.running)
+              if (task.sessionKey === event.sessionKey)
+                enqueue({ type: 'cancelRunning', params: { taskId: task.taskId, reason } });
+          }),
+        },
+        'session.opened': {
+          actions: enqueueActions(({ event, enqueue }) =>
+            enqueue.spawnChild('session', {
+              id: event.actorId,
+              systemId: event.actorId,
+              input: { sessionKey: event.sessionKey },
+            }),
+          ),
+        },
+        'session.closed': { actions: stopChild(({ event }) => event.actorId) },
+        'xstate.done.actor.*': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const taskId = event.type.slice('xstate.done.actor.'.length);
+            if (!context.running.some((task) => task.taskId === taskId)) return;
+            enqueue.stopChild(taskId);
+            startNext(
+              { ...context, running: context.running.filter((task) => task.taskId !== taskId) },
+              enqueue,
+            );
+          }),
         },
       },
     },
-  });
-}
+  },
+});
 
 /** The supervisor machine's logic type. */
-export type SupervisorMachine = ReturnType<typeof createSupervisorMachine>;
+export type SupervisorMachine = typeof supervisorMachine;

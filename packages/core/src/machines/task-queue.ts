@@ -1,74 +1,47 @@
 /**
- * A FIFO queue with O(1) push and shift and O(n) removal by id. The supervisor owns it and mutates
- * it in place: copying a 10,000-entry array on every submit would make each submit cost grow with
- * the queue.
+ * An immutable FIFO queue, kept in the supervisor's context. Items live in chunks of at most
+ * {@link CHUNK} so that a push or a shift copies one chunk and the (short) list of chunks, never the
+ * whole queue: a submit costs the same with 10,000 tasks waiting as with ten, and every snapshot
+ * the inspector keeps still shows the queue as it was.
  */
-export class TaskQueue<TItem extends { taskId: string }> {
-  private items: (TItem | undefined)[] = [];
-  private head = 0;
-  private count = 0;
+export interface TaskQueue<TItem> {
+  readonly size: number;
+  readonly chunks: readonly (readonly TItem[])[];
+}
 
-  get size(): number {
-    return this.count;
-  }
+const CHUNK = 256;
 
-  push(item: TItem): number {
-    this.items.push(item);
-    this.count++;
-    return this.count;
-  }
+/** The empty queue. */
+export function emptyQueue<TItem>(): TaskQueue<TItem> {
+  return { size: 0, chunks: [] };
+}
 
-  shift(): TItem | undefined {
-    while (this.head < this.items.length) {
-      const item = this.items[this.head];
-      this.items[this.head++] = undefined;
-      if (item) {
-        this.count--;
-        this.compact();
-        return item;
-      }
-    }
-    return undefined;
-  }
+/** A queue with `item` added at the end. */
+export function pushed<TItem>(queue: TaskQueue<TItem>, item: TItem): TaskQueue<TItem> {
+  const last = queue.chunks[queue.chunks.length - 1];
+  const chunks =
+    last && last.length < CHUNK ? [...queue.chunks.slice(0, -1), [...last, item]] : [...queue.chunks, [item]];
+  return { size: queue.size + 1, chunks };
+}
 
-  /** Removes and returns the items matching `predicate`, in queue order. */
-  remove(predicate: (item: TItem) => boolean): TItem[] {
-    const removed: TItem[] = [];
-    for (let index = this.head; index < this.items.length; index++) {
-      const item = this.items[index];
-      if (item && predicate(item)) {
-        removed.push(item);
-        this.items[index] = undefined;
-        this.count--;
-      }
-    }
-    this.compact();
-    return removed;
-  }
+/** The first item and the queue without it (the same queue when it is empty). */
+export function shifted<TItem>(queue: TaskQueue<TItem>): [TItem | undefined, TaskQueue<TItem>] {
+  const first = queue.chunks[0];
+  if (!first) return [undefined, queue];
+  const rest = first.length > 1 ? [first.slice(1), ...queue.chunks.slice(1)] : queue.chunks.slice(1);
+  return [first[0], { size: queue.size - 1, chunks: rest }];
+}
 
-  /** 1-based position of a task, or 0 if it is not queued. */
-  position(taskId: string): number {
-    let position = 0;
-    for (let index = this.head; index < this.items.length; index++) {
-      const item = this.items[index];
-      if (!item) continue;
-      position++;
-      if (item.taskId === taskId) return position;
-    }
-    return 0;
-  }
-
-  toArray(): TItem[] {
-    return this.items.slice(this.head).filter((item): item is TItem => item !== undefined);
-  }
-
-  private compact(): void {
-    if (this.count === 0) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
+/** The items matching `predicate`, in queue order, and the queue without them. */
+export function without<TItem>(
+  queue: TaskQueue<TItem>,
+  predicate: (item: TItem) => boolean,
+): [TItem[], TaskQueue<TItem>] {
+  const removed: TItem[] = [];
+  const kept: TItem[] = [];
+  for (const chunk of queue.chunks) for (const item of chunk) (predicate(item) ? removed : kept).push(item);
+  if (!removed.length) return [removed, queue];
+  const chunks: TItem[][] = [];
+  for (let index = 0; index < kept.length; index += CHUNK) chunks.push(kept.slice(index, index + CHUNK));
+  return [removed, { size: kept.length, chunks }];
 }

@@ -2,8 +2,10 @@ import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } 
 import { type Clock, systemClock } from '../clock.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
+import { sessionMachine } from '../machines/session-machine.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import { createSupervisorMachine, type QueuedTask } from '../machines/supervisor-machine.js';
+import type { SubagentInput } from '../machines/subagent-machine.js';
+import { type QueuedTask, supervisorMachine } from '../machines/supervisor-machine.js';
 import type { Message, ModelAdapter } from '../model/types.js';
 import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
@@ -33,6 +35,7 @@ import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
 import { infoFromSummary } from './stored-task-info.js';
+import type { SubagentRef } from './subagent-snapshot.js';
 import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
@@ -153,12 +156,29 @@ export class Runtime {
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
       finished: (driver, result) => this.finished(driver, result),
     };
-    const machine = createSupervisorMachine({
-      started: (taskId, ref) => this.started(taskId, ref),
-      dropped: (taskId, reason) => this.dropped(taskId, reason),
-      cancelRunning: (taskId, reason) => this.table.get(taskId)?.driver?.cancel(reason),
+    // The supervisor is the root of the runtime's one actor system: tasks and sessions (with their
+    // main-agent runs) are its descendants, so one `inspect` observer sees every actor.
+    const machine = supervisorMachine.provide({
+      actions: {
+        taskStarted: ({ system }, { taskId }) => this.started(taskId, system.get(taskId)),
+        taskDropped: (_, { taskId, reason }) => this.dropped(taskId, reason),
+        cancelRunning: (_, { taskId, reason }) => this.table.get(taskId)?.driver?.cancel(reason),
+      },
+      actors: {
+        session: sessionMachine.provide({
+          actions: {
+            runStarted: ({ system }, { systemId }) => {
+              const attach = this.pendingRuns.get(systemId);
+              this.pendingRuns.delete(systemId);
+              attach?.(system.get(systemId));
+            },
+          },
+        }),
+      },
     });
     this.supervisor = createActor(machine, {
+      id: 'supervisor',
+      systemId: 'supervisor',
       input: { maxConcurrent: this.limits.maxConcurrent },
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
@@ -254,7 +274,11 @@ export class Runtime {
   cancel(id: string, reason?: string): boolean {
     const entry = this.table.get(id);
     if (!entry || entry.result) return false;
-    this.supervisor.send(reason ? { type: 'CANCEL', taskId: id, reason } : { type: 'CANCEL', taskId: id });
+    this.supervisor.send(
+      reason
+        ? { type: 'task.cancelRequested', taskId: id, reason }
+        : { type: 'task.cancelRequested', taskId: id },
+    );
     return true;
   }
 
@@ -262,7 +286,9 @@ export class Runtime {
   cancelSession(sessionKey: string, reason?: string): number {
     const count = this.table.activeInSession(sessionKey);
     this.supervisor.send(
-      reason ? { type: 'CANCEL_SESSION', sessionKey, reason } : { type: 'CANCEL_SESSION', sessionKey },
+      reason
+        ? { type: 'session.cancelRequested', sessionKey, reason }
+        : { type: 'session.cancelRequested', sessionKey },
     );
     return count;
   }
@@ -384,11 +410,27 @@ export class Runtime {
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks = new Set<string>();
 
-  /** @internal The `inspect` observer, for the actors sessions create outside the supervisor. */
-  get inspector(): RuntimeOptions['inspect'] {
-    return this.options.inspect;
-  }
   private readonly sessions = new Set<Session>();
+  /** Main-agent runs requested and not yet spawned, by their actor's system id. */
+  private readonly pendingRuns = new Map<string, (actor: SubagentRef) => void>();
+
+  /** @internal Used by sessions. */
+  openSession(actorId: string, sessionKey: string): void {
+    this.supervisor.send({ type: 'session.opened', actorId, sessionKey });
+  }
+
+  /** @internal Used by sessions. */
+  closeSession(actorId: string): void {
+    this.supervisor.send({ type: 'session.closed', actorId });
+  }
+
+  /** @internal Used by sessions. */
+  startRun(actorId: string, runId: string, input: SubagentInput, attach: (actor: SubagentRef) => void): void {
+    const session = this.supervisor.system.get(actorId);
+    if (!session) throw new TroupeError('RUNTIME_STOPPED', `Session ${actorId} is closed.`);
+    this.pendingRuns.set(`${actorId}/${runId}`, attach);
+    session.send({ type: 'run.requested', runId, input });
+  }
 
   /** @internal */
   baseToolList(): readonly Tool[] {
@@ -448,19 +490,19 @@ export class Runtime {
     if (restore?.logic) task.logic = restore.logic;
     if (this.emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = this.supervisor.getSnapshot().context;
-      const position = running.size < maxConcurrent ? 0 : queue.size + 1;
+      const position = running.length < maxConcurrent ? 0 : queue.size + 1;
       this.emitter.emit(
         'task.queued',
         Object.assign(this.table.eventBase(spec, this.clock.now()), { position }),
       );
     }
-    this.supervisor.send({ type: 'SUBMIT', task });
+    this.supervisor.send({ type: 'task.submitted', task });
     return { id: spec.taskId, result: entry.promise };
   }
 
-  private started(taskId: string, ref: Parameters<TaskDriver['attach']>[0]): void {
+  private started(taskId: string, ref: SubagentRef | undefined): void {
     const entry = this.table.get(taskId);
-    if (!entry) return;
+    if (!entry || !ref) return;
     const driver = new TaskDriver(this.host, entry.spec, entry.registry, entry.restore?.journalLength ?? 0);
     entry.driver = driver;
     this.table.setStatus(taskId, 'running');

@@ -1,9 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
-import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { RuntimeEvents } from '../events.js';
-import { subagentMachine } from '../machines/subagent-machine.js';
+import type { SubagentInput } from '../machines/subagent-machine.js';
 import { textOf } from '../model/content.js';
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
@@ -12,6 +11,7 @@ import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { RuntimeLimits } from './runtime-limits.js';
+import type { SubagentRef } from './subagent-snapshot.js';
 import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
 
@@ -22,8 +22,12 @@ export interface SessionRuntime {
   readonly limits: RuntimeLimits;
   /** The drivers of the main agents' runs, by their task id. */
   readonly sessionDrivers: Map<string, TaskDriver>;
-  /** The runtime's inspection observer, so inspectors see the main agent too. */
-  readonly inspector: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
+  /** Creates the session's actor (a child of the supervisor) under `actorId`. */
+  openSession(actorId: string, sessionKey: string): void;
+  /** Stops the session's actor, and with it a run in progress. */
+  closeSession(actorId: string): void;
+  /** Starts a main-agent run as a child of the session's actor; `attach` gets its actor. */
+  startRun(actorId: string, runId: string, input: SubagentInput, attach: (actor: SubagentRef) => void): void;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
@@ -71,6 +75,8 @@ let sessionCounter = 0;
  */
 export class Session {
   readonly sessionKey: string;
+  /** The id (and system id) of the session's actor in the runtime's actor system. */
+  readonly actorId = `session:${++sessionCounter}`;
   private conversation: Message[];
   private readonly runtime: SessionRuntime;
   private readonly host: DriverHost;
@@ -86,7 +92,7 @@ export class Session {
   constructor(runtime: SessionRuntime, host: DriverHost, options: SessionOptions) {
     this.runtime = runtime;
     this.host = host;
-    this.sessionKey = options.sessionKey ?? `session-${++sessionCounter}-${runtime.clock.now().toString(36)}`;
+    this.sessionKey = options.sessionKey ?? `session-${sessionCounter}-${runtime.clock.now().toString(36)}`;
     this.conversation = options.messages ? [...options.messages] : [];
     const agent = options.agent ?? 'main';
     this.definition =
@@ -101,6 +107,7 @@ export class Session {
       this.emit({ kind: 'announcement', text: event.message });
       void this.enqueue(event.message).catch(() => {});
     });
+    runtime.openSession(this.actorId, this.sessionKey);
   }
 
   /** The conversation so far. */
@@ -146,7 +153,9 @@ export class Session {
 
   /** Stops listening for announcements. Background tasks are not cancelled (see `cancelSession`). */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    this.runtime.closeSession(this.actorId);
     this.unsubscribe();
     this.events.removeAllListeners();
   }
@@ -209,22 +218,17 @@ export class Session {
           const own = ownOutput(result, context?.messages.slice(messages.length) ?? []);
           const reply = typeof own.output === 'string' ? own.output : JSON.stringify(own.output);
           this.emit({ kind: 'reply', text: reply, result: own });
-          actor.stop();
           resolve({ text: reply, result: own });
         },
       };
       const driver = new TaskDriver(host, spec, registry);
-      const actor = createActor(subagentMachine, {
-        id: taskId,
-        input: machineInputFromSpec(spec),
-        ...(runtime.inspector ? { inspect: runtime.inspector } : {}),
-      });
       runtime.sessionDrivers.set(taskId, driver);
       this.current = driver;
-      actor.start();
-      driver.attach(actor);
-      const at = runtime.clock.now();
-      driver.send({ type: 'task.started', at, deadline: at + spec.limits.timeoutMs });
+      runtime.startRun(this.actorId, taskId, machineInputFromSpec(spec), (actor) => {
+        driver.attach(actor);
+        const at = runtime.clock.now();
+        driver.send({ type: 'task.started', at, deadline: at + spec.limits.timeoutMs });
+      });
     });
   }
 }
