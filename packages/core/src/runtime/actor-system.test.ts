@@ -18,7 +18,7 @@ function recorder(): { seen: Seen; inspect: (event: InspectionEvent) => void } {
     seen.roots.add(event.rootId);
     if (event.type === '@xstate.actor') seen.parents.set(actor.id, actor._parent?.id);
     if (event.type === '@xstate.snapshot') {
-      const snapshot = event.snapshot as { value: unknown; context: unknown };
+      const snapshot = event.snapshot as unknown as { value: unknown; context: unknown };
       const list = seen.snapshots.get(actor.id) ?? [];
       list.push({ snapshot, json: JSON.stringify({ value: snapshot.value, context: snapshot.context }) });
       seen.snapshots.set(actor.id, list);
