@@ -86,6 +86,54 @@ describe('checkReplay (through replayTimeline)', () => {
     });
   });
 
+  it('the stored result is compared by value: its fields in another order (a store that parses its documents) are the same result', async () => {
+    const run = await scenarios.goal!();
+    const id = run.results[0]!.taskId;
+    const reorder = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reorder)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, item]) => [key, reorder(item)]),
+            )
+          : value;
+    const reordered = Object.assign(Object.create(null), run.store, {
+      loadTasks: async () => {
+        const loaded = await run.store.loadTasks();
+        return {
+          ...loaded,
+          tasks: loaded.tasks.map((task) => (task.result ? { ...task, result: reorder(task.result) } : task)),
+        };
+      },
+      loadResult: async (taskId: string) => reorder(await run.store.loadResult(taskId)),
+    }) as TaskStore;
+    const { check } = await replayTimeline(reordered, id);
+    expect(check.first).toBeUndefined();
+    expect(check.exact).toBe(true);
+    // A value that differs is still found, whatever the order.
+    const changed = Object.assign(Object.create(null), reordered, {
+      loadTasks: async () => {
+        const loaded = await reordered.loadTasks();
+        return {
+          ...loaded,
+          tasks: loaded.tasks.map((task) =>
+            task.result
+              ? { ...task, result: { ...task.result, usage: { ...task.result.usage, output: 1 } } }
+              : task,
+          ),
+        };
+      },
+    }) as TaskStore;
+    const differs = await replayTimeline(changed, id);
+    expect(differs.check.first).toMatchObject({
+      against: 'result',
+      path: 'result.usage.output',
+      recorded: 1,
+    });
+  });
+
   it('a snapshot that reflects more entries than the journal holds is a difference', async () => {
     const run = await scenarios.goal!();
     const id = run.results[0]!.taskId;

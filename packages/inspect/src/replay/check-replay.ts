@@ -106,11 +106,9 @@ export function checkReplay(
       }
     }
   }
-  if (outcome.recorded || outcome.result) compared.push('the stored result');
-  const key = outcome.differences[0];
-  if (!key) return { exact: true, compared };
-  const recorded = outcome.recorded as unknown as Record<string, unknown> | undefined;
-  const replayed = outcome.result as unknown as Record<string, unknown> | undefined;
+  const { recorded, result: replayed } = outcome;
+  if (!recorded && !replayed) return { exact: true, compared };
+  compared.push('the stored result');
   const last = outcome.steps.at(-1);
   const entry = last ? { entry: { seq: last.seq, type: last.event.type } } : {};
   if (!recorded || !replayed)
@@ -122,18 +120,23 @@ export function checkReplay(
         path: 'result',
         recorded: recorded ? 'a result' : 'no result',
         replayed: replayed ? 'a result' : 'no result',
-        note: key,
+        note: recorded ? 'the replay did not reach a final state' : 'the task has no recorded result',
         ...entry,
       },
     };
+  // By value, not by text: a store that parses its documents may give the fields in another order.
+  const found = firstDifference(JSON.parse(JSON.stringify(recorded)), JSON.parse(JSON.stringify(replayed)), [
+    'result',
+  ]);
+  if (!found) return { exact: true, compared };
   return {
     exact: false,
     compared,
     first: {
       against: 'result',
-      path: `result.${key}`,
-      recorded: recorded[key],
-      replayed: replayed[key],
+      path: found.text,
+      recorded: found.recorded,
+      replayed: found.replayed,
       ...entry,
     },
   };
