@@ -89,6 +89,7 @@ An ID may be abbreviated to any unique prefix.
 `,
   replay: `Usage: troupe replay ID [--store DIR] [--inspect] [--stately] [--save FILE]
        troupe replay FILE.jsonl --inspect
+       troupe replay --inspect [--store DIR]   the inspector page on the store's tasks
 
 Feeds a stored task's journal back through its state machine, with no model, no tool and no
 network, and prints each step: the event, the state it led to, the tokens so far, the tool calls
@@ -96,7 +97,8 @@ and results. Ends with "reproduced exactly", or the first difference from the re
 (exit code 1). An ID may be abbreviated to any unique prefix.
 
 Options:
-  --inspect             open the replay in the offline inspector (a page on 127.0.0.1)
+  --inspect             open the replay in the offline inspector (a page on 127.0.0.1), which
+                        can also replay any other task of the store
   --stately             send it to the hosted Stately inspector (needs the internet)
   --save FILE           write the replay's timeline (JSON Lines) to FILE
   --store DIR           task store folder (default ~/.troupe/tasks)

@@ -1,5 +1,7 @@
 // The public API of @troupe/inspect (browser-safe). Node-only parts: `@troupe/inspect/node`;
 // statechart layout: `@troupe/inspect/chart`.
+
+export type { RelayReplay, RelayStoreError, RelayTaskList } from './relay/store-protocol.js';
 export {
   checkReplay,
   describeDifference,

@@ -1,6 +1,7 @@
 // The offline inspector page in real headless Chromium: a recorded timeline loaded from a file,
 // stepped forward and back (the highlighted state and the context view checked against the
-// timeline at each step), and a live `troupe run --inspect` session followed through the relay.
+// timeline at each step), a live `troupe run --inspect` session followed through the relay, and
+// a task of the CLI's file store opened through `troupe replay --inspect`.
 // Screenshots go to test/e2e/inspector/artifacts/.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import {
   createRecorder,
   formatStateValue,
   formatTimeline,
+  parseTimeline,
+  type RelayReplay,
   type Timeline,
 } from '@troupe/inspect';
 import { createRelay, type Relay } from '@troupe/inspect/node';
@@ -22,7 +25,13 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import * as v from 'valibot';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_API_KEY, startFakeAnthropic, textStep } from '../../fake-anthropic/index.js';
+import {
+  FAKE_API_KEY,
+  startFakeAnthropic,
+  textStep,
+  toolResultsOf,
+  toolStep,
+} from '../../fake-anthropic/index.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -267,5 +276,107 @@ describe('the offline inspector in Chromium', () => {
       await page.close();
       await server.close();
     }
+  }, 120_000);
+
+  it("opens a task of the CLI's file store through the relay (`troupe replay --inspect`) and steps through its replay", async () => {
+    // A real CLI run writes the store: one tool call (grep), then the answer.
+    const server = await startFakeAnthropic({
+      handler: (request) =>
+        toolResultsOf(request).length
+          ? textStep('the answer is in README.md')
+          : toolStep('grep', { pattern: 'troupe', output_mode: 'files_with_matches' }),
+    });
+    const home = join(work, 'home-store');
+    const store = join(work, 'cli-store');
+    mkdirSync(home, { recursive: true });
+    const env = {
+      ...process.env,
+      HOME: home,
+      ANTHROPIC_API_KEY: FAKE_API_KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      TROUPE_WEB_DIR: appDir,
+    };
+    const cli = (args: string[]) =>
+      spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', join(root, 'apps', 'cli', 'src', 'bin.ts'), ...args],
+        { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+    const run = cli(['run', '--agent', 'explore', '--store', store, 'where is the answer']);
+    const ran = await new Promise<number | null>((resolve) => run.on('exit', resolve));
+    await server.close();
+    expect(ran).toBe(0);
+
+    const replay = cli(['replay', '--inspect', '--store', store]);
+    let stdout = '';
+    replay.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => replay.on('exit', resolve));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await expect.poll(() => /Inspector: (\S+)/.exec(stdout)?.[1], { timeout: 30_000 }).toBeDefined();
+      const url = /Inspector: (\S+)/.exec(stdout)![1]!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/inspector\?source=store$/);
+      expect(stdout).toContain(`(it opens the tasks of ${store})`);
+      await page.goto(url);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toBe(`1 task in the CLI store ${store}: pick one to replay it.`);
+      const option = page.locator('[data-testid="cli-tasks"] option');
+      expect(await option.count()).toBe(1);
+      expect(await option.textContent()).toBe('[explore] where is the answer · completed');
+      const value = (await option.getAttribute('value'))!;
+      const taskId = value.replace(/^cli:/, '');
+      expect(taskId).toMatch(/^t_/);
+      await page.getByTestId('task-select').selectOption(value);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(new RegExp(`^Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.$`));
+
+      // The page steps through the same timeline the relay served, frame by frame.
+      const response = await fetch(`${new URL(url).origin}/store/tasks/${taskId}/replay`);
+      const served = (await response.json()) as RelayReplay;
+      const model = buildTimelineModel(parseTimeline(served.timeline, 'the relay'));
+      const counter = await page.getByTestId('step').textContent();
+      expect(counter).toBe(`step 1 / ${model.frames.length}`);
+      const states = model.frames.map((frame) => formatStateValue(frame.actors.get(frame.sessionId)!.value));
+      expect(states).toContain('running.acting');
+      for (let index = 0; index < model.frames.length; index++) {
+        expect(await page.getByTestId('state-value').textContent(), `step ${index + 1}`).toBe(states[index]);
+        const highlighted = await page
+          .locator('[data-testid="chart"] [data-active]')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
+        expect(highlighted, `step ${index + 1}`).toEqual(
+          activePaths(model.frames[index]!.actors.get(model.frames[index]!.sessionId)!.value),
+        );
+        if (states[index] === 'running.acting')
+          await page.screenshot({ path: join(artifacts, 'inspector-cli-store-acting.png'), fullPage: true });
+        await page.getByTestId('forward').click();
+      }
+      await page.getByTestId('back').click();
+      expect(await page.getByTestId('state-value').textContent()).toBe(states.at(-2));
+      await page.getByTestId('last').click();
+      expect(await page.getByTestId('state-value').textContent()).toBe('completed');
+      await page.screenshot({ path: join(artifacts, 'inspector-cli-store-done.png'), fullPage: true });
+
+      // Straight to the task: #/inspector?source=store&task=ID
+      await page.goto(`${new URL(url).origin}/?x=1#/inspector?source=store&task=${taskId}`);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(new RegExp(`^Task ${taskId} replayed: reproduced exactly`));
+      // And a task the store does not have, said in words.
+      await page.goto(`${new URL(url).origin}/?x=2#/inspector?source=store&task=t_nope`);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toBe(`No task "t_nope" in the store ${store}.`);
+      expect(errors).toEqual([]);
+    } finally {
+      replay.kill('SIGINT');
+      await page.close();
+    }
+    expect(await exited).toBe(0);
   }, 120_000);
 });

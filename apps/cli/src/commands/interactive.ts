@@ -51,12 +51,17 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
   if (history.warning) terminal.log(colors.yellow(history.warning));
   const inspection =
     line.options.inspect || line.options.stately
-      ? await (await import('../setup/inspection.js')).startLiveInspection(context, line.options, {
-          write: (text) => {
-            terminal.log(text.trimEnd());
-            return true;
+      ? await (await import('../setup/inspection.js')).startLiveInspection(
+          context,
+          line.options,
+          {
+            write: (text) => {
+              terminal.log(text.trimEnd());
+              return true;
+            },
           },
-        })
+          dir,
+        )
       : undefined;
   const app = new SessionApp({
     terminal,

@@ -9,20 +9,24 @@ import { EXIT } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { colorsFor } from '../render/colors.js';
 import { replayHeader, replayStepLine } from '../render/replay-step.js';
-import { openRelay, openStately, secretsOf } from '../setup/inspection.js';
+import { openRelay, openStately, relayStore, secretsOf } from '../setup/inspection.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
 
 /**
  * `troupe replay ID`: feeds a stored task's journal back through its machine (no model, no tool,
  * no network), prints each step, and ends with "reproduced exactly" or the first difference.
- * `--inspect` opens the offline inspector on the replay; `--stately` the hosted Stately inspector;
- * `--save FILE` writes the replay's timeline. `troupe replay FILE --inspect` opens a timeline file.
+ * `--inspect` opens the offline inspector on the replay (its page may open the store's other
+ * tasks too); `--stately` the hosted Stately inspector; `--save FILE` writes the replay's timeline.
+ * `troupe replay FILE --inspect` opens a timeline file; `troupe replay --inspect` the store's tasks.
  */
 export async function replayCommand(context: CliContext): Promise<number> {
   const { args, options } = context.line;
+  if (args.length === 0 && options.inspect && !options.stately && !options.save) return serveStore(context);
   if (args.length !== 1)
-    throw new UsageError('Usage: troupe replay ID [--inspect] [--stately] [--save FILE]');
+    throw new UsageError(
+      "Usage: troupe replay ID [--inspect] [--stately] [--save FILE], or troupe replay --inspect (the store's tasks)",
+    );
   const given = args[0]!;
   if (/\.jsonl?$/.test(given) || (given.includes('/') && existsSync(resolve(context.cwd, given)))) {
     const timeline = await readTimelineFile(resolve(context.cwd, given));
@@ -99,28 +103,56 @@ async function replayStored(
     await writeFile(file, formatTimeline(timeline));
     context.stdout.write(`Timeline saved to ${file}\n`);
   }
-  if (options.inspect || options.stately) await serve(context, timeline);
+  if (options.inspect || options.stately) await serve(context, timeline, store, dir);
   return check.exact ? EXIT.ok : EXIT.error;
 }
 
-/** Serves a timeline to the offline inspector and/or Stately until Ctrl-C. */
-async function serve(context: CliContext, timeline: Timeline): Promise<number> {
+/** Serves a timeline to the offline inspector and/or Stately until Ctrl-C; `store` adds its tasks. */
+async function serve(
+  context: CliContext,
+  timeline: Timeline,
+  store?: TaskStore,
+  dir?: string,
+): Promise<number> {
   const { options } = context.line;
   const relay = options.inspect
-    ? await openRelay(context, timeline.header, context.stdout, timeline.records)
+    ? await openRelay(context, context.stdout, {
+        header: timeline.header,
+        records: timeline.records,
+        ...(store && dir ? { store: { store, name: dir, secrets: secretsOf(context.env) } } : {}),
+      })
     : undefined;
   const stately = options.stately ? openStately(context, context.stdout, timeline) : undefined;
   context.stdout.write('Serving the timeline; Ctrl-C to stop.\n');
-  await new Promise<void>((done) => {
+  await untilInterrupted(context);
+  stately?.stop();
+  await relay?.close();
+  return EXIT.ok;
+}
+
+/** `troupe replay --inspect`: the offline inspector on the store's tasks, until Ctrl-C. */
+async function serveStore(context: CliContext): Promise<number> {
+  const dir = storeDir({ cwd: context.cwd, home: context.home }, context.line.options.store);
+  const source = relayStore(context, dir);
+  try {
+    const relay = await openRelay(context, context.stdout, { store: source });
+    context.stdout.write('Pick a task in the page to replay it; Ctrl-C to stop.\n');
+    await untilInterrupted(context);
+    await relay.close();
+    return EXIT.ok;
+  } finally {
+    await source.store.close?.();
+  }
+}
+
+function untilInterrupted(context: CliContext): Promise<void> {
+  return new Promise<void>((done) => {
     const offs = [context.onSignal('SIGINT', finish), context.onSignal('SIGTERM', finish)];
     function finish() {
       for (const off of offs) off();
       done();
     }
   });
-  stately?.stop();
-  await relay?.close();
-  return EXIT.ok;
 }
 
 function plural(count: number, noun: string): string {

@@ -88,7 +88,12 @@ export async function runCommand(context: CliContext): Promise<number> {
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
   const inspection =
     options.inspect || options.stately
-      ? await (await import('../setup/inspection.js')).startLiveInspection(context, options, context.stderr)
+      ? await (await import('../setup/inspection.js')).startLiveInspection(
+          context,
+          options,
+          context.stderr,
+          dir,
+        )
       : undefined;
   let idCalls = 0;
   const taskId = options.taskId;

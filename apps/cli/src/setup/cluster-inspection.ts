@@ -51,7 +51,7 @@ export async function inspectClusterTask(
       for (const sink of sinks) sink(record);
     },
   });
-  const relay = options.inspect ? await openRelay(io, follower.header, out) : undefined;
+  const relay = options.inspect ? await openRelay(io, out, { header: follower.header }) : undefined;
   if (relay) sinks.push((record) => relay.publish(record));
   const stately = options.stately ? openStately(io, out) : undefined;
   if (stately) {

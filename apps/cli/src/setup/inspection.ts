@@ -1,10 +1,17 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRecorder, type Timeline, type TimelineRecord } from '@troupe/inspect';
-import { createRelay, inspectWithStately, type Relay, type StatelyBridge } from '@troupe/inspect/node';
+import {
+  createRelay,
+  inspectWithStately,
+  type Relay,
+  type RelayStore,
+  type StatelyBridge,
+} from '@troupe/inspect/node';
 import { toStatelyEvents } from '@troupe/inspect/stately';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { CliIo, OutputStream } from '../io.js';
+import { openStore } from './task-store.js';
 
 /**
  * The built web app the relay serves: `TROUPE_WEB_DIR`, else `apps/web/dist` next to this CLI in a
@@ -33,21 +40,25 @@ export interface LiveInspection {
 /**
  * Starts what `--inspect` (the offline inspector, through the local relay) and `--stately` (the
  * hosted Stately inspector, which needs the internet) ask for, and says where to look on `out`.
+ * With `storeDir`, the inspector page may also open (replay) any task of that store.
  * Undefined when neither was asked for.
  */
 export async function startLiveInspection(
   io: Pick<CliIo, 'env'>,
   options: { inspect?: boolean | undefined; stately?: boolean | undefined },
   out: OutputStream,
+  storeDir?: string,
 ): Promise<LiveInspection | undefined> {
   if (!options.inspect && !options.stately) return undefined;
   const secrets = secretsOf(io.env);
   const observers: Observer<InspectionEvent>[] = [];
   let relay: Relay | undefined;
   let stately: StatelyBridge | undefined;
+  let store: RelayStore | undefined;
   if (options.inspect) {
     const recorder = createRecorder({ secrets, keep: false });
-    relay = await openRelay(io, recorder.header, out);
+    store = storeDir ? relayStore(io, storeDir) : undefined;
+    relay = await openRelay(io, out, { header: recorder.header, ...(store ? { store } : {}) });
     const target = relay;
     recorder.subscribe((record) => target.publish(record));
     observers.push(recorder.inspect);
@@ -67,29 +78,41 @@ export async function startLiveInspection(
     async close() {
       stately?.stop();
       await relay?.close();
+      await store?.store.close?.();
     },
   };
 }
 
-/** Opens the relay for `header` and prints the inspector's address. */
+/** The CLI's file store in `dir`, for the relay: read only, replays redacted like live records. */
+export function relayStore(io: Pick<CliIo, 'env'>, dir: string): RelayStore {
+  return { store: openStore(dir), name: dir, secrets: secretsOf(io.env) };
+}
+
+/**
+ * Opens the relay and prints the inspector's address: the relay streams `header` and `records`
+ * (a live timeline or a replay), and/or lets the page open the tasks of `store`.
+ */
 export async function openRelay(
   io: Pick<CliIo, 'env'>,
-  header: Timeline['header'],
   out: OutputStream,
-  records: readonly TimelineRecord[] = [],
+  source: { header?: Timeline['header']; records?: readonly TimelineRecord[]; store?: RelayStore },
 ): Promise<Relay> {
   const appDir = webAppDir(io.env);
   const port = Number(io.env.TROUPE_INSPECT_PORT ?? 0);
   const relay = await createRelay({
-    header,
+    ...(source.header ? { header: source.header } : {}),
+    ...(source.store ? { store: source.store } : {}),
     port: Number.isInteger(port) ? port : 0,
     ...(appDir ? { appDir } : {}),
   });
-  for (const record of records) relay.publish(record);
+  for (const record of source.records ?? []) relay.publish(record);
+  const tasks = source.store ? ` (it opens the tasks of ${source.store.name})` : '';
   out.write(
     appDir
-      ? `Inspector: ${relay.inspectorUrl}\n`
-      : `Inspector: the web app is not built (run \`pnpm build\` in the troupe checkout); the timeline streams at ${relay.url}/timeline/events\n`,
+      ? `Inspector: ${relay.inspectorUrl}${source.header ? '' : tasks}\n`
+      : `Inspector: the web app is not built (run \`pnpm build\` in the troupe checkout)${
+          source.header ? `; the timeline streams at ${relay.url}/timeline/events` : ''
+        }${source.store ? `; the store's tasks are at ${relay.url}/store/tasks` : ''}\n`,
   );
   return relay;
 }

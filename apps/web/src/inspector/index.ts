@@ -10,7 +10,9 @@ export interface InspectorHost {
 /**
  * Mounts the offline inspector page into `element` (route `#/inspector`). The page itself (and its
  * layout engine) loads on demand. `#/inspector?source=relay` follows the local relay that served
- * the page (`troupe --inspect`); `?task=ID` replays a stored task. Returns a function that removes it.
+ * the page (`troupe --inspect`); `?task=ID` replays a stored task; `?source=store` lists the tasks
+ * of the CLI's store behind that relay (`troupe replay --inspect`), `&task=ID` replays one of them.
+ * Returns a function that removes it.
  */
 export function mountInspector(element: HTMLElement, host: InspectorHost): () => void {
   const query = Object.fromEntries(new URLSearchParams(location.hash.split('?')[1] ?? ''));

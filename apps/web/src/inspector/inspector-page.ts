@@ -12,13 +12,23 @@ import { chartView, scrollToActive } from './chart-view.js';
 import { contextView } from './context-view.js';
 import { h } from './dom.js';
 import { eventLog } from './event-log.js';
-import { followRelay, openTimelineFile, replayStoredTask } from './sources.js';
+import {
+  followRelay,
+  openTimelineFile,
+  type ReplayShown,
+  replayRelayTask,
+  replayStoredTask,
+} from './sources.js';
+import { type TaskOrigin, taskPicker } from './task-picker.js';
 
 /** Where the page gets its timeline: the query of `#/inspector?...`. */
 export interface InspectorQuery {
-  /** `relay`: follow the local relay that served this page. */
+  /**
+   * `relay`: follow the live timeline of the local relay that served this page; `store`: the
+   * tasks of the CLI's store behind that relay (`task` is one of them).
+   */
   source?: string;
-  /** A stored task to replay from the app's store. */
+  /** A stored task to replay: from the app's store, or from the CLI's with `source=store`. */
   task?: string;
 }
 
@@ -48,11 +58,7 @@ export function createInspectorPage(
     accept: '.jsonl,.json,application/x-ndjson',
     'data-testid': 'timeline-file',
   });
-  const taskSelect = h(
-    'select',
-    { 'data-testid': 'task-select' },
-    h('option', { value: '' }, 'Replay a stored task…'),
-  );
+  const picker = taskPicker(store, (taskId, origin) => void replay(taskId, origin));
   const counter = h('span', { class: 'counter', 'data-testid': 'step' }, '');
   const current = h('span', { class: 'current-event', 'data-testid': 'frame-event' }, '');
   const slider = h('input', {
@@ -80,7 +86,7 @@ export function createInspectorPage(
       'header',
       { class: 'inspector-bar' },
       h('label', { class: 'file' }, 'Open timeline ', fileInput),
-      taskSelect,
+      picker.element,
       status,
     ),
     h(
@@ -218,35 +224,24 @@ export function createInspectorPage(
     }
   });
 
-  const replay = async (taskId: string) => {
+  async function replay(taskId: string, origin: TaskOrigin) {
     try {
-      show(`Replaying ${taskId}…`);
-      const outcome = await replayStoredTask(store, taskId);
+      show(origin === 'cli' ? `Replaying ${taskId} in the CLI…` : `Replaying ${taskId}…`);
+      const outcome: ReplayShown =
+        origin === 'cli' ? await replayRelayTask(taskId) : await replayStoredTask(store, taskId);
       pinned = undefined;
       setTimeline(outcome.timeline);
+      const warned = outcome.warnings?.length ? ` (${outcome.warnings.join('; ')})` : '';
       show(
         outcome.exact
-          ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length} steps).`
-          : `Task ${taskId} replayed: not reproduced; first difference ${outcome.difference}.`,
+          ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length} steps).${warned}`
+          : `Task ${taskId} replayed: not reproduced; first difference ${outcome.difference}.${warned}`,
         outcome.exact ? 'ok' : 'error',
       );
     } catch (error) {
       show((error as Error).message, 'error');
     }
-  };
-  taskSelect.addEventListener('change', () => {
-    if (taskSelect.value) void replay(taskSelect.value);
-  });
-  void store.loadTasks().then(({ tasks }) => {
-    for (const task of tasks.sort((a, b) => b.spec.createdAt - a.spec.createdAt))
-      taskSelect.append(
-        h(
-          'option',
-          { value: task.spec.taskId },
-          `[${task.spec.agent}] ${task.spec.description} · ${task.status}`,
-        ),
-      );
-  });
+  }
 
   slider.addEventListener('input', () => go(Number(slider.value)));
   const onKey = (event: KeyboardEvent) => {
@@ -271,7 +266,18 @@ export function createInspectorPage(
           ),
       ),
     );
-  } else if (query.task) void replay(query.task);
+  } else if (query.source === 'store') {
+    if (query.task) void replay(query.task, 'cli');
+    else
+      void picker.cliStore.then((found) =>
+        show(
+          found
+            ? `${found.count} task${found.count === 1 ? '' : 's'} in the CLI store ${found.name}: pick one to replay it.`
+            : 'This page was not served by `troupe replay --inspect`: no CLI store to open.',
+          found ? 'ok' : 'error',
+        ),
+      );
+  } else if (query.task) void replay(query.task, 'app');
   render();
 
   return () => {

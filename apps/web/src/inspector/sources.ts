@@ -2,11 +2,22 @@ import type { TaskStore } from '@troupe/core';
 import {
   describeDifference,
   parseTimeline,
+  type RelayReplay,
+  type RelayStoreError,
+  type RelayTaskList,
   replayTimeline,
   type Timeline,
   type TimelineHeader,
   type TimelineRecord,
 } from '@troupe/inspect';
+
+/** A replayed task: its timeline, and whether it reproduced the stored run (else the first difference). */
+export interface ReplayShown {
+  timeline: Timeline;
+  exact: boolean;
+  difference?: string;
+  warnings?: string[];
+}
 
 /**
  * Follows a live timeline from the local relay (`troupe --inspect`) over server-sent events.
@@ -51,12 +62,49 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
  * Replays a stored task from the app's store (no model, no tools) and returns its timeline, and
  * whether it reproduced the whole stored snapshot and result (else the first difference, in words).
  */
-export async function replayStoredTask(
-  store: TaskStore,
-  taskId: string,
-): Promise<{ timeline: Timeline; exact: boolean; difference?: string }> {
+export async function replayStoredTask(store: TaskStore, taskId: string): Promise<ReplayShown> {
   const { timeline, check } = await replayTimeline(store, taskId);
   return check.first
     ? { timeline, exact: false, difference: describeDifference(check.first) }
     : { timeline, exact: check.exact };
+}
+
+/**
+ * The tasks of the CLI's store, when the relay that served this page has one (`troupe replay
+ * --inspect`, `troupe --inspect`); undefined otherwise (another server, or no store).
+ */
+export async function relayStoreTasks(): Promise<RelayTaskList | undefined> {
+  try {
+    const response = await fetch('/store/tasks', { cache: 'no-store' });
+    if (!response.ok || !response.headers.get('content-type')?.startsWith('application/json'))
+      return undefined;
+    return (await response.json()) as RelayTaskList;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Has the CLI replay a task of its store (the relay's process reads the files: no model, no tools)
+ * and reads the timeline it answers. Throws an error in words when the CLI cannot replay it, or
+ * when what came back is not a timeline.
+ */
+export async function replayRelayTask(taskId: string): Promise<ReplayShown> {
+  const response = await fetch(`/store/tasks/${encodeURIComponent(taskId)}/replay`, { cache: 'no-store' });
+  let body: RelayReplay | RelayStoreError;
+  try {
+    body = (await response.json()) as RelayReplay | RelayStoreError;
+  } catch {
+    throw new Error(
+      `The relay did not answer a replay of ${taskId} (HTTP ${response.status}): it has no task store.`,
+    );
+  }
+  if ('error' in body) throw new Error(body.error);
+  const timeline = parseTimeline(body.timeline, `the replay of ${taskId} from the relay`);
+  return {
+    timeline,
+    exact: body.exact,
+    ...(body.difference ? { difference: body.difference } : {}),
+    warnings: body.warnings,
+  };
 }
