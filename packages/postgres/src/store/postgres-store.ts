@@ -56,11 +56,21 @@ export class PostgresTaskStore implements TaskStore {
   private chain: Promise<void> = Promise.resolve();
   private failure: PersistenceError | undefined;
   private closed = false;
+  private fence: { workerId: string; onFenced: (taskIds: string[]) => void } | undefined;
 
   /** @internal Use {@link openPostgresStore}. */
   constructor(pool: pg.Pool, where: string) {
     this.pool = pool;
     this.where = where;
+  }
+
+  /**
+   * @internal Fences this store's writes as cluster worker `workerId`'s: a write for a task another
+   * worker has claimed is dropped, and `onFenced` gets those tasks' ids before the flush that
+   * dropped them resolves.
+   */
+  fenceAs(workerId: string, onFenced: (taskIds: string[]) => void): void {
+    this.fence = { workerId, onFenced };
   }
 
   appendStatus(record: TaskStatusRecord): void {
@@ -116,8 +126,9 @@ export class PostgresTaskStore implements TaskStore {
     this.journal = [];
     this.snapshots = new Map();
     this.results = [];
+    let fenced: string[];
     try {
-      await writeBatch(this.pool, batch);
+      fenced = await writeBatch(this.pool, batch, this.fence?.workerId);
       this.retryDelay = 0;
     } catch (error) {
       // Kept for the next attempt: nothing is dropped because the server was briefly away.
@@ -133,6 +144,7 @@ export class PostgresTaskStore implements TaskStore {
         { cause: error },
       );
     }
+    if (fenced.length) this.fence?.onFenced(fenced);
   }
 
   /** Tries the kept writes again (100 ms, doubling to 2 s), so they land once the server is back. */

@@ -23,13 +23,15 @@ interface StatusUpdate {
  * Writes one batch in one transaction: the status log, the task rows (created by the record with
  * a spec; later records move the status unless it is already final, so a task ends exactly once),
  * the journal (an entry already stored is kept), the latest snapshots and the results (first wins).
+ * With `workerId`, the batch is fenced (see {@link writeBatchWith}); returns the fenced task ids.
  */
-export async function writeBatch(pool: pg.Pool, batch: WriteBatch): Promise<void> {
+export async function writeBatch(pool: pg.Pool, batch: WriteBatch, workerId?: string): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await writeBatchWith(client, batch);
+    const fenced = await writeBatchWith(client, batch, workerId);
     await client.query('COMMIT');
+    return fenced;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -38,8 +40,52 @@ export async function writeBatch(pool: pg.Pool, batch: WriteBatch): Promise<void
   }
 }
 
-/** {@link writeBatch} inside a transaction the caller owns. */
-export async function writeBatchWith(client: pg.ClientBase, batch: WriteBatch): Promise<void> {
+/**
+ * {@link writeBatch} inside a transaction the caller owns. With `workerId` (a cluster worker's
+ * writes), the batch's task rows are locked first (serialising with `claimTask`, which locks the
+ * row to change its owner) and every write for a task claimed by another worker is dropped: a
+ * worker taken for dead, whose tasks now run elsewhere, cannot overwrite them. Returns the ids
+ * of the tasks whose writes were dropped.
+ */
+export async function writeBatchWith(
+  client: pg.ClientBase,
+  batch: WriteBatch,
+  workerId?: string,
+): Promise<string[]> {
+  const fenced = workerId === undefined ? new Set<string>() : await fencedTasks(client, batch, workerId);
+  const kept = fenced.size ? withoutTasks(batch, fenced) : batch;
+  await writeDocuments(client, kept);
+  return [...fenced];
+}
+
+/** The tasks of `batch` whose row names an owner other than `workerId` (their rows locked, in order). */
+async function fencedTasks(client: pg.ClientBase, batch: WriteBatch, workerId: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const record of batch.statuses) ids.add(record.taskId);
+  for (const item of batch.journal) ids.add(item.taskId);
+  for (const item of batch.snapshots) ids.add(item.taskId);
+  for (const document of batch.results) ids.add(document.result.taskId);
+  if (!ids.size) return new Set();
+  // The same lock an UPDATE of the row takes, in a fixed order: no upgrade, no lock-order deadlock.
+  const { rows } = await client.query<{ task_id: string; worker_id: string | null }>(
+    'SELECT task_id, worker_id FROM troupe.tasks WHERE task_id = ANY($1) ORDER BY task_id FOR NO KEY UPDATE',
+    [[...ids]],
+  );
+  return new Set(
+    rows.filter((row) => row.worker_id !== null && row.worker_id !== workerId).map((row) => row.task_id),
+  );
+}
+
+function withoutTasks(batch: WriteBatch, fenced: ReadonlySet<string>): WriteBatch {
+  return {
+    statuses: batch.statuses.filter((record) => !fenced.has(record.taskId)),
+    journal: batch.journal.filter((item) => !fenced.has(item.taskId)),
+    snapshots: batch.snapshots.filter((item) => !fenced.has(item.taskId)),
+    results: batch.results.filter((document) => !fenced.has(document.result.taskId)),
+  };
+}
+
+async function writeDocuments(client: pg.ClientBase, batch: WriteBatch): Promise<void> {
   if (batch.statuses.length) await writeStatuses(client, batch.statuses);
   if (batch.journal.length)
     await client.query(
@@ -74,7 +120,9 @@ export async function writeBatchWith(client: pg.ClientBase, batch: WriteBatch): 
 
 /**
  * Writes status records: creates task rows, moves their status (never past a final one), and
- * logs the records, except a final record of a task that had already ended (a task ends once).
+ * logs the records. A task ends once: of its final records, only the one that ended it is logged
+ * (none if it had already ended; the first of the batch if the batch holds several, as a batch
+ * retried after an outage may).
  */
 export async function writeStatuses(
   client: pg.ClientBase,
@@ -99,10 +147,13 @@ export async function writeStatuses(
       ],
     );
   const updates = new Map<string, StatusUpdate>();
+  /** The final record each update applies, by task. */
+  const finals = new Map<string, TaskStatusRecord>();
   for (const record of records) {
     if (record.spec) continue;
     const previous = updates.get(record.taskId);
     if (previous && FINAL_STATUSES.includes(previous.status)) continue;
+    if (FINAL_STATUSES.includes(record.status)) finals.set(record.taskId, record);
     updates.set(record.taskId, {
       status: record.status,
       at: record.at,
@@ -128,8 +179,10 @@ export async function writeStatuses(
     );
     for (const row of rows) if (FINAL_STATUSES.includes(row.status)) ended.add(row.task_id);
   }
-  const logged = records.filter(
-    (record) => !FINAL_STATUSES.includes(record.status) || ended.has(record.taskId),
+  const logged = records.filter((record) =>
+    FINAL_STATUSES.includes(record.status)
+      ? ended.has(record.taskId) && finals.get(record.taskId) === record
+      : true,
   );
   if (logged.length)
     await client.query(
