@@ -282,6 +282,15 @@ export class Runtime {
     return true;
   }
 
+  /**
+   * Forgets an ended task: it leaves `get` and `list`, and a later `restore()` may bring the
+   * store's copy back. False if the task is unknown or has not ended. (A cluster worker forgets a
+   * task it gave up to another worker: should the task come back to it, it restores it.)
+   */
+  forget(id: string): boolean {
+    return this.table.get(id)?.result ? this.table.remove(id) : false;
+  }
+
   /** Cancels every queued and running task of a session. Returns how many. */
   cancelSession(sessionKey: string, reason?: string): number {
     const count = this.table.activeInSession(sessionKey);

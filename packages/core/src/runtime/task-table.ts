@@ -85,6 +85,11 @@ export class TaskTable {
     return this.entries.get(id);
   }
 
+  /** Removes a task; false if unknown. */
+  remove(id: string): boolean {
+    return this.entries.delete(id);
+  }
+
   setStatus(id: string, status: TaskStatus): void {
     const entry = this.entries.get(id);
     if (entry && !entry.result) entry.status = status;
