@@ -47,6 +47,7 @@ export class ClusterHarness {
                                 at timestamptz DEFAULT clock_timestamp());
       CREATE TABLE probe_writes (id bigserial PRIMARY KEY, task_id text, tool_use_id text, worker text);
       CREATE TABLE probe_once (key text PRIMARY KEY);
+      CREATE TABLE probe_lost (task_id text, worker text);
     `);
     await harness.pool.query('INSERT INTO probe_running (scope) SELECT unnest($1::text[])', [
       ['*', ...sessions],
@@ -54,9 +55,16 @@ export class ClusterHarness {
     return harness;
   }
 
-  /** Starts a worker process (approvals `auto` unless `ask`) and resolves once it is dequeuing. */
-  async startWorker(id: string, approval: 'auto' | 'ask' = 'auto'): Promise<WorkerProcess> {
-    const child = fork(WORKER, [this.url, id, approval], {
+  /**
+   * Starts a worker process (approvals `auto` unless `ask`; taken for dead after `deadAfterMs`,
+   * default 4 s) and resolves once it is dequeuing.
+   */
+  async startWorker(
+    id: string,
+    approval: 'auto' | 'ask' = 'auto',
+    deadAfterMs = 4_000,
+  ): Promise<WorkerProcess> {
+    const child = fork(WORKER, [this.url, id, approval, String(deadAfterMs)], {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -20,6 +20,12 @@ describe('starting a worker or a client on a bad database', () => {
     await expect(startWorker({ postgres: 'localhost:5432', model })).rejects.toThrow(
       /Not a Postgres connection string/,
     );
+    await expect(
+      startWorker({ postgres: cluster.url('nope'), model, heartbeatMs: 500, deadAfterMs: 900 }),
+    ).rejects.toThrow('startWorker: deadAfterMs must be at least twice heartbeatMs (1000 ms; got 900).');
+    await expect(startWorker({ postgres: cluster.url('nope'), model, heartbeatMs: 0 })).rejects.toThrow(
+      /heartbeatMs must be a positive number/,
+    );
     await expect(connectCluster({ postgres: cluster.url('nope') })).rejects.toThrow(
       /The database "nope" does not exist/,
     );

@@ -35,8 +35,18 @@ export interface WorkerOptions extends ClusterOptions {
   approval?: ApprovalPolicy;
   maxTokens?: number;
   graceMs?: number;
-  /** Heartbeat period (ms); a worker silent for 3 periods with its lock free is taken over. Default 1,000. */
+  /** Heartbeat period (ms). Default 1,000. */
   heartbeatMs?: number;
+  /**
+   * A worker whose last heartbeat is older than this (ms, by the database's clock) is taken for
+   * dead and its tasks are resumed by the others; should it be alive after all (a long pause, a
+   * network partition), its writes for those tasks are refused and it gives them up. Longer means
+   * slower takeovers; shorter, more needless ones under load. At least 2 × `heartbeatMs`.
+   * Default 10 × `heartbeatMs` (10 s).
+   */
+  deadAfterMs?: number;
+  /** Called with the tasks this worker gave up because another worker took them over (for logs). */
+  onTasksLost?: (taskIds: string[]) => void;
   /** How often DBOS looks for startable tasks (ms). Default 50. */
   pollingIntervalMs?: number;
   /** Tasks this worker runs at once at most (DBOS worker concurrency). Default: no limit of its own. */

@@ -1,17 +1,31 @@
 import pg from 'pg';
 
-/** Advisory-lock key of a worker: held by the worker's own connection while it lives. */
-function lockKeySql(): string {
-  return "hashtextextended('troupe-worker:' || $1, 0)";
+/** The database's clock in epoch milliseconds: every worker's heartbeat is judged on one clock. */
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+/** What a worker's presence in the cluster needs from the worker. */
+export interface LivenessOptions {
+  url: string;
+  workerId: string;
+  heartbeatMs: number;
+  /** A worker whose heartbeat is older than this is taken for dead. */
+  deadAfterMs: number;
+  /** Hands dead workers' tasks back to the queue. */
+  onDead: (workerIds: string[]) => Promise<void>;
+  /** The tasks this worker runs now. */
+  owned: () => string[];
+  /** Some of them now belong to another worker (this one was taken for dead): give them up. */
+  onLost: (taskIds: string[]) => void;
 }
 
 /**
- * A worker's presence in the cluster: a row in `troupe.workers` with a heartbeat, and a
- * session-level advisory lock held on a dedicated connection. When the process dies (even by
- * SIGKILL) its connection closes and Postgres releases the lock at once; a worker is declared
- * dead only when its lock is free AND its heartbeat is stale, and only by a worker connected for
- * three beats, so a Postgres restart (which drops every lock and stalls every heartbeat) does
- * not make live workers look dead.
+ * A worker's presence in the cluster: a row in `troupe.workers` whose heartbeat it upserts every
+ * beat (by the database's clock). A worker whose heartbeat is older than `deadAfterMs` is taken
+ * for dead, whether its process died, froze or lost its network: its tasks go back to the queue.
+ * A worker judges others only after it has itself been connected for `deadAfterMs`, so a Postgres
+ * restart (which stalls every heartbeat) makes no live worker look dead. A worker taken for dead
+ * that is in fact alive finds its row gone and re-registers, and gives up the tasks another
+ * worker has claimed since (their writes are fenced by the store meanwhile).
  */
 export class WorkerLiveness {
   private client: pg.Client | undefined;
@@ -20,71 +34,59 @@ export class WorkerLiveness {
   private busy = false;
   private connectedAt = 0;
 
-  constructor(
-    private readonly url: string,
-    readonly workerId: string,
-    private readonly heartbeatMs: number,
-    private readonly onDead: (workerIds: string[]) => Promise<void>,
-  ) {}
+  constructor(private readonly options: LivenessOptions) {}
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
 
   async start(): Promise<void> {
     await this.connect();
-    this.timer = setInterval(() => void this.beat(), this.heartbeatMs);
+    await this.heartbeat(this.client!);
+    this.timer = setInterval(() => void this.beat(), this.options.heartbeatMs);
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.options.url });
     client.on('error', () => {
       if (this.client === client) this.client = undefined;
     });
     await client.connect();
-    await client.query(`SELECT pg_advisory_lock(${lockKeySql()})`, [this.workerId]);
     this.connectedAt = Date.now();
-    const now = Date.now();
-    await client.query(
-      `INSERT INTO troupe.workers (worker_id, lock_key, started_at, heartbeat_at)
-       VALUES ($1, ${lockKeySql()}, $2, $2)
-       ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at`,
-      [this.workerId, now],
-    );
     this.client = client;
   }
 
-  /** Heartbeat, then look for dead workers (lock free, heartbeat older than 3 beats). */
+  /**
+   * Upserts this worker's row: a worker whose row was removed (taken for dead while alive)
+   * registers again, so it is judged again should it really die later.
+   */
+  private async heartbeat(client: pg.Client): Promise<void> {
+    await client.query(
+      `INSERT INTO troupe.workers (worker_id, lock_key, started_at, heartbeat_at)
+       VALUES ($1, 0, ${NOW_MS}, ${NOW_MS})
+       ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at`,
+      [this.options.workerId],
+    );
+  }
+
+  /** Heartbeat, give up tasks lost to other workers, then look for dead workers. */
   private async beat(): Promise<void> {
     if (this.stopped || this.busy) return;
     this.busy = true;
     try {
       if (!this.client) await this.connect();
       const client = this.client!;
-      const now = Date.now();
-      await client.query('UPDATE troupe.workers SET heartbeat_at = $2 WHERE worker_id = $1', [
-        this.workerId,
-        now,
-      ]);
-      // Just (re)connected, e.g. after a Postgres restart that dropped every lock: the other
-      // workers get three beats to reconnect and heartbeat before any is judged dead.
-      if (now - this.connectedAt < this.heartbeatMs * 3) return;
+      await this.heartbeat(client);
+      await this.checkOwnership(client);
+      // Just (re)connected: the other workers get `deadAfterMs` to reconnect before any is judged.
+      if (Date.now() - this.connectedAt < this.options.deadAfterMs) return;
       const stale = await client.query<{ worker_id: string }>(
-        'SELECT worker_id FROM troupe.workers WHERE worker_id <> $1 AND heartbeat_at < $2',
-        [this.workerId, now - this.heartbeatMs * 3],
+        `DELETE FROM troupe.workers WHERE worker_id <> $1 AND heartbeat_at < ${NOW_MS} - $2
+         RETURNING worker_id`,
+        [this.options.workerId, this.options.deadAfterMs],
       );
-      const dead: string[] = [];
-      for (const { worker_id: other } of stale.rows) {
-        const locked = await client.query<{ got: boolean }>(
-          `SELECT pg_try_advisory_lock(${lockKeySql()}) AS got`,
-          [other],
-        );
-        if (locked.rows[0]?.got) dead.push(other);
-      }
-      if (!dead.length) return;
-      try {
-        await this.onDead(dead);
-        await client.query('DELETE FROM troupe.workers WHERE worker_id = ANY($1)', [dead]);
-      } finally {
-        for (const other of dead)
-          await client.query(`SELECT pg_advisory_unlock(${lockKeySql()})`, [other]).catch(() => {});
-      }
+      const dead = stale.rows.map((row) => row.worker_id);
+      if (dead.length) await this.onDeadOrRestore(client, dead);
     } catch {
       // The server is away (restarting): the next beat reconnects.
       const client = this.client;
@@ -95,13 +97,39 @@ export class WorkerLiveness {
     }
   }
 
+  /** Hands the dead workers' tasks over; if that fails, their rows come back for the next beat. */
+  private async onDeadOrRestore(client: pg.Client, dead: string[]): Promise<void> {
+    try {
+      await this.options.onDead(dead);
+    } catch (error) {
+      await client
+        .query(
+          `INSERT INTO troupe.workers (worker_id, lock_key, started_at, heartbeat_at)
+           SELECT w, 0, 0, 0 FROM unnest($1::text[]) AS u(w) ON CONFLICT (worker_id) DO NOTHING`,
+          [dead],
+        )
+        .catch(() => {});
+      throw error;
+    }
+  }
+
+  private async checkOwnership(client: pg.Client): Promise<void> {
+    const owned = this.options.owned();
+    if (!owned.length) return;
+    const { rows } = await client.query<{ task_id: string }>(
+      'SELECT task_id FROM troupe.tasks WHERE task_id = ANY($1) AND worker_id IS DISTINCT FROM $2',
+      [owned, this.options.workerId],
+    );
+    if (rows.length) this.options.onLost(rows.map((row) => row.task_id));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     const client = this.client;
     this.client = undefined;
-    // The row stays: if tasks were left running, a surviving worker sees the lock free and the
-    // heartbeat stale, takes them over, then removes the row.
+    // The row stays: if tasks were left running, a surviving worker sees the heartbeat stale,
+    // takes them over, then removes the row.
     await client?.end().catch(() => {});
   }
 }

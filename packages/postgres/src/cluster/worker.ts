@@ -1,6 +1,12 @@
 import { hostname } from 'node:os';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { createRuntime, type Runtime, type RuntimeEventName, TroupeError } from '@troupe/core';
+import {
+  createRuntime,
+  type Runtime,
+  type RuntimeEventName,
+  TroupeError,
+  ValidationError,
+} from '@troupe/core';
 import pg from 'pg';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
@@ -32,6 +38,8 @@ const FORWARDED: readonly RuntimeEventName[] = [
   'task.announced',
 ];
 const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
+/** What a task's workflow returns on a worker that gave the task up to another. */
+const ABANDONED = 'abandoned';
 
 let current: ClusterWorker | undefined;
 let registered = false;
@@ -64,12 +72,16 @@ export class ClusterWorker {
   private listener: NotificationListener | undefined;
   private liveness: WorkerLiveness | undefined;
   private stopped = false;
+  private readonly onTasksLost: WorkerOptions['onTasksLost'];
 
   /** @internal Use {@link startWorker}. */
   constructor(options: WorkerOptions, store: PostgresTaskStore, id: string) {
     this.id = id;
     this.store = store;
     this.claims = new ClaimedTasksStore(store);
+    this.onTasksLost = options.onTasksLost;
+    // Writes for a task another worker has claimed are dropped by the store: give the task up.
+    store.fenceAs(id, (taskIds) => this.abandon(taskIds));
     // One connection, so events leave in the order they happened.
     this.notifier = new pg.Pool({ connectionString: options.postgres, max: 1 });
     this.notifier.on('error', () => {});
@@ -96,14 +108,28 @@ export class ClusterWorker {
       this.control(JSON.parse(payload) as ControlMessage),
     );
     await this.listener.ready;
-    this.liveness = new WorkerLiveness(options.postgres, this.id, options.heartbeatMs ?? 1_000, (dead) =>
-      this.takeOver(dead),
-    );
+    const heartbeatMs = options.heartbeatMs ?? 1_000;
+    this.liveness = new WorkerLiveness({
+      url: options.postgres,
+      workerId: this.id,
+      heartbeatMs,
+      deadAfterMs: options.deadAfterMs ?? heartbeatMs * 10,
+      onDead: (dead) => this.takeOver(dead),
+      owned: () => [...this.waiting.keys()],
+      onLost: (taskIds) => this.abandon(taskIds),
+    });
     await this.liveness.start();
   }
 
   /** @internal Runs one task to its end (the body of its DBOS workflow). */
   async execute(taskId: string): Promise<string> {
+    if (this.runtime.get(taskId)) {
+      // Still here from before this worker was taken for dead (its workflow was handed back to
+      // the queue, and came back to it): give that run up, then resume from the store.
+      this.abandon([taskId]);
+      await this.runtime.result(taskId);
+      this.runtime.forget(taskId);
+    }
     const claimed = await claimTask(this.store.pool, taskId, this.id);
     if (!claimed) return 'ended';
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
@@ -118,6 +144,7 @@ export class ClusterWorker {
     const requested = reason ?? rows[0]?.cancel_requested ?? undefined;
     if (requested !== undefined && requested !== null) this.runtime.cancel(taskId, requested || undefined);
     const status = await done;
+    if (status === ABANDONED) return status;
     // The workflow ends only once the task's end is in the store: were it to end first, a worker
     // dying now would leave a task that never finishes.
     // Stopped before it was stored: the workflow stays pending, recovered from the journal.
@@ -126,12 +153,32 @@ export class ClusterWorker {
     return status;
   }
 
+  /**
+   * Gives up tasks another worker has claimed (this one was taken for dead while alive): nothing
+   * more is written or forwarded for them, their local run is cancelled (stopping its effects),
+   * then forgotten, and their workflows here return. Their new worker carries on from the store.
+   */
+  private abandon(taskIds: readonly string[]): void {
+    const lost = taskIds.filter((taskId) => !this.claims.isAbandoned(taskId));
+    for (const taskId of lost) {
+      this.claims.abandon(taskId);
+      const resolve = this.waiting.get(taskId);
+      this.waiting.delete(taskId);
+      resolve?.(ABANDONED);
+      if (!this.runtime.get(taskId)) continue;
+      this.runtime.cancel(taskId, 'Taken over by another worker.');
+      void this.runtime.result(taskId).then(() => this.runtime.forget(taskId));
+    }
+    if (lost.length) this.onTasksLost?.(lost);
+  }
+
   private forward(name: RuntimeEventName, event: object): void {
+    const taskId = (event as { taskId?: string }).taskId;
+    if (taskId !== undefined && this.claims.isAbandoned(taskId)) return;
     const final = FINAL_EVENTS.has(name);
     this.outbox.push({ payload: encodeEvent(name, event), final });
     this.sending ??= this.send();
-    if (final) {
-      const taskId = (event as { taskId: string }).taskId;
+    if (final && taskId !== undefined) {
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(name.slice('task.'.length));
@@ -234,6 +281,7 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       'VALIDATION_FAILED',
       'A troupe worker already runs in this process: one per process.',
     );
+  checkLiveness(options);
   const store = await openPostgresStore({ url: options.postgres });
   const id = options.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   const worker = new ClusterWorker(options, store, id);
@@ -269,4 +317,18 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
     throw error;
   }
   return worker;
+}
+
+function checkLiveness(options: WorkerOptions): void {
+  const heartbeatMs = options.heartbeatMs ?? 1_000;
+  const deadAfterMs = options.deadAfterMs ?? heartbeatMs * 10;
+  if (!(Number.isFinite(heartbeatMs) && heartbeatMs > 0))
+    throw new ValidationError(`startWorker: heartbeatMs must be a positive number (got ${heartbeatMs}).`, [
+      'heartbeatMs',
+    ]);
+  if (!(Number.isFinite(deadAfterMs) && deadAfterMs >= heartbeatMs * 2))
+    throw new ValidationError(
+      `startWorker: deadAfterMs must be at least twice heartbeatMs (${heartbeatMs * 2} ms; got ${deadAfterMs}).`,
+      ['deadAfterMs'],
+    );
 }
