@@ -41,6 +41,7 @@ export class ClusterHarness {
     harness.url = await harness.cluster.createDatabase(database);
     harness.pool = new pg.Pool({ connectionString: harness.url, max: 4 });
     harness.pool.on('error', () => {});
+    harness.pool.on('connect', (client) => client.on('error', () => {}));
     await harness.pool.query(`
       CREATE TABLE probe_running (scope text PRIMARY KEY, running int NOT NULL DEFAULT 0, peak int NOT NULL DEFAULT 0);
       CREATE TABLE probe_calls (id bigserial PRIMARY KEY, task_id text, session text, turn int, worker text,

@@ -67,4 +67,24 @@ describe('the Postgres store while the server is away', () => {
       await store.close();
     }
   }, 90_000);
+
+  it('survives its connection being cut while a client is checked out between queries (a crash of the worker before)', async () => {
+    const url = await cluster.createDatabase('cut');
+    const store = await openPostgresStore({ url });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const client = await store.pool.connect();
+      const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+      // What a Postgres restart does to every connection: the server ends it, between queries.
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+      client.release(true);
+      expect(await store.get('nothing')).toBeUndefined();
+    } finally {
+      await admin.end();
+      await store.close();
+    }
+  });
 });

@@ -47,7 +47,12 @@ export class WorkerLiveness {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url });
+    // A beat that hangs (a half-open connection) must not stop the heartbeats for good.
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.deadAfterMs,
+      query_timeout: this.options.deadAfterMs,
+    });
     client.on('error', () => {
       if (this.client === client) this.client = undefined;
     });

@@ -7,7 +7,8 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
-import pg from 'pg';
+import type pg from 'pg';
+import { createPool } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
   APPLICATION_VERSION,
@@ -83,8 +84,7 @@ export class ClusterWorker {
     // Writes for a task another worker has claimed are dropped by the store: give the task up.
     store.fenceAs(id, (taskIds) => this.abandon(taskIds));
     // One connection, so events leave in the order they happened.
-    this.notifier = new pg.Pool({ connectionString: options.postgres, max: 1 });
-    this.notifier.on('error', () => {});
+    this.notifier = createPool(options.postgres, 1);
     const limits = clusterLimits(options.limits);
     const { maxPerSession: _perSession, ...runtimeLimits } = limits;
     this.runtime = createRuntime({

@@ -58,9 +58,15 @@ export function connectionError(url: string, error: unknown): PersistenceError {
   return new PersistenceError('PERSISTENCE_FAILED', message, { cause: error });
 }
 
-/** A small pool on `url`; errors of idle clients (a server restart) are absorbed and retried on use. */
+/**
+ * A small pool on `url`. A connection the server ends (a restart, an administrator) is an error
+ * the next query on it rejects with; the event itself is absorbed. pg listens for it only while a
+ * client sits idle in the pool: a client checked out between two queries (a transaction) would
+ * otherwise emit an unhandled 'error' and kill the process.
+ */
 export function createPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
