@@ -31,7 +31,7 @@ async function start(): Promise<void> {
     await store.claim();
     outlet.textContent = '';
   }
-  const { runtime } = await createAppRuntime(settings, store);
+  const { runtime, recorder } = await createAppRuntime(settings, store);
   const views = new TaskViews(runtime);
   const chat = await loadChat();
   // The session exists before restore, so restored background tasks announce into it.
@@ -45,7 +45,11 @@ async function start(): Promise<void> {
     { path: '/tasks/:id', mount: (element, params) => mountTaskPage(element, app, params.id!) },
     { path: '/agents', label: 'Agents', mount: (element) => mountAgentsPage(element, app) },
     { path: '/settings', label: 'Model', mount: (element) => mountSettingsPage(element, settings) },
-    { path: '/inspector', label: 'Inspector', mount: (element) => mountInspector(element, { store }) },
+    {
+      path: '/inspector',
+      label: 'Inspector',
+      mount: (element) => mountInspector(element, { store, recorder }),
+    },
   ]);
   document.body.dataset.restored = String(restored.length);
   document.body.dataset.ready = settings.mode;

@@ -197,6 +197,42 @@ describe('the offline inspector in Chromium', () => {
     }
   }, 90_000);
 
+  it("follows the web app's own runtime live: its actors appear as they start and end as they end", async () => {
+    const relay = await createRelay({ header: createRecorder().header, appDir });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${relay.url}/?pace=0.4#/`);
+      await page.waitForSelector('body[data-ready="demo"]');
+      await page.getByRole('button', { name: 'Run the demo' }).click();
+      await page.evaluate("location.hash = '#/inspector?source=app'");
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 10_000 })
+        .toBe("Live: this app's runtime.");
+      // The app's actors appear as they start, and end as they end: supervisor, session, tasks.
+      await expect
+        .poll(() => page.locator('.actor .actor-name').allTextContents(), { timeout: 30_000 })
+        .toEqual(
+          expect.arrayContaining([
+            'supervisor',
+            expect.stringMatching(/^session/),
+            expect.stringMatching(/ · t_/),
+          ]),
+        );
+      await expect
+        .poll(() => page.locator('.actor .actor-state').allTextContents(), { timeout: 30_000 })
+        .toContain('completed');
+      await page.screenshot({ path: join(artifacts, 'inspector-app-live.png'), fullPage: true });
+
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await relay.close();
+    }
+  }, 90_000);
+
   it('follows a live `troupe run --inspect` session through the relay', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => {

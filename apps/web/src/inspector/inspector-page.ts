@@ -5,6 +5,7 @@ import {
   formatStateValue,
   type Timeline,
   type TimelineModel,
+  type TimelineRecorder,
 } from '@troupe/inspect';
 import { type Chart, layoutChart } from '@troupe/inspect/chart';
 import { actorLabel, actorTree } from './actor-tree.js';
@@ -25,7 +26,8 @@ import { type TaskOrigin, taskPicker } from './task-picker.js';
 export interface InspectorQuery {
   /**
    * `relay`: follow the live timeline of the local relay that served this page; `store`: the
-   * tasks of the CLI's store behind that relay (`task` is one of them).
+   * tasks of the CLI's store behind that relay (`task` is one of them); `app`: this app's own
+   * runtime, live.
    */
   source?: string;
   /** A stored task to replay: from the app's store, or from the CLI's with `source=store`. */
@@ -41,9 +43,10 @@ const PLAY_MS = 450;
  */
 export function createInspectorPage(
   element: HTMLElement,
-  store: TaskStore,
+  host: { store: TaskStore; recorder?: TimelineRecorder | undefined },
   query: InspectorQuery,
 ): () => void {
+  const { store, recorder } = host;
   let model: TimelineModel = { frames: [], events: [], definitions: new Map() };
   let frame = -1;
   let pinned: string | undefined;
@@ -78,6 +81,8 @@ export function createInspectorPage(
   const playButton = button('▶', 'Play', 'play', () => togglePlay());
   const panes = h('div', { class: 'panes' });
   const log = h('div', { class: 'log-slot' });
+  const liveButton =
+    recorder && button('This app, live', "Follow this app's runtime live", 'app-live', () => followApp());
 
   const root = h(
     'div',
@@ -87,6 +92,7 @@ export function createInspectorPage(
       { class: 'inspector-bar' },
       h('label', { class: 'file' }, 'Open timeline ', fileInput),
       picker.element,
+      liveButton,
       status,
     ),
     h(
@@ -214,6 +220,7 @@ export function createInspectorPage(
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files?.[0];
     if (!file) return;
+    stopApp?.();
     try {
       const timeline = await openTimelineFile(file);
       pinned = undefined;
@@ -224,7 +231,32 @@ export function createInspectorPage(
     }
   });
 
+  let stopApp: (() => void) | undefined;
+  /** Follows the app's own runtime: the recorder's timeline, redrawn at most every 100 ms. */
+  function followApp() {
+    if (!recorder || stopApp) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const draw = () => {
+      timer = undefined;
+      setTimeline(recorder.timeline(), true);
+    };
+    const off = recorder.subscribe(() => {
+      timer ??= setTimeout(draw, 100);
+    });
+    stopApp = () => {
+      off();
+      if (timer) clearTimeout(timer);
+      stopApp = undefined;
+    };
+    stops.push(() => stopApp?.());
+    pinned = undefined;
+    frame = -1;
+    draw();
+    show("Live: this app's runtime.");
+  }
+
   async function replay(taskId: string, origin: TaskOrigin) {
+    stopApp?.();
     try {
       show(origin === 'cli' ? `Replaying ${taskId} in the CLI…` : `Replaying ${taskId}…`);
       const outcome: ReplayShown =
@@ -277,7 +309,8 @@ export function createInspectorPage(
           found ? 'ok' : 'error',
         ),
       );
-  } else if (query.task) void replay(query.task, 'app');
+  } else if (query.source === 'app') followApp();
+  else if (query.task) void replay(query.task, 'app');
   render();
 
   return () => {
