@@ -233,6 +233,78 @@ describe('the offline inspector in Chromium', () => {
     }
   }, 90_000);
 
+  it('inspectInBrowser: a page sends its runtime to the Stately inspector window (its page stood in for: no internet), redacted', async () => {
+    const pageDir = join(work, 'stately-page');
+    await build({
+      root: join(here, 'stately-page'),
+      logLevel: 'error',
+      resolve: { conditions: ['source', 'browser', 'module', 'import', 'default'] },
+      build: { outDir: pageDir, target: 'es2022' },
+    });
+    const relay = await createRelay({ appDir: pageDir });
+    const context = await browser.newContext();
+    // The hosted inspector's page, stood in for by one that does what it does: tell its opener it
+    // is connected, and keep the inspection events the opener posts.
+    await context.route('https://stately.ai/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>stand-in</title><script>
+          window.received = [];
+          addEventListener('message', (e) => { if (e.data && typeof e.data._version === 'string') window.received.push(e.data); });
+          window.opener.postMessage({ type: '@statelyai.connected' }, '*');
+        </script>`,
+      }),
+    );
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${relay.url}/`);
+      const popup = context.waitForEvent('page');
+      await page.getByRole('button', { name: /Run a task/ }).click();
+      const stately = await popup;
+      expect(stately.url()).toBe('https://stately.ai/inspect');
+      await page.waitForSelector('body[data-done="completed"]');
+      type Received = {
+        type: string;
+        name?: string;
+        definition?: string;
+        snapshot?: { value?: unknown };
+        event?: { type: string };
+      }[];
+      const received = () => stately.evaluate('window.received') as Promise<Received>;
+      await expect
+        .poll(async () => (await received()).some((event) => event.snapshot?.value === 'completed'), {
+          timeout: 10_000,
+        })
+        .toBe(true);
+      const events = await received();
+      const actors = events.filter((event) => event.type === '@xstate.actor');
+      expect(actors[0]).toMatchObject({ name: 'supervisor' });
+      const task = actors.find((actor) => /^t_/.test(actor.name ?? ''));
+      expect(JSON.parse(task!.definition!)).toMatchObject({ states: { running: expect.any(Object) } });
+      expect(new Set(events.map((event) => event.type))).toEqual(
+        new Set([
+          '@xstate.actor',
+          '@xstate.event',
+          '@xstate.snapshot',
+          '@xstate.microstep',
+          '@xstate.action',
+        ]),
+      );
+      expect(events.map((event) => event.event?.type)).toEqual(
+        expect.arrayContaining(['task.started', 'model.responded']),
+      );
+      const text = JSON.stringify(events);
+      expect(text).toContain('the key is [redacted]');
+      expect(text).not.toContain('not-a-real-secret-0123456789');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await relay.close();
+    }
+  }, 90_000);
+
   it('follows a live `troupe run --inspect` session through the relay', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
