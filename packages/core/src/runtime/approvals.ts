@@ -1,9 +1,9 @@
 import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
 import type { TaskSpec } from '../persistence/types.js';
+import type { ApprovalAnswer } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
-import type { TaskDriver } from './task-driver.js';
 
 /**
  * A decision from an approval policy function. `ask` hands the request to the host
@@ -42,7 +42,7 @@ function describe(value: unknown): string {
 
 interface Pending {
   request: ApprovalRequest;
-  driver: TaskDriver;
+  answer: (answer: ApprovalAnswer) => void;
 }
 
 /** Routes approval requests from tasks to the policy or the host, and decisions back. */
@@ -72,9 +72,24 @@ export class ApprovalCoordinator {
     return 'approval';
   }
 
-  request(driver: TaskDriver, request: ApprovalRequest): void {
+  /**
+   * Asks about `request`: the remembered "always allow", the policy, or the host
+   * (`approval.requested`). Resolves with the decision. Aborting `signal` withdraws the request
+   * (its task ended or left `awaitingApproval`); the promise then never settles.
+   */
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return new Promise((answer) => {
+      if (signal.aborted) return;
+      const asked: Pending = { request, answer };
+      signal.addEventListener('abort', () => this.withdraw(request.id, asked), { once: true });
+      this.ask(asked);
+    });
+  }
+
+  private ask(asked: Pending): void {
+    const { request } = asked;
     if (this.alwaysAllows(request.taskId, request.sessionKey, request.tool)) {
-      this.decide(driver, request, 'approve', undefined, 'always');
+      this.decide(asked, 'approve', undefined, 'always');
       return;
     }
     const policy = this.policy;
@@ -84,7 +99,7 @@ export class ApprovalCoordinator {
         .then(
           (decision) => {
             if (decision === 'ask') {
-              this.askHost(driver, request);
+              this.askHost(asked);
               return;
             }
             const value = readDecision(decision);
@@ -95,21 +110,14 @@ export class ApprovalCoordinator {
                 message: `The approval policy returned ${got} for ${request.tool} in task ${request.taskId}; the call was denied. Return 'approve', 'deny', 'ask' or { decision, reason }.`,
                 taskId: request.taskId,
               });
-              this.decide(
-                driver,
-                request,
-                'deny',
-                `the approval policy returned ${got}, not a decision`,
-                'policy',
-              );
+              this.decide(asked, 'deny', `the approval policy returned ${got}, not a decision`, 'policy');
               return;
             }
-            this.decide(driver, request, value.decision, value.reason, 'policy');
+            this.decide(asked, value.decision, value.reason, 'policy');
           },
           (error: unknown) =>
             this.decide(
-              driver,
-              request,
+              asked,
               'deny',
               `the approval policy failed: ${(error as Error)?.message ?? error}`,
               'policy',
@@ -118,15 +126,15 @@ export class ApprovalCoordinator {
       return;
     }
     if (policy === 'auto' || policy === 'deny') {
-      this.decide(driver, request, policy === 'auto' ? 'approve' : 'deny', undefined, 'policy');
+      this.decide(asked, policy === 'auto' ? 'approve' : 'deny', undefined, 'policy');
       return;
     }
-    this.askHost(driver, request);
+    this.askHost(asked);
   }
 
-  private askHost(driver: TaskDriver, request: ApprovalRequest): void {
-    this.pending.set(request.id, { request, driver });
-    this.emitter.emit('approval.requested', request);
+  private askHost(asked: Pending): void {
+    this.pending.set(asked.request.id, asked);
+    this.emitter.emit('approval.requested', asked.request);
   }
 
   /** The host's decision. Throws APPROVAL_NOT_FOUND for an id that is not waiting. */
@@ -153,7 +161,7 @@ export class ApprovalCoordinator {
       }
       tools.add(pending.request.tool);
     }
-    this.decide(pending.driver, pending.request, decision, options.reason, 'host');
+    this.decide(pending, decision, options.reason, 'host');
   }
 
   /** Emits `approval.resolved` for a call the policy or an "always allow" decided without asking. */
@@ -162,8 +170,10 @@ export class ApprovalCoordinator {
     this.emitter.emit('approval.resolved', { ...request, decision, by, ...(reason ? { reason } : {}) });
   }
 
-  withdraw(id: string): void {
-    this.pending.delete(id);
+  /** Forgets a request whose task no longer waits for it (`asked`: only if it is still that one). */
+  private withdraw(id: string, asked: Pending): void {
+    if (this.pending.get(id) === asked) this.pending.delete(id);
+    asked.answer = () => {};
   }
 
   /** Approvals waiting for the host, oldest first. */
@@ -177,13 +187,13 @@ export class ApprovalCoordinator {
   }
 
   private decide(
-    driver: TaskDriver,
-    request: ApprovalRequest,
+    asked: Pending,
     decision: 'approve' | 'deny',
     reason: string | undefined,
     by: 'host' | 'policy' | 'always',
   ): void {
-    driver.resolveApproval(request.toolUseId, decision, reason);
+    const request = asked.request;
+    asked.answer(reason ? { decision, reason } : { decision });
     if (this.emitter.listening('approval.resolved'))
       this.emitter.emit('approval.resolved', { ...request, decision, by, ...(reason ? { reason } : {}) });
   }

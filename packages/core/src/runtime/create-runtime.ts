@@ -26,6 +26,7 @@ import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-r
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
+import type { DriverHost } from './driver-host.js';
 import { RuntimeEmitter } from './emitter.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
@@ -36,7 +37,6 @@ import { Session } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
 import { infoFromSummary } from './stored-task-info.js';
 import type { SubagentRef } from './subagent-snapshot.js';
-import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
@@ -145,16 +145,18 @@ export class Runtime {
       emitter: this.emitter,
       maxTokens: options.maxTokens ?? 8192,
       dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
-      requestApproval: (driver, request) => {
-        this.record(driver.spec.taskId, 'task.awaitingApproval', 'awaitingApproval');
-        this.approvals.request(driver, request);
+      requestApproval: (request, signal) => {
+        const taskId = request.taskId;
+        this.record(taskId, 'task.awaitingApproval', 'awaitingApproval');
+        return this.approvals.request(request, signal).then((answer) => {
+          this.record(taskId, 'task.resumed', 'running');
+          return answer;
+        });
       },
-      approvalResolved: (driver) => this.record(driver.spec.taskId, 'task.resumed', 'running'),
-      withdrawApproval: (id) => this.approvals.withdraw(id),
       reportAutomaticDecision: (request, decision, reason) =>
         this.approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
-      finished: (driver, result) => this.finished(driver, result),
+      finished: (task, result) => this.settle(task.spec, result, this.clock.now()),
     };
     // The supervisor is the root of the runtime's one actor system: tasks and sessions (with their
     // main-agent runs) are its descendants, so one `inspect` observer sees every actor.
@@ -461,8 +463,7 @@ export class Runtime {
     return {
       ...this.host,
       store: nullStore,
-      requestApproval: (driver, request) => this.approvals.request(driver, request),
-      approvalResolved: () => {},
+      requestApproval: (request, signal) => this.approvals.request(request, signal),
     };
   }
 
@@ -537,10 +538,6 @@ export class Runtime {
     const result = cancelledBeforeStart(entry.spec, reason ?? 'The task was cancelled before it started.');
     const at = this.clock.now();
     this.settle(entry.spec, result, at);
-  }
-
-  private finished(driver: TaskDriver, result: TaskResult): void {
-    this.settle(driver.spec, result, this.clock.now());
   }
 
   private settle(spec: TaskSpec, result: TaskResult, at: number): void {

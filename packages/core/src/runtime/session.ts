@@ -10,9 +10,9 @@ import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
+import type { DriverHost } from './driver-host.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { SubagentRef } from './subagent-snapshot.js';
-import type { DriverHost } from './task-driver.js';
 import { TaskDriver } from './task-driver.js';
 
 /** What a session needs from its runtime. */

@@ -1,0 +1,43 @@
+import type { Clock } from '../clock.js';
+import type { ApprovalRequest, TaskEventBase } from '../events.js';
+import type { OutputCheck } from '../machines/subagent-events.js';
+import type { SubagentContext } from '../machines/subagent-machine.js';
+import type { ModelAdapter } from '../model/types.js';
+import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type { RuntimeEmitter } from './emitter.js';
+import type { ApprovalDisposition } from './subagent-snapshot.js';
+
+/** A decision on an approval request. */
+export interface ApprovalAnswer {
+  decision: 'approve' | 'deny';
+  reason?: string;
+}
+
+/** What the host learns of a task its driver ran, when it ends. */
+export interface DrivenTask {
+  readonly spec: TaskSpec;
+  readonly context: SubagentContext | undefined;
+  /** Fields every event about the task carries, as of now. */
+  base(): TaskEventBase;
+}
+
+/** What a task's driver and its effects need from the runtime. */
+export interface DriverHost {
+  readonly clock: Clock;
+  readonly model: ModelAdapter;
+  readonly store: TaskStore;
+  readonly emitter: RuntimeEmitter;
+  readonly maxTokens: number;
+  /** Policy decision when a response arrives (auto / deny / remembered "always"). */
+  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
+  /**
+   * Asks the policy or the host. Resolves with the decision; never settles once `signal` aborts
+   * (the task left `awaitingApproval`: cancelled, ended), and the request is then withdrawn.
+   */
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
+  reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
+  checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
+  /** Called once, when the machine reaches a final state. */
+  finished(task: DrivenTask, result: TaskResult): void;
+}

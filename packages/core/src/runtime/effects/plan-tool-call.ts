@@ -1,0 +1,60 @@
+import type { ToolCallPlan } from '../../machines/subagent-events.js';
+import type { ToolUseBlock } from '../../model/types.js';
+import { checkToolCall, errorResult } from '../../tools/run-tool-call.js';
+import { approvalRequest } from './approval.js';
+import type { EffectIO } from './effect-io.js';
+
+/**
+ * How one call of a model response is handled, decided when the response arrives: rejected (a
+ * repeated id, an oversized input, an unknown tool, an invalid input, a policy denial), run, or
+ * run after an approval. A valid input is kept in `io.inputs` for when the call runs.
+ */
+export function planToolCall(
+  io: EffectIO,
+  use: ToolUseBlock,
+  seen: Set<string>,
+  oversized: ReadonlyMap<string, string>,
+): ToolCallPlan {
+  const reject = (message: string): ToolCallPlan => ({
+    toolUseId: use.id,
+    name: use.name,
+    disposition: 'rejected',
+    result: errorResult(use.id, message),
+  });
+  if (seen.has(use.id)) {
+    io.warn(
+      'DUPLICATE_TOOL_USE_ID',
+      `The model used the tool_use id "${use.id}" twice in one response; the repeat was not run.`,
+    );
+    return reject(
+      `Error: the tool_use id "${use.id}" was already used in this response; this call was not run. Give every call its own id.`,
+    );
+  }
+  seen.add(use.id);
+  const tooBig = oversized.get(use.id);
+  if (tooBig !== undefined) {
+    io.warn('TOOL_INPUT_TOO_LARGE', `The input of the ${use.name} call "${use.id}" was dropped: ${tooBig}.`);
+    return reject(
+      `Error: the input of this ${use.name} call was not accepted: ${tooBig}. Send a smaller, flatter input.`,
+    );
+  }
+  const checked = checkToolCall(io.registry, use);
+  if (!checked.ok)
+    return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };
+  io.inputs.set(use.id, checked.input);
+  const tool = io.registry.get(use.name)!;
+  if (tool.access === 'read')
+    return { toolUseId: use.id, name: use.name, access: 'read', disposition: 'run' };
+  const host = io.host;
+  const disposition = host.dispositionFor(io.spec, tool.name);
+  if (disposition !== 'approval' && host.emitter.listening('approval.resolved')) {
+    host.reportAutomaticDecision(
+      approvalRequest(io, use, tool.name, tool.access),
+      disposition === 'run' ? 'approve' : 'deny',
+      typeof disposition === 'object' ? disposition.deny : undefined,
+    );
+  }
+  if (typeof disposition === 'object')
+    return reject(`Permission to run ${tool.name} was denied: ${disposition.deny}`);
+  return { toolUseId: use.id, name: use.name, access: tool.access, disposition };
+}
