@@ -79,7 +79,8 @@ export interface RuntimeWarning {
     | 'TOOL_INPUT_TOO_LARGE'
     | 'DUPLICATE_TOOL_USE_ID'
     | 'TASK_RESTARTED'
-    | 'PERSISTENCE_CORRUPT';
+    | 'PERSISTENCE_CORRUPT'
+    | 'TOOL_SOURCE_FAILED';
   message: string;
   taskId?: string;
 }

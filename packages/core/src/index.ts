@@ -184,3 +184,4 @@ export {
   type ToolRegistry,
   type ToolSelection,
 } from './tools/tool-registry.js';
+export type { ToolSource, ToolSourceAnswer, ToolSourceRequest } from './tools/tool-source.js';

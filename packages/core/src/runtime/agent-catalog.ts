@@ -8,7 +8,7 @@ import type { OutputCheck } from '../machines/subagent-events.js';
 import type { TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { MCP_TOOL_PREFIX, sanitiseMcpName } from '../tools/mcp-names.js';
-import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
+import { createToolRegistry, type ToolRegistry, type ToolSelection } from '../tools/tool-registry.js';
 
 export type { ModelConfig };
 
@@ -106,6 +106,11 @@ export class AgentCatalog {
       }
     }
     return names;
+  }
+
+  /** The definition's allow-list (with its `mcpServers` as `mcp__<server>`) and deny-list. */
+  selectionFor(definition: AgentDefinition): ToolSelection {
+    return { allow: allowListOf(definition), deny: definition.disallowedTools };
   }
 
   /** Tool names in agents' allow-lists that matched no tool, found so far (one message each). */

@@ -1,5 +1,6 @@
 import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import { type Clock, systemClock } from '../clock.js';
+import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import { sessionMachine } from '../machines/session-machine.js';
@@ -22,7 +23,12 @@ import type {
 } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
-import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-registry.js';
+import {
+  assertNoShadowedMainTool,
+  assertUniqueToolNames,
+  type ToolRegistry,
+} from '../tools/tool-registry.js';
+import type { ToolSource } from '../tools/tool-source.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
@@ -34,6 +40,7 @@ import { planRestore } from './restore-plan.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
+import { withToolSources } from './source-registry.js';
 import type { SpawnOptions } from './spawn-options.js';
 import { infoFromSummary } from './stored-task-info.js';
 import type { SubagentRef } from './subagent-snapshot.js';
@@ -49,6 +56,11 @@ export interface RuntimeOptions {
   agents?: AgentCatalogSource;
   /** The base tool set every agent's registry is cut from. */
   tools?: readonly Tool[];
+  /**
+   * Tools asked for when a task starts, before its first model call (e.g. MCP servers' tools,
+   * which start their server then): see {@link ToolSource}. None by default.
+   */
+  toolSources?: readonly ToolSource[];
   limits?: Partial<RuntimeLimits>;
   /** How write and execute tools are approved. Default `ask`. */
   approval?: ApprovalPolicy;
@@ -453,6 +465,20 @@ export class Runtime {
     this.emitter.emit(name, event);
   }
 
+  /** @internal A task's registry plus what the tool sources give its agent when it starts. */
+  withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry {
+    const sources = this.options.toolSources;
+    if (!sources?.length) return registry;
+    const request = {
+      taskId: spec.taskId,
+      agent: spec.agent,
+      selection: this.agents.selectionFor(definition),
+    };
+    return withToolSources(registry, sources, request, (message) =>
+      this.emitter.emit('runtime.warning', { code: 'TOOL_SOURCE_FAILED', message, taskId: spec.taskId }),
+    );
+  }
+
   /** @internal */
   graceMsFor(timeoutMs: number): number {
     return this.options.graceMs ?? defaultGraceMs(timeoutMs);
@@ -513,7 +539,11 @@ export class Runtime {
   private started(taskId: string, ref: SubagentRef | undefined): void {
     const entry = this.table.get(taskId);
     if (!entry || !ref) return;
-    const driver = new TaskDriver(this.host, entry.spec, entry.registry, entry.restore?.journalLength ?? 0);
+    const definition = this.agents.get(entry.spec.agent);
+    const registry = definition
+      ? this.withToolSources(entry.registry, entry.spec, definition)
+      : entry.registry;
+    const driver = new TaskDriver(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.driver = driver;
     this.table.setStatus(taskId, 'running');
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');

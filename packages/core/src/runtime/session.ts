@@ -8,7 +8,7 @@ import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
-import { createToolRegistry } from '../tools/tool-registry.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { DriverHost } from './driver-host.js';
 import type { RuntimeLimits } from './runtime-limits.js';
@@ -32,6 +32,7 @@ export interface SessionRuntime {
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
   graceMsFor(timeoutMs: number): number;
+  withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
 }
 
 /** Options of `runtime.createSession`. */
@@ -221,7 +222,7 @@ export class Session {
           resolve({ text: reply, result: own });
         },
       };
-      const driver = new TaskDriver(host, spec, registry);
+      const driver = new TaskDriver(host, spec, runtime.withToolSources(registry, spec, this.definition));
       runtime.sessionDrivers.set(taskId, driver);
       this.current = driver;
       runtime.startRun(this.actorId, taskId, machineInputFromSpec(spec), (actor) => {

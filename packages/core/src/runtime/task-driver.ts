@@ -118,8 +118,17 @@ export class TaskDriver {
       // An effect still in flight that the state no longer wants is aborted. One controller serves
       // every effect of the task and is replaced only after an abort (aborting allocates).
       if (this.inFlight) this.abort();
-      this.effectKey = key;
-      if (wanted) this.perform(wanted, snapshot.context);
+      const waiting = wanted ? this.io.registry.ready?.() : undefined;
+      if (waiting) {
+        // The task's tool sources are still answering (an MCP server starting): the effect starts
+        // from the then current snapshot once they have.
+        void waiting.then(() => {
+          if (!this.ended && this.snapshot) this.observe(this.snapshot, true);
+        });
+      } else {
+        this.effectKey = key;
+        if (wanted) this.perform(wanted, snapshot.context);
+      }
     }
     this.deadline.arm(armedDeadline(snapshot));
   }

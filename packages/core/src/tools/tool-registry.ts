@@ -10,6 +10,11 @@ export interface ToolRegistry {
   has(name: string): boolean;
   /** The specs sent to the model, in a stable order (cacheable). */
   readonly specs: readonly ToolSpec[];
+  /**
+   * Present on a registry that gains tools from tool sources: a promise while they are being asked
+   * (no effect of the task may start before it settles), undefined once they answered.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 /**
