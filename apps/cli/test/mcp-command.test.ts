@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is .mcp.json syntax, expanded by troupe.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,50 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
     expect(toolNamesOf(server.requests[0]!)).toEqual(['mcp__filesystem__read_text_file']);
     expect(run.stderr).toMatch(/mcp__filesystem__read_text_file/);
     expect(serverProcesses()).toEqual([]);
+  });
+
+  it('servers start lazily: a run whose agent uses no MCP tool, and a session with no task, start no server', async () => {
+    // A "server" that leaves a file behind when it is started, then exits.
+    const marker = join(project, 'probe-started');
+    const probe = {
+      command: process.execPath,
+      args: ['-e', 'require("fs").writeFileSync(process.argv[1], "x")', marker],
+    };
+    writeConfig({ filesystem: { command: process.execPath, args: [FILESYSTEM, '${PROJECT_DIR}'] }, probe });
+    writeAgent('plain', 'tools: read\n');
+    await server.close();
+    server = await startFakeClaude(() => textStep('No MCP needed.'));
+    const plain = await runCli(['run', '--agent', 'plain', 'Say something'], { cwd: project, env: env() });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim()).toBe('No MCP needed.');
+    const session = await runCli([], { cwd: project, env: env(), input: '/agents\n' });
+    expect(session.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    // The reader's tools reach the filesystem server only: the probe still never starts.
+    await server.close();
+    server = await startFakeClaude((request) => {
+      const results = toolResultsOf(request);
+      if (results.length === 0)
+        return toolStep('mcp__filesystem__read_text_file', { path: join(project, 'secret-plan.txt') });
+      return textStep(`The file says: ${results[0]!.content.trim()}`);
+    });
+    const reader = await runCli(['run', '--agent', 'reader', 'Read it'], { cwd: project, env: env() });
+    expect(reader.stdout.trim()).toBe('The file says: Step 1: ship the MCP client.');
+    expect(existsSync(marker)).toBe(false);
+    expect(serverProcesses()).toEqual([]);
+  });
+
+  it('a server that cannot start for a task: the run says so, and the model gets an error result naming it', async () => {
+    writeConfig({ filesystem: { command: 'troupe-no-such-mcp-server' } });
+    // The stand-in for a tool the agent names exactly is `execute` (its annotations are unknown).
+    const run = await runCli(['run', '--approval', 'auto', '--agent', 'reader', 'Read it'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(run.stderr).toMatch(
+      /MCP server "filesystem" is unavailable, so its tools are missing: it failed to start: .*command not found/,
+    );
+    expect(run.stdout).toMatch(/The file says: .*MCP server "filesystem" is unavailable/);
   });
 
   it('troupe mcp list shows servers, state and tools with their access class', async () => {

@@ -6,12 +6,16 @@ import {
   systemClock,
   type Tool,
   type ToolAccess,
+  type ToolSelection,
+  type ToolSource,
+  type ToolSourceAnswer,
 } from '@troupe/core';
 import * as v from 'valibot';
 import { accessOf } from './access.js';
 import type { McpServerEntry } from './config/server-config.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { McpServerConnection, type McpServerState, type McpTransportFactory } from './server-connection.js';
+import { serversForSelection } from './servers-for-selection.js';
 
 /** Options of {@link createMcpHub}. */
 export interface McpHubOptions {
@@ -54,6 +58,7 @@ export class McpHub {
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly entries = new Map<string, McpServerEntry>();
   private readonly listed = new Map<string, McpTool[]>();
+  private readonly discovering = new Map<string, Promise<McpTool[] | undefined>>();
   private readonly owners = new Map<string, string>();
   private readonly found: string[] = [];
   private readonly options: McpHubOptions;
@@ -117,6 +122,31 @@ export class McpHub {
     return tools;
   }
 
+  /**
+   * The hub as a runtime tool source (`createRuntime({ toolSources: [hub.toolSource()] })`): when a
+   * task starts, the servers its agent's tool selection can reach start (once, shared by every
+   * task after), and their tools join that task's registry. A task whose selection reaches no
+   * server starts none. A server that cannot start is a warning for the task; tools its agent names
+   * exactly stay, and answer an error naming the server (retrying it) when called.
+   */
+  toolSource(): ToolSource {
+    return { name: 'mcp', tools: (request) => this.toolsForSelection(request.selection) };
+  }
+
+  /** The tools of the servers `selection` reaches, starting them (see {@link McpHub.toolSource}). */
+  async toolsForSelection(selection: ToolSelection): Promise<ToolSourceAnswer> {
+    const { servers, expect } = serversForSelection(this.names(), selection);
+    if (servers.length === 0) return { tools: [] };
+    const tools = await this.tools({ servers, expect });
+    const warnings = servers
+      .filter((name) => !this.listed.has(name))
+      .map(
+        (name) =>
+          `MCP server "${name}" is unavailable, so its tools are missing: ${this.connections.get(name)!.lastError ?? 'it failed to start'}.`,
+      );
+    return { tools, warnings };
+  }
+
   /** Every server's state and tools. */
   status(): McpServerStatus[] {
     return this.names().map((name) => {
@@ -148,9 +178,19 @@ export class McpHub {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 
-  private async discover(name: string): Promise<McpTool[] | undefined> {
+  /** Lists a server's tools once (concurrent callers share the listing). */
+  private discover(name: string): Promise<McpTool[] | undefined> {
     const cached = this.listed.get(name);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    let pending = this.discovering.get(name);
+    if (!pending) {
+      pending = this.list(name).finally(() => this.discovering.delete(name));
+      this.discovering.set(name, pending);
+    }
+    return pending;
+  }
+
+  private async list(name: string): Promise<McpTool[] | undefined> {
     const connection = this.connections.get(name)!;
     let infos: Awaited<ReturnType<McpServerConnection['listTools']>>;
     try {

@@ -34,7 +34,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     onRetry: (notice) => notify(notice),
   });
   const mcp = await openMcp({ ...places, env: context.env }, registry.list());
-  const tools = [...createNodeTools({ root: context.cwd }), ...mcp.tools];
+  const tools = createNodeTools({ root: context.cwd });
   const dir = storeDir(places, line.options.store);
   const history = new InputHistory(join(context.home, '.troupe', 'history'));
   const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ', history });
@@ -69,6 +69,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     models,
     registry,
     tools,
+    toolSources: mcp.toolSources,
     openStore: () => openStore(dir),
     storeDir: dir,
     approval: approval.mode,
@@ -79,7 +80,11 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
     reloadAgents: () => loadAgents(agentsAt),
     stdin: context.stdin,
     onSignal: context.onSignal,
-    mcpStatus: () => mcpStatusLines(mcp.hub?.status() ?? [], colors),
+    // `/mcp` lists tools, so it starts the servers no task has started yet.
+    mcpStatus: async () => {
+      await mcp.hub?.tools();
+      return mcpStatusLines(mcp.hub?.status() ?? [], colors);
+    },
     ...(inspection ? { inspect: inspection.inspect } : {}),
   });
   try {

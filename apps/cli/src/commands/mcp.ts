@@ -13,7 +13,7 @@ export async function mcpCommand(context: CliContext): Promise<number> {
     throw new UsageError(`Unknown mcp command "${[sub, ...rest].join(' ')}": use troupe mcp list.`);
   const places = { cwd: context.cwd, home: context.home, env: context.env };
   const registry = await loadAgents({ cwd: context.cwd, home: context.home });
-  const mcp = await openMcp(places, registry.list());
+  const mcp = await openMcp(places, registry.list(), { listAll: true });
   try {
     const servers = mcp.hub?.status() ?? [];
     if (context.line.options.json) {

@@ -9,7 +9,7 @@ import { type CliContext, isInteractive } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { chooseApproval } from '../setup/approval-policy.js';
-import { openMcp } from '../setup/mcp.js';
+import { openMcp, showMcpWarnings } from '../setup/mcp.js';
 import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
@@ -75,12 +75,8 @@ export async function runCommand(context: CliContext): Promise<number> {
   const { model, models } = await createClaudeModel(context.env, modelChoice(options, config), {
     onRetry: (notice) => notify(notice),
   });
-  const mcp = await openMcp(
-    { ...places, env: context.env },
-    registry.list(),
-    agent ? registry.require(agent) : undefined,
-  );
-  const tools = [...createNodeTools({ root: context.cwd }), ...mcp.tools];
+  const mcp = await openMcp({ ...places, env: context.env }, registry.list());
+  const tools = createNodeTools({ root: context.cwd });
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
   notify = (notice) => terminal.log(terminal.colors.yellow(notice));
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
@@ -102,6 +98,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     models,
     agents: registry,
     tools,
+    toolSources: mcp.toolSources,
     limits: configLimits(config),
     approval: runtimeApproval(
       permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
@@ -119,6 +116,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     unregisterSession();
   };
   terminal.track(runtime, { sessionKey });
+  showMcpWarnings(runtime, (text) => terminal.log(terminal.colors.yellow(text)));
   const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
   let cancel: () => void = () => {};
   let interrupts = 0;

@@ -10,6 +10,7 @@ import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
 import { addUsage, emptyUsage } from '../render/session-cost.js';
 import { truncate } from '../render/text.js';
+import { showMcpWarnings } from '../setup/mcp.js';
 import { runtimeApproval, workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
@@ -140,6 +141,7 @@ export class SessionApp implements SessionHost {
       models: options.models,
       agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
       tools: options.tools,
+      toolSources: options.toolSources ?? [],
       limits: options.limits,
       approval: runtimeApproval(options.permissions, options.approval),
       store: options.openStore(),
@@ -148,6 +150,7 @@ export class SessionApp implements SessionHost {
     this.session = this.runtime.createSession();
     const session = this.session;
     this.board = terminal.track(this.runtime, { sessionKey: session.sessionKey });
+    showMcpWarnings(this.runtime, (text) => terminal.log(terminal.colors.yellow(text)));
     this.stream = new MainStream({
       colors: terminal.colors,
       sessionKey: session.sessionKey,

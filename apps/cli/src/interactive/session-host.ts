@@ -9,6 +9,7 @@ import type {
   Session,
   TaskStore,
   Tool,
+  ToolSource,
 } from '@troupe/core';
 import type { InputStream } from '../io.js';
 import type { UsageTotals } from '../render/session-cost.js';
@@ -21,6 +22,8 @@ export interface SessionAppOptions {
   models: ModelConfig;
   registry: AgentRegistry;
   tools: Tool[];
+  /** Tools asked for when a task starts: the MCP servers' (they start then). */
+  toolSources?: ToolSource[];
   openStore: () => TaskStore;
   storeDir: string;
   approval: 'ask' | 'auto' | 'deny';
@@ -35,8 +38,8 @@ export interface SessionAppOptions {
   stdin: InputStream;
   /** Subscribes to SIGINT when input is not a terminal (readline handles Ctrl-C on one). */
   onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
-  /** Lines for `/mcp`: MCP servers, their state and tools. */
-  mcpStatus?: () => string[];
+  /** Lines for `/mcp`: MCP servers (started now if they were not yet), their state and tools. */
+  mcpStatus?: () => Promise<string[]>;
   /** An XState inspection observer for every runtime the session builds (`--inspect`, `--stately`). */
   inspect?: RuntimeOptions['inspect'];
 }

@@ -51,7 +51,7 @@ export async function runSlashCommand(app: SessionHost, input: string): Promise<
       await tasksCommand(app, words);
       return;
     case 'mcp':
-      log((app.options.mcpStatus?.() ?? ['No MCP servers in this session.']).join('\n'));
+      log(((await app.options.mcpStatus?.()) ?? ['No MCP servers in this session.']).join('\n'));
       return;
     case 'cancel':
       cancelCommand(app, words[0]);

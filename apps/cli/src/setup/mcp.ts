@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentDefinition, MCP_TOOL_PREFIX, mcpServerOf, type Tool } from '@troupe/core';
+import { type AgentDefinition, mcpServerOf, type Runtime, type ToolSource } from '@troupe/core';
 import type { McpHub, McpServerEntry } from '@troupe/mcp';
 
-/** The MCP side of a CLI run: the hub (close it at the end), its tools and what to tell the user. */
+/**
+ * The MCP side of a CLI run: the hub (close it at the end), the tool source to give the runtime
+ * (servers start when a task that can use them starts) and what to tell the user.
+ */
 export interface McpSetup {
   hub: McpHub | undefined;
-  tools: Tool[];
+  /** `createRuntime({ toolSources })`: empty when MCP is not configured. */
+  toolSources: ToolSource[];
   notices: string[];
   close(): Promise<void>;
 }
@@ -67,38 +71,46 @@ export function usesMcp(places: Places, agents: readonly AgentDefinition[]): boo
 }
 
 /**
- * Starts the MCP servers a run needs and lists their tools: with `only`, the servers that agent
- * names (every server when its tool list is open); otherwise all. A server that fails is a notice,
- * not an error: its tools that agent files name exactly still exist and retry it on use.
+ * The configured MCP servers as a hub, started by nobody yet: a server starts when a task whose
+ * agent can use one of its tools starts (the hub's tool source), or here for `listAll` (`troupe
+ * mcp list`), which starts every server and lists its tools. A server that fails is a notice (for
+ * `listAll`) or a `TOOL_SOURCE_FAILED` runtime warning (see {@link showMcpWarnings}), never an
+ * error: tools that agent files name exactly still exist and retry it on use.
  */
 export async function openMcp(
   places: Places,
   agents: readonly AgentDefinition[],
-  only?: AgentDefinition,
+  options: { listAll?: boolean } = {},
 ): Promise<McpSetup> {
+  const none = (notices: string[]): McpSetup => ({
+    hub: undefined,
+    toolSources: [],
+    notices,
+    close: async () => {},
+  });
   // The MCP SDK is loaded only when MCP is in use: CLI start-up stays fast without it.
-  if (!usesMcp(places, agents)) return { hub: undefined, tools: [], notices: [], close: async () => {} };
+  if (!usesMcp(places, agents)) return none([]);
   const { servers, warnings } = await mcpServers(places, agents);
-  if (servers.length === 0) return { hub: undefined, tools: [], notices: warnings, close: async () => {} };
+  if (servers.length === 0) return none(warnings);
   const { createNodeMcpHub } = await import('@troupe/mcp/node');
   const hub = createNodeMcpHub({ servers });
-  const open = !only?.tools || only.tools.includes('*');
-  const wanted = open
-    ? hub.names()
-    : serversNamedBy(only)
-        .map((name) => hub.serverNamed(name))
-        .filter((name): name is string => name !== undefined);
-  const expect = agents.flatMap((agent) =>
-    (agent.tools ?? []).filter((name) => name.toLowerCase().startsWith(MCP_TOOL_PREFIX)),
-  );
-  const tools = await hub.tools({ servers: wanted, expect });
-  const notices = [
-    ...warnings,
-    ...hub.problems(),
-    ...hub
-      .status()
-      .filter((server) => wanted.includes(server.name) && server.error)
-      .map((server) => `MCP server "${server.name}" is unavailable: ${server.error}`),
-  ];
-  return { hub, tools, notices, close: () => hub.close() };
+  const notices = [...warnings];
+  if (options.listAll) {
+    await hub.tools();
+    notices.push(
+      ...hub.problems(),
+      ...hub
+        .status()
+        .filter((server) => server.error)
+        .map((server) => `MCP server "${server.name}" is unavailable: ${server.error}`),
+    );
+  } else notices.push(...hub.problems());
+  return { hub, toolSources: [hub.toolSource()], notices, close: () => hub.close() };
+}
+
+/** Shows the runtime's MCP warnings (a server that could not start for a task) through `log`. */
+export function showMcpWarnings(runtime: Runtime, log: (text: string) => void): () => void {
+  return runtime.on('runtime.warning', (warning) => {
+    if (warning.code === 'TOOL_SOURCE_FAILED') log(warning.message);
+  });
 }
