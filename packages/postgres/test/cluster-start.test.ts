@@ -1,7 +1,7 @@
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectCluster, openPostgresStore, startWorker } from '../src/index.js';
+import { connectCluster, DATABASE_SCHEMA_VERSION, openPostgresStore, startWorker } from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
 import { clusterAgents, clusterTools } from './cluster-harness.js';
 
@@ -35,7 +35,8 @@ describe('starting a worker or a client on a bad database', () => {
 
     const url = await cluster.createDatabase('newer');
     const store = await openPostgresStore({ url });
-    await store.pool.query("UPDATE troupe.meta SET value = '3' WHERE key = 'schema_version'");
+    const newer = DATABASE_SCHEMA_VERSION + 1;
+    await store.pool.query("UPDATE troupe.meta SET value = $1 WHERE key = 'schema_version'", [String(newer)]);
     await store.close();
     for (const start of [
       () => startWorker({ postgres: url, model }),
@@ -43,7 +44,7 @@ describe('starting a worker or a client on a bad database', () => {
     ])
       await expect(start()).rejects.toMatchObject({
         code: 'PERSISTENCE_VERSION',
-        message: expect.stringMatching(/version 3, written by a newer @troupe\/postgres/),
+        message: expect.stringContaining(`version ${newer}, written by a newer @troupe/postgres`),
       });
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -1,4 +1,5 @@
 import { createRuntime, defineTool, replayTask } from '@troupe/core';
+import { storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import pg from 'pg';
 import * as v from 'valibot';
@@ -102,10 +103,11 @@ describe('Postgres TaskStore', () => {
   it('serves a page from an index however many tasks are stored', async () => {
     const store = await openPostgresStore({ url: await freshDatabase() });
     await store.pool.query(
-      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec)
+      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec, v)
        SELECT 't' || i, i, 's' || (i % 10), 'explore', CASE WHEN i % 7 = 0 THEN 'queued' ELSE 'completed' END, i,
-              json_build_object('taskId', 't' || i)
+              ($1::jsonb || jsonb_build_object('taskId', 't' || i, 'createdAt', i, 'sessionKey', 's' || (i % 10)))::json, 2
        FROM generate_series(1, 100000) AS i`,
+      [JSON.stringify(storeRecords.specOf('template'))],
     );
     await store.pool.query('ANALYZE troupe.tasks');
     for (const filter of [
@@ -203,5 +205,53 @@ describe('Postgres TaskStore', () => {
     ).toBe('99');
     expect((await client.query('SELECT count(*) FROM troupe.tasks')).rows).toEqual(before.rows);
     await client.end();
+  });
+
+  it('migrates a version-2 schema: each task row gets the version of the record that created it', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    const runtime = createRuntime({
+      model: scriptedModel(() => textReply('ok')),
+      agents,
+      tools: [echo],
+      store,
+    });
+    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
+    await result;
+    await runtime.shutdown();
+    // Back to schema 2, with one more task whose log starts with a version-1 record.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query('SELECT spec FROM troupe.tasks WHERE task_id = $1', [id]);
+    const { graceMs: _none, ...v1Spec } = { ...rows[0].spec, taskId: 'old' };
+    await client.query(`
+      ALTER TABLE troupe.tasks DROP COLUMN v;
+      UPDATE troupe.meta SET value = '2' WHERE key = 'schema_version';`);
+    await client.query(
+      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec)
+       VALUES ('old', 1, 's1', 'explore', 'queued', 1, $1::json)`,
+      [JSON.stringify(v1Spec)],
+    );
+    await client.query(`INSERT INTO troupe.status_log (task_id, record) VALUES ('old', $1::json)`, [
+      JSON.stringify({ v: 1, taskId: 'old', event: 'task.queued', status: 'queued', at: 1, spec: v1Spec }),
+    ]);
+    await client.end();
+
+    const migrated = await openPostgresStore({ url });
+    try {
+      const versions = await migrated.pool.query('SELECT task_id, v FROM troupe.tasks ORDER BY created_at');
+      expect(versions.rows).toEqual([
+        { task_id: 'old', v: 1 },
+        { task_id: id, v: 2 },
+      ]);
+      const { tasks, warnings } = await migrated.loadTasks();
+      expect(warnings).toEqual([]);
+      expect(tasks.map((task) => [task.spec.taskId, task.status])).toEqual([
+        ['old', 'queued'],
+        [id, 'completed'],
+      ]);
+    } finally {
+      await migrated.close();
+    }
   });
 });

@@ -11,10 +11,19 @@ import {
   type TaskStatusRecord,
   type TaskStore,
 } from '@troupe/core';
-import { pageSize, summaryOf } from '@troupe/core/store';
+import {
+  decodeCursor,
+  encodeCursor,
+  type Parsed,
+  pageSize,
+  parseJournalEntry,
+  parseResultDocument,
+  parseSnapshotDocument,
+  parseStatusRecord,
+  summaryOf,
+} from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
-import { readDocument } from './read-document.js';
 import { ensureSchema } from './schema.js';
 import { writeBatch } from './write-batch.js';
 
@@ -172,7 +181,7 @@ export class PostgresTaskStore implements TaskStore {
 
   async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
     const { rows } = await this.read(
-      'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks ORDER BY created_at, task_id',
+      'SELECT task_id, created_at, v, spec, status, updated_at, result FROM troupe.tasks ORDER BY created_at, task_id',
     );
     const warnings: StoreWarning[] = [];
     const tasks: StoredTask[] = [];
@@ -186,7 +195,7 @@ export class PostgresTaskStore implements TaskStore {
   /** One task by id, or undefined. */
   async get(taskId: string): Promise<StoredTask | undefined> {
     const { rows } = await this.read(
-      'SELECT task_id, spec, status, updated_at, result FROM troupe.tasks WHERE task_id = $1',
+      'SELECT task_id, created_at, v, spec, status, updated_at, result FROM troupe.tasks WHERE task_id = $1',
       [taskId],
     );
     return rows[0] ? this.storedTask(rows[0], []) : undefined;
@@ -223,14 +232,14 @@ export class PostgresTaskStore implements TaskStore {
       where.push(`session_key = $${values.length}`);
     }
     if (query.cursor) {
-      const [createdAt, taskId] = decodeCursor(query.cursor);
+      const { createdAt, taskId } = decodeCursor(query.cursor);
       values.push(createdAt, taskId);
       where.push(`(created_at, task_id) < ($${values.length - 1}, $${values.length})`);
     }
     const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
     values.push(limit + 1);
     const { rows } = await this.read(
-      `SELECT task_id, spec, status, updated_at, result, created_at FROM troupe.tasks
+      `SELECT task_id, created_at, v, spec, status, updated_at, result FROM troupe.tasks
        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, task_id DESC LIMIT $${values.length}`,
       values,
@@ -242,7 +251,7 @@ export class PostgresTaskStore implements TaskStore {
     }
     const last = rows[limit - 1];
     return rows.length > limit && last
-      ? { tasks, cursor: encodeCursor(Number(last.created_at), last.task_id) }
+      ? { tasks, cursor: encodeCursor({ createdAt: Number(last.created_at), taskId: last.task_id }) }
       : { tasks };
   }
 
@@ -254,36 +263,28 @@ export class PostgresTaskStore implements TaskStore {
     const entries: JournalEntry[] = [];
     const warnings: StoreWarning[] = [];
     for (const row of rows) {
-      const entry = readDocument<JournalEntry>(
-        row.entry,
-        `journal of task ${taskId}, entry ${row.seq}`,
-        warnings,
-      );
-      if (!entry) break;
-      entries.push(entry);
+      const parsed = parseJournalEntry(row.entry);
+      if (!parsed.ok) {
+        // Entries after a damaged one would replay out of order: the journal ends here.
+        warnings.push({
+          code: parsed.code,
+          message: `Task ${taskId}, journal entry ${row.seq}: ${parsed.message}.`,
+        });
+        break;
+      }
+      entries.push(parsed.value);
     }
     return { entries, warnings };
   }
 
   async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
     const { rows } = await this.read('SELECT document FROM troupe.snapshots WHERE task_id = $1', [taskId]);
-    if (!rows[0]) return undefined;
-    const warnings: StoreWarning[] = [];
-    const document = readDocument<TaskSnapshotDocument>(
-      rows[0].document,
-      `snapshot of task ${taskId}`,
-      warnings,
-    );
-    if (!document)
-      throw new PersistenceError(warnings[0]?.code ?? 'PERSISTENCE_CORRUPT', warnings[0]?.message ?? '');
-    return document;
+    return rows[0] ? readable(parseSnapshotDocument(rows[0].document), taskId, 'snapshot') : undefined;
   }
 
   async loadResult(taskId: string): Promise<TaskResult | undefined> {
     const { rows } = await this.read('SELECT document FROM troupe.results WHERE task_id = $1', [taskId]);
-    if (!rows[0]) return undefined;
-    const warnings: StoreWarning[] = [];
-    return readDocument<TaskResultDocument>(rows[0].document, `result of task ${taskId}`, warnings)?.result;
+    return rows[0] ? readable(parseResultDocument(rows[0].document), taskId, 'result').result : undefined;
   }
 
   async prune({ olderThan }: { olderThan: number }): Promise<number> {
@@ -320,32 +321,37 @@ export class PostgresTaskStore implements TaskStore {
     }
   }
 
+  /**
+   * A task row as a `StoredTask`, its spec checked by the shared parser as the record that created
+   * it (of the version `v` it was written with). Undefined, with a warning, when it cannot be read.
+   */
   private storedTask(row: Record<string, unknown>, warnings: StoreWarning[]): StoredTask | undefined {
-    const spec = row.spec as StoredTask['spec'];
-    if (!spec || typeof spec !== 'object' || spec.taskId !== row.task_id) {
-      warnings.push({
-        code: 'PERSISTENCE_CORRUPT',
-        message: `Task ${String(row.task_id)}: its spec is unreadable.`,
-      });
+    const parsed = parseStatusRecord({
+      v: row.v,
+      taskId: row.task_id,
+      event: 'task.queued',
+      status: 'queued',
+      at: Number(row.created_at),
+      spec: row.spec,
+    });
+    if (!parsed.ok) {
+      warnings.push({ code: parsed.code, message: `Task ${String(row.task_id)}: ${parsed.message}.` });
       return undefined;
     }
-    const task: StoredTask = { spec, status: row.status as TaskStatus, updatedAt: Number(row.updated_at) };
+    const task: StoredTask = {
+      spec: row.spec as StoredTask['spec'],
+      status: row.status as TaskStatus,
+      updatedAt: Number(row.updated_at),
+    };
     if (row.result) task.result = row.result as TaskResult;
     return task;
   }
 }
 
-function encodeCursor(createdAt: number, taskId: string): string {
-  return Buffer.from(JSON.stringify([createdAt, taskId])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [number, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
-      return [value[0], value[1]];
-  } catch {}
-  throw new PersistenceError('PERSISTENCE_FAILED', `Not a cursor of this store: "${cursor}".`);
+/** A parsed document, or a `PersistenceError` naming the task and the document. */
+function readable<T>(parsed: Parsed<T>, taskId: string, what: string): T {
+  if (parsed.ok) return parsed.value;
+  throw new PersistenceError(parsed.code, `Task ${taskId}: its ${what} cannot be read: ${parsed.message}.`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { PersistenceError } from '@troupe/core';
 import type pg from 'pg';
 
 /** Version of the `troupe` schema this package creates. A database at a higher version is refused. */
-export const DATABASE_SCHEMA_VERSION = 2;
+export const DATABASE_SCHEMA_VERSION = 3;
 
 /** Migration `n` brings the schema from version `n` to `n + 1`. Never edit a released one. */
 const MIGRATIONS: readonly string[] = [
@@ -44,6 +44,22 @@ const MIGRATIONS: readonly string[] = [
     started_at bigint NOT NULL,
     heartbeat_at bigint NOT NULL
   );
+  `,
+  // The schema version of the record that created each task row (its spec), read with the shared
+  // parsers as the file store reads its status log: filled from each task's first logged record.
+  `
+  ALTER TABLE troupe.tasks ADD COLUMN v integer;
+  UPDATE troupe.tasks AS task SET v = first.v
+  FROM (
+    SELECT DISTINCT ON (task_id) task_id, (record->>'v')::int AS v
+    FROM troupe.status_log ORDER BY task_id, id
+  ) AS first
+  WHERE first.task_id = task.task_id;
+  UPDATE troupe.tasks SET v = 2 WHERE v IS NULL;
+  ALTER TABLE troupe.tasks ALTER COLUMN v SET NOT NULL;
+  -- Workers of the previous release, still running during a rolling upgrade, insert rows without
+  -- it; they write version-2 records.
+  ALTER TABLE troupe.tasks ALTER COLUMN v SET DEFAULT 2;
   `,
 ];
 

@@ -131,10 +131,10 @@ export async function writeStatuses(
   const created = records.filter((record) => record.spec);
   if (created.length)
     await client.query(
-      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec)
-       SELECT t, c, s, a, st, at, sp::json
-       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
-         AS u(t, c, s, a, st, at, sp)
+      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec, v)
+       SELECT t, c, s, a, st, at, sp::json, v
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::int[])
+         AS u(t, c, s, a, st, at, sp, v)
        ON CONFLICT (task_id) DO NOTHING`,
       [
         created.map((record) => record.taskId),
@@ -144,6 +144,7 @@ export async function writeStatuses(
         created.map((record) => record.status),
         created.map((record) => record.at),
         created.map((record) => JSON.stringify(record.spec)),
+        created.map((record) => record.v),
       ],
     );
   const updates = new Map<string, StatusUpdate>();
