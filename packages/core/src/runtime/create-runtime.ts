@@ -545,7 +545,6 @@ export class Runtime {
       : entry.registry;
     const driver = new TaskDriver(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.driver = driver;
-    this.table.setStatus(taskId, 'running');
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');
     driver.attach(ref, entry.restore?.replay ?? []);
     const snapshot = driver.snapshot;

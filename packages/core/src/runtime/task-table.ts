@@ -42,7 +42,6 @@ export interface TaskListFilter {
 export interface TaskEntry {
   spec: TaskSpec;
   registry: ToolRegistry;
-  status: TaskStatus;
   driver: TaskDriver | undefined;
   result: TaskResult | undefined;
   endedAt: number | undefined;
@@ -69,7 +68,6 @@ export class TaskTable {
     const entry: TaskEntry = {
       spec,
       registry,
-      status: 'queued',
       driver: undefined,
       result: undefined,
       endedAt: undefined,
@@ -90,16 +88,10 @@ export class TaskTable {
     return this.entries.delete(id);
   }
 
-  setStatus(id: string, status: TaskStatus): void {
-    const entry = this.entries.get(id);
-    if (entry && !entry.result) entry.status = status;
-  }
-
   settle(id: string, result: TaskResult, at: number): void {
     const entry = this.entries.get(id);
     if (!entry || entry.result) return;
     entry.result = result;
-    entry.status = result.status;
     entry.endedAt = at;
     entry.restore = undefined;
     const driver = entry.driver;
@@ -165,11 +157,14 @@ export class TaskTable {
   }
 }
 
-/** A task's status: from its result, else from its live actor's state, else queued. */
+/**
+ * A task's status, derived and never stored: from its result once it ended, else from its live
+ * actor's state, else queued (waiting for a slot).
+ */
 function statusOf(entry: TaskEntry): TaskStatus {
   if (entry.result) return entry.result.status;
   const snapshot = entry.driver?.snapshot;
-  if (!snapshot) return entry.status;
+  if (!snapshot) return 'queued';
   return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
 }
 
