@@ -36,7 +36,8 @@ async function crashedRun(project: string, home: string, store: string): Promise
   child = undefined;
 }
 
-describe('troupe tasks over the persisted store', () => {
+// Each test starts about six CLI processes (about 3 s each on a loaded 2-core machine).
+describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
   it('lists, shows, resumes an interrupted task after a crash, and refuses to cancel a finished one', async () => {
     const project = fixtureProject();
     const home = tempDir('home');

@@ -148,6 +148,7 @@ export {
   type TaskSummary,
   type TerminateReason,
 } from './persistence/types.js';
+export { firstDifference, type JsonPath, pathText, valueAt } from './replay/first-difference.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export { announcement } from './runtime/announcement.js';

@@ -1,6 +1,6 @@
 import type { TaskSnapshotDocument, TaskStore } from '@troupe/core';
+import { firstDifference } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
-import { firstDifference } from '../src/replay/first-difference.js';
 import { replayTimeline } from '../src/replay/replay-timeline.js';
 import { scenarios } from './fixtures.js';
 

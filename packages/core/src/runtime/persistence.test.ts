@@ -49,6 +49,24 @@ describe('persistence, restore and replay (memory store)', () => {
     expect(partial.snapshot.value).toEqual({ running: 'acting' });
   });
 
+  it('a replay matches a stored result whose fields come back in another key order', async () => {
+    const { runtime, store } = fixtureRuntime([textReply('done', { input: 10, output: 5, cacheRead: 3 })]);
+    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    await result;
+    // As the file and IndexedDB stores read it back: the same values, keys in another order.
+    const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
+    const stored = await store.loadResult(id);
+    const reordered = {
+      ...store,
+      loadResult: async () => ({ ...reversed(stored!), usage: reversed(stored!.usage) }),
+    };
+    const { tasks } = await store.loadTasks();
+    reordered.loadTasks = async () => ({ tasks: tasks.map(({ result: _, ...task }) => task), warnings: [] });
+    const outcome = await replayTask(reordered as unknown as typeof store, id);
+    expect(outcome.differences).toEqual([]);
+    expect(outcome.matches).toBe(true);
+  });
+
   it('restores queued, running and approval-waiting tasks in a new runtime from the same store', async () => {
     const store = createMemoryStore();
     const script = (request: Parameters<typeof turnOf>[0], { signal }: { signal: AbortSignal }) => {
