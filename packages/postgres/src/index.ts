@@ -1,5 +1,6 @@
 // The public API of @troupe/postgres.
 
+export { CLUSTER_EVENTS } from './cluster/channels.js';
 export { ClusterClient, type ClusterClientOptions, connectCluster } from './cluster/cluster-client.js';
 export type { ClusterLimits, ClusterOptions, WorkerOptions } from './cluster/cluster-options.js';
 export { ClusterWorker, startWorker } from './cluster/worker.js';

@@ -1,23 +1,9 @@
-import type { RuntimeEventName } from '@troupe/core';
 import { followStoredTask } from '@troupe/inspect';
 import type { Relay, StatelyBridge } from '@troupe/inspect/node';
 import { createStatelyExpander } from '@troupe/inspect/stately';
-import type { ClusterClient } from '@troupe/postgres';
+import { CLUSTER_EVENTS, type ClusterClient } from '@troupe/postgres';
 import type { CliIo, OutputStream } from '../io.js';
 import { openRelay, openStately, secretsOf } from './inspection.js';
-
-/** Events of a task that mean its journal may have grown. */
-const GROWTH: readonly RuntimeEventName[] = [
-  'task.started',
-  'task.progress',
-  'tool.started',
-  'tool.finished',
-  'approval.requested',
-  'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-];
 
 /** How often the journal is read anyway while the task runs (a notification can be lost). */
 const POLL_MS = 1_000;
@@ -68,7 +54,8 @@ export async function inspectClusterTask(
       warned = true;
       return 0;
     });
-  const offs = GROWTH.map((name) =>
+  // Every event a worker forwards about the task means its journal may have grown.
+  const offs = CLUSTER_EVENTS.map((name) =>
     client.on(name, (event) => {
       if ((event as { taskId?: string }).taskId === taskId) void catchUp();
     }),

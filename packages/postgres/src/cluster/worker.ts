@@ -12,6 +12,7 @@ import { createPool } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
   APPLICATION_VERSION,
+  CLUSTER_EVENTS,
   CONTROL_CHANNEL,
   type ControlMessage,
   EVENTS_CHANNEL,
@@ -26,18 +27,6 @@ import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { WorkerLiveness } from './worker-liveness.js';
 
-const FORWARDED: readonly RuntimeEventName[] = [
-  'task.started',
-  'task.progress',
-  'tool.started',
-  'tool.finished',
-  'approval.requested',
-  'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-  'task.announced',
-];
 const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
 /** What a task's workflow returns on a worker that gave the task up to another. */
 const ABANDONED = 'abandoned';
@@ -99,7 +88,7 @@ export class ClusterWorker {
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       ...(options.graceMs ? { graceMs: options.graceMs } : {}),
     });
-    for (const name of FORWARDED) this.runtime.on(name, (event) => this.forward(name, event));
+    for (const name of CLUSTER_EVENTS) this.runtime.on(name, (event) => this.forward(name, event));
   }
 
   /** @internal Starts listening, heartbeating and taking over dead workers' tasks. */
