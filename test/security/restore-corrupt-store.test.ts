@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type ModelAdapter, type RuntimeWarning, SCHEMA_VERSION } from '@troupe/core';
+import { createRuntime, type ModelAdapter, type RuntimeWarning } from '@troupe/core';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
 import { afterEach, describe, expect, it } from 'vitest';
 

@@ -1,12 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
-  abortError,
   type GenerateOptions,
   type ModelAdapter,
   ModelError,
   type ModelRequest,
   type ModelResponse,
 } from '@troupe/core';
+import { abortError } from '@troupe/core/internal';
 
 import { classifyError } from './classify-error.js';
 import { type ModelTable, resolveModelId } from './model-aliases.js';

@@ -1,5 +1,4 @@
 // The public API of @troupe/anthropic: a troupe ModelAdapter over the official Anthropic SDK.
-export { abortError, isAbortError } from '@troupe/core';
 export { type AnthropicModel, createAnthropicModel } from './anthropic-model.js';
 export { classifyError, type Failure } from './classify-error.js';
 export { fromContentBlock, fromMessage, fromStopReason, fromUsage } from './from-anthropic.js';

@@ -1,4 +1,4 @@
-import { abortError } from '@troupe/core';
+import { abortError } from '@troupe/core/internal';
 
 /** Backoff settings, in milliseconds. */
 export interface BackoffOptions {

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelDelta, ModelResponse } from '@troupe/core';
-import { raceAbort } from '@troupe/core';
+import { raceAbort } from '@troupe/core/internal';
 
 import { fromMessage } from './from-anthropic.js';
 

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
-import { ModelError, serializeError, ValidationError } from '@troupe/core';
+import { ModelError, ValidationError } from '@troupe/core';
+import { serializeError } from '@troupe/core/internal';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAnthropicModel, DEFAULT_BASE_URL } from '../src/index.js';
 import { resolveSettings } from '../src/settings.js';

@@ -1,6 +1,6 @@
-import { createRuntime, defineTool, PersistenceError, SCHEMA_VERSION } from '@troupe/core';
+import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
 import type { StoreSuiteFramework } from '@troupe/core/store';
-import { storeRecords } from '@troupe/core/store';
+import { SCHEMA_VERSION, storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import * as v from 'valibot';
 import { createIndexedDbStore } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { subagentMachine } from '@troupe/core';
+import { subagentMachine } from '@troupe/core/internal';
 import { describe, expect, it } from 'vitest';
 import { layoutChart } from '../src/chart/layout-chart.js';
 import { scenarios } from './fixtures.js';

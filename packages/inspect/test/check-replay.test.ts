@@ -1,5 +1,5 @@
 import type { TaskSnapshotDocument, TaskStore } from '@troupe/core';
-import { firstDifference } from '@troupe/core';
+import { firstDifference } from '@troupe/core/internal';
 import { describe, expect, it } from 'vitest';
 import { replayTimeline } from '../src/replay/replay-timeline.js';
 import { scenarios } from './fixtures.js';

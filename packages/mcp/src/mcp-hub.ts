@@ -2,14 +2,13 @@ import {
   type Clock,
   defineTool,
   mcpServerOf,
-  sanitiseMcpName,
-  systemClock,
   type Tool,
   type ToolAccess,
   type ToolSelection,
   type ToolSource,
   type ToolSourceAnswer,
 } from '@troupe/core';
+import { sanitiseMcpName, systemClock } from '@troupe/core/internal';
 import * as v from 'valibot';
 import { accessOf } from './access.js';
 import type { McpServerEntry } from './config/server-config.js';

@@ -1,12 +1,5 @@
-import {
-  compileJsonSchema,
-  defineTool,
-  type JsonSchema,
-  mcpToolName,
-  type Tool,
-  type ToolAccess,
-  toolResultText,
-} from '@troupe/core';
+import { defineTool, type JsonSchema, type Tool, type ToolAccess, toolResultText } from '@troupe/core';
+import { compileJsonSchema, mcpToolName } from '@troupe/core/internal';
 import * as v from 'valibot';
 import type { McpServerConnection, McpToolInfo } from './server-connection.js';
 import { DEFAULT_MAX_RESULT_CHARS, toContentBlocks } from './tool-result.js';

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { type Clock, isAbortError, systemClock } from '@troupe/core';
+import type { Clock } from '@troupe/core';
+import { isAbortError, systemClock } from '@troupe/core/internal';
 import type { McpServerConfig } from './config/server-config.js';
 import { redact, secretsOf } from './redact.js';
 import type { McpCallResult } from './tool-result.js';

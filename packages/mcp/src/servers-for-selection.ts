@@ -1,4 +1,5 @@
-import { MCP_TOOL_PREFIX, sanitiseMcpName, type ToolSelection } from '@troupe/core';
+import { MCP_TOOL_PREFIX, type ToolSelection } from '@troupe/core';
+import { sanitiseMcpName } from '@troupe/core/internal';
 
 /** What a task's tool selection needs from the MCP servers. */
 export interface ServersForSelection {

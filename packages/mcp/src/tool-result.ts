@@ -1,4 +1,5 @@
-import { IMAGE_MEDIA_TYPES, type ImageMediaType, type TextBlock, type ToolResultContent } from '@troupe/core';
+import type { ImageMediaType, TextBlock, ToolResultContent } from '@troupe/core';
+import { IMAGE_MEDIA_TYPES } from '@troupe/core/internal';
 
 /** Default cap on the text an MCP tool returns to the model, in characters (as the Node tools). */
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;

@@ -1,12 +1,12 @@
 import {
   createRuntime,
   type ImageBlock,
-  isImageBlock,
   type Tool,
   type ToolContext,
   type ToolOutput,
   toolResultText,
 } from '@troupe/core';
+import { isImageBlock } from '@troupe/core/internal';
 import { scriptedModel } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';

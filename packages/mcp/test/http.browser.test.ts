@@ -1,4 +1,5 @@
-import { createRuntime, isImageBlock, toolResultText } from '@troupe/core';
+import { createRuntime, toolResultText } from '@troupe/core';
+import { isImageBlock } from '@troupe/core/internal';
 import { scriptedModel } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';

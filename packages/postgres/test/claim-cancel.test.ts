@@ -1,4 +1,6 @@
-import { createRuntime, prepareTask, SCHEMA_VERSION } from '@troupe/core';
+import { createRuntime } from '@troupe/core';
+import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelTasks } from '../src/cluster/cancel-tasks.js';
@@ -24,7 +26,7 @@ afterAll(async () => {
 });
 
 async function queue(taskId: string, sessionKey: string): Promise<void> {
-  const { spec } = prepareTask(planner, { agent: 'explore', prompt: 'x', sessionKey }, taskId);
+  const { spec } = prepareTask(taskPlannerOf(planner), { agent: 'explore', prompt: 'x', sessionKey }, taskId);
   store.appendStatus({
     v: SCHEMA_VERSION,
     taskId,

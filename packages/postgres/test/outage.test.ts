@@ -1,4 +1,6 @@
-import { createRuntime, PersistenceError, prepareTask, SCHEMA_VERSION } from '@troupe/core';
+import { createRuntime, PersistenceError } from '@troupe/core';
+import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +38,11 @@ describe('the Postgres store while the server is away', () => {
     try {
       // Fast: connections cut, commits kept (the throwaway server runs without synchronous_commit).
       await cluster.stop('fast');
-      const { spec } = prepareTask(planner, { agent: 'explore', prompt: 'x', sessionKey: 's1' }, 't_outage');
+      const { spec } = prepareTask(
+        taskPlannerOf(planner),
+        { agent: 'explore', prompt: 'x', sessionKey: 's1' },
+        't_outage',
+      );
       store.appendStatus({
         v: SCHEMA_VERSION,
         taskId: spec.taskId,

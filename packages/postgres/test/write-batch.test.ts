@@ -1,10 +1,6 @@
-import {
-  createRuntime,
-  prepareTask,
-  SCHEMA_VERSION,
-  type TaskResult,
-  type TaskSnapshotDocument,
-} from '@troupe/core';
+import { createRuntime, type TaskResult, type TaskSnapshotDocument } from '@troupe/core';
+import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
@@ -33,7 +29,11 @@ afterAll(async () => {
 /** A queued task in the store; returns its id. */
 async function queued(): Promise<string> {
   const taskId = `t${++tasks}`;
-  const { spec } = prepareTask(planner, { agent: 'explore', prompt: 'x', sessionKey: 's' }, taskId);
+  const { spec } = prepareTask(
+    taskPlannerOf(planner),
+    { agent: 'explore', prompt: 'x', sessionKey: 's' },
+    taskId,
+  );
   store.appendStatus({ v: SCHEMA_VERSION, taskId, event: 'task.queued', status: 'queued', at: 1, spec });
   await store.flush();
   return taskId;

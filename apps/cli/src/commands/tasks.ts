@@ -1,15 +1,13 @@
 import {
-  cancelledBeforeStart,
   createRuntime,
   formatDuration,
   formatTokens,
-  isFinalStatus,
-  SCHEMA_VERSION,
   type StoredTask,
   type TaskResult,
   type TaskStore,
-  transcriptOf,
 } from '@troupe/core';
+import { cancelledBeforeStart } from '@troupe/core/internal';
+import { isFinalStatus, SCHEMA_VERSION, transcriptOf } from '@troupe/core/store';
 import { createNodeTools, type FileStore } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { CliError, UsageError } from '../errors.js';

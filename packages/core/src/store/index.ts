@@ -32,5 +32,6 @@ export {
   type TaskPosition,
 } from '../persistence/task-pages.js';
 export { messagesOfSnapshot, transcriptOf } from '../persistence/transcript.js';
+export { SCHEMA_VERSION } from '../persistence/types.js';
 export * as storeRecords from './store-records.js';
 export { runTaskStoreSuite, type StoreSuiteFramework, type StoreSuiteHarness } from './task-store-suite.js';

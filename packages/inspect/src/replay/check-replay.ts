@@ -1,5 +1,5 @@
 import type { ReplayOutcome, TaskSnapshotDocument } from '@troupe/core';
-import { firstDifference, type JsonPath, valueAt } from '@troupe/core';
+import { firstDifference, type JsonPath, valueAt } from '@troupe/core/internal';
 
 /** Where a replay first went another way than the recorded run. */
 export interface ReplayDifference {

@@ -1,5 +1,6 @@
-import { SCHEMA_VERSION, subagentMachine, type TaskStore, TroupeError } from '@troupe/core';
-import { machineInputFromSpec } from '@troupe/core/store';
+import { type TaskStore, TroupeError } from '@troupe/core';
+import { subagentMachine } from '@troupe/core/internal';
+import { machineInputFromSpec, SCHEMA_VERSION } from '@troupe/core/store';
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import { createRecorder } from '../timeline/recorder.js';
 import type { TimelineHeader, TimelineRecord } from '../timeline/types.js';

@@ -7,8 +7,8 @@ import {
   createAgentRegistry,
   DefinitionError,
   type ParsedAgent,
-  parseAgentSource,
 } from '@troupe/core';
+import { parseAgentSource } from '@troupe/core/internal';
 import { BUILTIN_AGENTS_DIR } from './builtin-agents-dir.js';
 import { walkAgentFolder } from './walk-agent-folder.js';
 

@@ -1,4 +1,6 @@
-import { cancelledBeforeStart, SCHEMA_VERSION, type TaskSpec } from '@troupe/core';
+import type { TaskSpec } from '@troupe/core';
+import { cancelledBeforeStart } from '@troupe/core/internal';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import type pg from 'pg';
 import { writeBatchWith } from '../store/write-batch.js';
 import { EVENTS_CHANNEL, encodeEvent } from './channels.js';

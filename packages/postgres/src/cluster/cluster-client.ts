@@ -3,11 +3,9 @@ import {
   createRuntime,
   type ModelAdapter,
   PersistenceError,
-  prepareTask,
   type Runtime,
   type RuntimeEventName,
   type RuntimeEvents,
-  SCHEMA_VERSION,
   type SpawnOptions,
   type TaskHandle,
   type TaskInfo,
@@ -16,6 +14,8 @@ import {
   type TaskSpec,
   TroupeError,
 } from '@troupe/core';
+import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { checkUrl, connectionError } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import { writeBatchWith } from '../store/write-batch.js';
@@ -120,7 +120,7 @@ export class ClusterClient {
    */
   spawn(options: SpawnOptions): TaskHandle {
     this.assertOpen();
-    const { spec } = prepareTask(this.planner, options, this.createId());
+    const { spec } = prepareTask(taskPlannerOf(this.planner), options, this.createId());
     const result = new Promise<TaskResult>((resolve, reject) => {
       this.handles.set(spec.taskId, resolve);
       this.submission().then(undefined, (error) => {

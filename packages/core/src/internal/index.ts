@@ -1,0 +1,17 @@
+// @troupe/core/internal: what troupe's own packages (@troupe/node, @troupe/anthropic, @troupe/mcp,
+// @troupe/inspect, @troupe/postgres, @troupe/browser) need beyond the public API. No stability
+// promise: names here change or go without notice. Apps use `@troupe/core` (and `./store`,
+// `./testing`).
+export { systemClock } from '../clock.js';
+export { checkFinalAnswer } from '../definitions/check-final-answer.js';
+export { compileJsonSchema } from '../definitions/compile-json-schema.js';
+export { parseAgentSource } from '../definitions/parse-agent-source.js';
+export { type SerializedError, serializeError } from '../errors.js';
+export { subagentMachine } from '../machines/subagent-machine.js';
+export { abortError, isAbortError, raceAbort } from '../model/abort.js';
+export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
+export { firstDifference, type JsonPath, valueAt } from '../replay/first-difference.js';
+export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
+export { taskPlannerOf } from '../runtime/task-planner-of.js';
+export { cancelledBeforeStart } from '../runtime/task-results.js';
+export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';
