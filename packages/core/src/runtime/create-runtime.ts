@@ -89,15 +89,22 @@ const DEFAULT_LIMITS: RuntimeLimits = {
 };
 
 let idCounter = 0;
+/** Random words for ids, drawn a batch at a time (one call to the system's generator per 256 ids). */
+const randomWords = new Uint32Array(1024);
+let randomIndex = randomWords.length;
 /**
  * A task id: time and a counter (so ids sort roughly by creation) and about 100 random bits, so that
  * one session cannot guess another's task ids.
  */
 function defaultId(): string {
   idCounter = (idCounter + 1) % 1_679_616;
-  const random = new Uint32Array(4);
-  crypto.getRandomValues(random);
-  const suffix = Array.from(random, (word) => word.toString(36).padStart(7, '0').slice(-5)).join('');
+  if (randomIndex === randomWords.length) {
+    crypto.getRandomValues(randomWords);
+    randomIndex = 0;
+  }
+  let suffix = '';
+  for (const end = randomIndex + 4; randomIndex < end; randomIndex++)
+    suffix += randomWords[randomIndex]!.toString(36).padStart(7, '0').slice(-5);
   return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${suffix}`;
 }
 

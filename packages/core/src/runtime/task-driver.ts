@@ -105,9 +105,7 @@ export class TaskDriver {
     this.snapshot = snapshot;
     const taskId = this.spec.taskId;
     if (snapshot.status === 'done') {
-      // The final document captures only the snapshot, so a store that keeps it keeps no driver.
-      const journalLength = this.seq;
-      this.host.store.saveSnapshot(taskId, () => snapshotDocument(taskId, snapshot, journalLength));
+      this.host.store.saveSnapshot(taskId, finalDocument(taskId, snapshot, this.seq));
       this.finish(snapshot);
       return;
     }
@@ -197,4 +195,12 @@ export class TaskDriver {
     const output = snapshot.output as SubagentOutput;
     this.host.finished(this, toResult(this.spec, output));
   }
+}
+
+/**
+ * The final snapshot document, produced when a store asks. Made outside the driver so that the
+ * closure a store keeps captures the snapshot alone, never the driver and its actor.
+ */
+function finalDocument(taskId: string, snapshot: SubagentSnapshot, journalLength: number) {
+  return () => snapshotDocument(taskId, snapshot, journalLength);
 }
