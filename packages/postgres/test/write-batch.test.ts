@@ -2,6 +2,7 @@ import { createRuntime, type TaskResult, type TaskSnapshotDocument } from '@trou
 import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
 import { SCHEMA_VERSION } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
@@ -84,17 +85,51 @@ describe('a write batch', () => {
     const fencedStore = await openPostgresStore({ url });
     const told: string[][] = [];
     fencedStore.fenceAs('w1', (ids) => told.push(ids));
+    const heard = await listen('fence_test');
     try {
       const [theirs, mine, unclaimed] = [await queued(), await queued(), await queued()];
       await store.pool.query('UPDATE troupe.tasks SET worker_id = $2 WHERE task_id = $1', [theirs, 'w2']);
       await store.pool.query('UPDATE troupe.tasks SET worker_id = $2 WHERE task_id = $1', [mine, 'w1']);
-      for (const id of [theirs, mine, unclaimed]) writeEverything(fencedStore, id);
+      for (const id of [theirs, mine, unclaimed]) {
+        writeEverything(fencedStore, id);
+        fencedStore.notify('fence_test', id, `ended ${id}`);
+      }
       await fencedStore.flush();
       expect(told).toEqual([[theirs]]);
+      // Its notifications go with its writes: dropped for the task another worker holds.
+      await expect.poll(() => heard.payloads).toEqual([`ended ${mine}`, `ended ${unclaimed}`]);
       for (const id of [mine, unclaimed]) await expectWritten(id, true);
       await expectWritten(theirs, false);
     } finally {
+      await heard.close();
       await fencedStore.close();
+    }
+  });
+
+  it('sends its notifications when it commits, in order, and keeps them through a failed attempt', async () => {
+    const heard = await listen('batch_test');
+    const id = await queued();
+    try {
+      writeEverything(store, id);
+      for (const n of [1, 2, 3]) store.notify('batch_test', id, `event ${n}`);
+      await store.flush();
+      await expect.poll(() => heard.payloads).toEqual(['event 1', 'event 2', 'event 3']);
+      // A listener hearing of the task's end reads it.
+      await expectWritten(id, true);
+      // A batch the server refuses (a journal entry of another type) is kept, notifications too.
+      await store.pool.query('ALTER TABLE troupe.journal ADD CONSTRAINT no_seq_7 CHECK (seq <> 7)');
+      store.appendJournal(id, {
+        v: SCHEMA_VERSION,
+        seq: 7,
+        event: { type: 'task.steered', at: 3, text: 'x' },
+      });
+      store.notify('batch_test', id, 'event 4');
+      await expect(store.flush()).rejects.toThrow(/Could not write to the task store/);
+      await store.pool.query('ALTER TABLE troupe.journal DROP CONSTRAINT no_seq_7');
+      await store.flush();
+      await expect.poll(() => heard.payloads).toEqual(['event 1', 'event 2', 'event 3', 'event 4']);
+    } finally {
+      await heard.close();
     }
   });
 
@@ -164,4 +199,14 @@ async function expectWritten(taskId: string, written: boolean): Promise<void> {
       ? { log: ['queued', 'running', 'completed'], journal: 1, snapshots: 1, results: 1, status: 'completed' }
       : { log: ['queued'], journal: 0, snapshots: 0, results: 0, status: 'queued' },
   );
+}
+
+/** A connection listening on `channel`, collecting payloads. */
+async function listen(channel: string): Promise<{ payloads: string[]; close: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const payloads: string[] = [];
+  client.on('notification', (message) => payloads.push(message.payload ?? ''));
+  await client.query(`LISTEN ${channel}`);
+  return { payloads, close: () => client.end() };
 }

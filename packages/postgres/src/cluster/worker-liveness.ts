@@ -16,6 +16,8 @@ export interface LivenessOptions {
   owned: () => string[];
   /** Some of them now belong to another worker (this one was taken for dead): give them up. */
   onLost: (taskIds: string[]) => void;
+  /** A task it runs was asked to stop (read at each beat, in case the notification was lost). */
+  onCancelRequested: (taskId: string, reason: string) => void;
 }
 
 /**
@@ -74,7 +76,7 @@ export class WorkerLiveness {
     );
   }
 
-  /** Heartbeat, give up tasks lost to other workers, then look for dead workers. */
+  /** Heartbeat, give up tasks lost to other workers (and stop those asked to), then look for dead workers. */
   private async beat(): Promise<void> {
     if (this.stopped || this.busy) return;
     this.busy = true;
@@ -121,11 +123,16 @@ export class WorkerLiveness {
   private async checkOwnership(client: pg.Client): Promise<void> {
     const owned = this.options.owned();
     if (!owned.length) return;
-    const { rows } = await client.query<{ task_id: string }>(
-      'SELECT task_id FROM troupe.tasks WHERE task_id = ANY($1) AND worker_id IS DISTINCT FROM $2',
+    const { rows } = await client.query<{ task_id: string; lost: boolean; cancel_requested: string | null }>(
+      `SELECT task_id, worker_id IS DISTINCT FROM $2 AS lost, cancel_requested FROM troupe.tasks
+       WHERE task_id = ANY($1) AND (worker_id IS DISTINCT FROM $2 OR cancel_requested IS NOT NULL)`,
       [owned, this.options.workerId],
     );
-    if (rows.length) this.options.onLost(rows.map((row) => row.task_id));
+    const lost = rows.filter((row) => row.lost).map((row) => row.task_id);
+    if (lost.length) this.options.onLost(lost);
+    for (const row of rows)
+      if (!row.lost && row.cancel_requested !== null)
+        this.options.onCancelRequested(row.task_id, row.cancel_requested);
   }
 
   async stop(): Promise<void> {

@@ -7,8 +7,6 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
-import type pg from 'pg';
-import { createPool } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
   APPLICATION_VERSION,
@@ -51,14 +49,14 @@ export class ClusterWorker {
   readonly id: string;
   /** The local runtime the tasks run in (its limits are the cluster's; DBOS's queue bounds it). */
   readonly runtime: Runtime;
+  /** A worker silent this long is taken for dead by the others (see `WorkerOptions.deadAfterMs`). */
+  readonly deadAfterMs: number;
   private readonly store: PostgresTaskStore;
   private readonly claims: ClaimedTasksStore;
   private readonly waiting = new Map<string, (status: string) => void>();
   private readonly earlyCancels = new Map<string, string | undefined>();
-  private readonly notifier: pg.Pool;
-  /** Events not yet notified, in order; sent together, one query per batch. */
-  private outbox: { payload: string; final: boolean }[] = [];
-  private sending: Promise<void> | undefined;
+  /** Running tasks already asked to stop, so the heartbeat's check does not ask again. */
+  private readonly cancelling = new Set<string>();
   private listener: NotificationListener | undefined;
   private liveness: WorkerLiveness | undefined;
   private stopped = false;
@@ -70,10 +68,9 @@ export class ClusterWorker {
     this.store = store;
     this.claims = new ClaimedTasksStore(store);
     this.onTasksLost = options.onTasksLost;
+    this.deadAfterMs = options.deadAfterMs ?? (options.heartbeatMs ?? 1_000) * 10;
     // Writes for a task another worker has claimed are dropped by the store: give the task up.
     store.fenceAs(id, (taskIds) => this.abandon(taskIds));
-    // One connection, so events leave in the order they happened.
-    this.notifier = createPool(options.postgres, 1);
     const limits = clusterLimits(options.limits);
     const { maxPerSession: _perSession, ...runtimeLimits } = limits;
     this.runtime = createRuntime({
@@ -102,10 +99,12 @@ export class ClusterWorker {
       url: options.postgres,
       workerId: this.id,
       heartbeatMs,
-      deadAfterMs: options.deadAfterMs ?? heartbeatMs * 10,
+      deadAfterMs: this.deadAfterMs,
       onDead: (dead) => this.takeOver(dead),
       owned: () => [...this.waiting.keys()],
       onLost: (taskIds) => this.abandon(taskIds),
+      // A cancellation whose notification was lost (the listener reconnecting) still lands.
+      onCancelRequested: (taskId, reason) => this.cancel(taskId, reason || undefined),
     });
     await this.liveness.start();
   }
@@ -124,21 +123,18 @@ export class ClusterWorker {
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
     await this.runtime.restore();
-    const reason = this.earlyCancels.has(taskId) ? this.earlyCancels.get(taskId) : claimed.cancelRequested;
+    // Requested before the claim (read by it), or notified since (held until the task was here).
+    const requested = this.earlyCancels.has(taskId)
+      ? (this.earlyCancels.get(taskId) ?? '')
+      : claimed.cancelRequested;
     this.earlyCancels.delete(taskId);
-    const { rows } = await this.store.pool.query(
-      'SELECT cancel_requested FROM troupe.tasks WHERE task_id = $1',
-      [taskId],
-    );
-    const requested = reason ?? rows[0]?.cancel_requested ?? undefined;
-    if (requested !== undefined && requested !== null) this.runtime.cancel(taskId, requested || undefined);
+    if (requested !== undefined) this.cancel(taskId, requested || undefined);
     const status = await done;
     if (status === ABANDONED) return status;
-    // The workflow ends only once the task's end is in the store: were it to end first, a worker
-    // dying now would leave a task that never finishes.
+    // The workflow ends only once the task's end (and its final event, sent with it) is in the
+    // store: were it to end first, a worker dying now would leave a task that never finishes.
     // Stopped before it was stored: the workflow stays pending, recovered from the journal.
     if (!(await this.persisted())) return new Promise<string>(() => {});
-    await this.drained();
     return status;
   }
 
@@ -151,6 +147,7 @@ export class ClusterWorker {
     const lost = taskIds.filter((taskId) => !this.claims.isAbandoned(taskId));
     for (const taskId of lost) {
       this.claims.abandon(taskId);
+      this.cancelling.delete(taskId);
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(ABANDONED);
@@ -161,42 +158,25 @@ export class ClusterWorker {
     if (lost.length) this.onTasksLost?.(lost);
   }
 
+  /** Asks a running task to stop, once. False if this worker does not run it. */
+  private cancel(taskId: string, reason: string | undefined): boolean {
+    if (this.cancelling.has(taskId)) return true;
+    if (!this.runtime.cancel(taskId, reason)) return false;
+    this.cancelling.add(taskId);
+    return true;
+  }
+
   private forward(name: RuntimeEventName, event: object): void {
     const taskId = (event as { taskId?: string }).taskId;
     if (taskId !== undefined && this.claims.isAbandoned(taskId)) return;
-    const final = FINAL_EVENTS.has(name);
-    this.outbox.push({ payload: encodeEvent(name, event), final });
-    this.sending ??= this.send();
-    if (final && taskId !== undefined) {
+    // Sent with the store's next write batch: a client hearing of a task's end can read it.
+    this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent(name, event));
+    if (FINAL_EVENTS.has(name) && taskId !== undefined) {
+      this.cancelling.delete(taskId);
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(name.slice('task.'.length));
     }
-  }
-
-  /**
-   * Sends the outbox in order, all events queued meanwhile in one query (one round trip however
-   * many tasks run). A batch with a final event leaves after the store has the result, so a
-   * client reading it finds it. A lost notification is not retried: clients poll the store.
-   */
-  private async send(): Promise<void> {
-    while (this.outbox.length) {
-      const batch = this.outbox;
-      this.outbox = [];
-      if (batch.some((item) => item.final) && !(await this.persisted())) continue;
-      await this.notifier
-        .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS u(payload, n)', [
-          EVENTS_CHANNEL,
-          batch.map((item) => item.payload),
-        ])
-        .catch(() => {});
-    }
-    this.sending = undefined;
-  }
-
-  /** Resolves once every event forwarded so far has been sent. */
-  private async drained(): Promise<void> {
-    while (this.sending) await this.sending;
   }
 
   /**
@@ -219,7 +199,7 @@ export class ClusterWorker {
     if (this.stopped) return;
     try {
       if (message.type === 'cancel') {
-        if (!this.runtime.cancel(message.taskId, message.reason))
+        if (!this.cancel(message.taskId, message.reason))
           this.earlyCancels.set(message.taskId, message.reason);
       } else if (message.type === 'cancelSession')
         this.runtime.cancelSession(message.sessionKey, message.reason);
@@ -252,8 +232,6 @@ export class ClusterWorker {
     await this.listener?.close();
     await this.runtime.shutdown({ keepTasks: true });
     await DBOS.shutdown();
-    await this.drained();
-    await this.notifier.end().catch(() => {});
     await this.store.close();
     current = undefined;
   }

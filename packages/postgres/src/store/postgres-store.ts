@@ -25,7 +25,7 @@ import {
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
 import { ensureSchema } from './schema.js';
-import { writeBatch } from './write-batch.js';
+import { type BatchNotification, writeBatch } from './write-batch.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -47,7 +47,7 @@ export interface TaskQuery {
 }
 
 /**
- * A `TaskStore` on PostgreSQL. Writes are buffered and sent in one transaction per flush (at the
+ * A `TaskStore` on PostgreSQL. Writes are buffered and sent in one statement (one round trip, one transaction) per flush (at the
  * end of the current turn of the event loop, or at `flush()`); `list` and `get` are indexed
  * queries, so they cost the same with a million stored tasks as with a hundred. Tables live in
  * the `troupe` schema, created and migrated by {@link openPostgresStore}.
@@ -59,6 +59,7 @@ export class PostgresTaskStore implements TaskStore {
   private journal: { taskId: string; entry: JournalEntry }[] = [];
   private snapshots = new Map<string, () => TaskSnapshotDocument>();
   private results: TaskResultDocument[] = [];
+  private notifications: BatchNotification[] = [];
   private scheduled = false;
   private retry: NodeJS.Timeout | undefined;
   private retryDelay = 0;
@@ -102,6 +103,16 @@ export class PostgresTaskStore implements TaskStore {
     this.schedule();
   }
 
+  /**
+   * @internal Sends a notification with the next write batch, in the same statement: it is
+   * delivered when the writes made before it are committed (never before), and dropped with
+   * them if `taskId` is fenced. Kept and retried with the batch if the server is away.
+   */
+  notify(channel: string, taskId: string | undefined, payload: string): void {
+    this.notifications.push({ channel, taskId, payload });
+    this.schedule();
+  }
+
   /** Resolves when everything written so far is committed; rejects with a PersistenceError if not. */
   flush(): Promise<void> {
     const next = this.chain.then(() => this.writePending());
@@ -124,17 +135,26 @@ export class PostgresTaskStore implements TaskStore {
       this.failure = undefined;
       throw failure;
     }
-    if (!this.statuses.length && !this.journal.length && !this.snapshots.size && !this.results.length) return;
+    if (
+      !this.statuses.length &&
+      !this.journal.length &&
+      !this.snapshots.size &&
+      !this.results.length &&
+      !this.notifications.length
+    )
+      return;
     const batch = {
       statuses: this.statuses,
       journal: this.journal,
       snapshots: [...this.snapshots].map(([taskId, produce]) => ({ taskId, document: produce() })),
       results: this.results,
+      notifications: this.notifications,
     };
     this.statuses = [];
     this.journal = [];
     this.snapshots = new Map();
     this.results = [];
+    this.notifications = [];
     let fenced: string[];
     try {
       fenced = await writeBatch(this.pool, batch, this.fence?.workerId);
@@ -146,6 +166,7 @@ export class PostgresTaskStore implements TaskStore {
       for (const { taskId, document } of batch.snapshots)
         if (!this.snapshots.has(taskId)) this.snapshots.set(taskId, () => document);
       this.results = batch.results.concat(this.results);
+      this.notifications = batch.notifications.concat(this.notifications);
       this.retryLater();
       throw new PersistenceError(
         'PERSISTENCE_FAILED',

@@ -2,7 +2,7 @@ import { PersistenceError } from '@troupe/core';
 import type pg from 'pg';
 
 /** Version of the `troupe` schema this package creates. A database at a higher version is refused. */
-export const DATABASE_SCHEMA_VERSION = 3;
+export const DATABASE_SCHEMA_VERSION = 4;
 
 /** Migration `n` brings the schema from version `n` to `n + 1`. Never edit a released one. */
 const MIGRATIONS: readonly string[] = [
@@ -60,6 +60,76 @@ const MIGRATIONS: readonly string[] = [
   -- Workers of the previous release, still running during a rolling upgrade, insert rows without
   -- it; they write version-2 records.
   ALTER TABLE troupe.tasks ALTER COLUMN v SET DEFAULT 2;
+  `,
+  // One round trip per write batch (it was up to nine): see write-batch.ts, which prepares the
+  // arrays. A single statement, so atomic on its own or inside a caller's transaction.
+  `
+  CREATE OR REPLACE FUNCTION troupe.write_batch(
+    fence_worker text,
+    c_t text[], c_c bigint[], c_s text[], c_a text[], c_st text[], c_at bigint[], c_sp text[], c_v int[],
+    u_t text[], u_st text[], u_at bigint[], u_r text[],
+    l_t text[], l_r text[], l_final boolean[],
+    j_t text[], j_s int[], j_e text[],
+    s_t text[], s_d text[],
+    r_t text[], r_d text[],
+    n_c text[], n_t text[], n_p text[]
+  ) RETURNS text[] LANGUAGE plpgsql AS $fn$
+  DECLARE
+    fenced text[] := '{}';
+    ended text[];
+  BEGIN
+    IF fence_worker IS NOT NULL THEN
+      -- The lock an UPDATE of the row takes, in a fixed order: no upgrade, no lock-order deadlock.
+      -- Filtered in the aggregate: a WHERE out here would be pushed under the lock, and test the
+      -- row as it was before the lock wait (a claim committing meanwhile would go unseen).
+      SELECT coalesce(array_agg(locked.task_id) FILTER (WHERE locked.worker_id <> fence_worker), '{}')
+      INTO fenced FROM (
+        SELECT task_id, worker_id FROM troupe.tasks
+        WHERE task_id = ANY(u_t || l_t || j_t || s_t || r_t || n_t)
+        ORDER BY task_id FOR NO KEY UPDATE
+      ) AS locked;
+    END IF;
+    INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec, v)
+    SELECT t, c, s, a, st, at, sp::json, v
+    FROM unnest(c_t, c_c, c_s, c_a, c_st, c_at, c_sp, c_v) AS u(t, c, s, a, st, at, sp, v)
+    WHERE NOT (t = ANY(fenced))
+    ON CONFLICT (task_id) DO NOTHING;
+    WITH changed AS (
+      UPDATE troupe.tasks AS task
+      SET status = u.st, updated_at = u.at, result = COALESCE(u.r::json, task.result)
+      FROM unnest(u_t, u_st, u_at, u_r) AS u(t, st, at, r)
+      WHERE task.task_id = u.t AND NOT (u.t = ANY(fenced))
+        AND task.status NOT IN ('completed', 'failed', 'cancelled')
+      RETURNING task.task_id, task.status
+    )
+    SELECT coalesce(array_agg(task_id), '{}') INTO ended FROM changed
+    WHERE status IN ('completed', 'failed', 'cancelled');
+    INSERT INTO troupe.status_log (task_id, record)
+    SELECT t, r::json FROM unnest(l_t, l_r, l_final) WITH ORDINALITY AS u(t, r, f, n)
+    WHERE NOT (t = ANY(fenced)) AND (NOT f OR t = ANY(ended))
+    ORDER BY n;
+    INSERT INTO troupe.journal (task_id, seq, entry)
+    SELECT t, s, e::json FROM unnest(j_t, j_s, j_e) AS u(t, s, e)
+    WHERE NOT (t = ANY(fenced))
+    ON CONFLICT (task_id, seq) DO NOTHING;
+    INSERT INTO troupe.snapshots (task_id, document)
+    SELECT t, d::json FROM unnest(s_t, s_d) AS u(t, d)
+    WHERE NOT (t = ANY(fenced))
+    ON CONFLICT (task_id) DO UPDATE SET document = EXCLUDED.document
+    WHERE (troupe.snapshots.document->>'journalLength')::int <= (EXCLUDED.document->>'journalLength')::int;
+    INSERT INTO troupe.results (task_id, document)
+    SELECT t, d::json FROM unnest(r_t, r_d) AS u(t, d)
+    WHERE NOT (t = ANY(fenced))
+    ON CONFLICT (task_id) DO NOTHING;
+    -- Delivered at commit, so a listener never hears of a write it cannot read yet.
+    FOR i IN 1 .. coalesce(array_length(n_p, 1), 0) LOOP
+      IF n_t[i] IS NULL OR NOT (n_t[i] = ANY(fenced)) THEN
+        PERFORM pg_notify(n_c[i], n_p[i]);
+      END IF;
+    END LOOP;
+    RETURN fenced;
+  END
+  $fn$;
   `,
 ];
 
