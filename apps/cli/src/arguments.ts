@@ -35,6 +35,8 @@ export interface CliOptions {
   store?: string;
   /** A troupe cluster's Postgres connection string (`worker`, `run`, `tasks`). */
   postgres?: string;
+  /** `worker --dead-after`: a worker silent this long is taken for dead (its tasks move). */
+  deadAfterMs?: number;
   status?: string;
   limit?: number;
   /** More agent folders (`--agents-dir`, repeatable). */
@@ -65,6 +67,7 @@ const OPTIONS = {
   agent: { type: 'string', short: 'a' },
   store: { type: 'string' },
   postgres: { type: 'string' },
+  'dead-after': { type: 'string' },
   status: { type: 'string' },
   limit: { type: 'string' },
   'agents-dir': { type: 'string', multiple: true },
@@ -98,7 +101,7 @@ const ALLOWED: Record<CommandName, FlagName[]> = {
   agents: ['json', 'agents-dir'],
   mcp: ['json'],
   tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir', 'postgres'],
-  worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres'],
+  worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres', 'dead-after'],
   demo: ['approval'],
   replay: ['store', 'inspect', 'stately', 'save'],
   help: [],
@@ -184,6 +187,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       );
     options.thinking = budget;
   }
+  if (values['dead-after'] !== undefined) options.deadAfterMs = deadAfter(values['dead-after']);
   if (values.limit !== undefined) {
     const limit = Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1)
@@ -191,6 +195,20 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     options.limit = limit;
   }
   return { command, args, options };
+}
+
+/** The worker's heartbeat (1 s): a worker is judged dead after two missed beats at the least. */
+const MIN_DEAD_AFTER_MS = 2_000;
+
+/** `--dead-after 10s`, `2500ms` or `2500` (milliseconds). */
+function deadAfter(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(value.trim());
+  const ms = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < MIN_DEAD_AFTER_MS)
+    throw new UsageError(
+      `--dead-after must be a duration of at least 2s (e.g. --dead-after 10s or 10000ms), not "${value}".`,
+    );
+  return Math.round(ms);
 }
 
 /** Flags that take a value: the word after them is their value even when it starts with `-`. */

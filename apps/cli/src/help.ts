@@ -36,13 +36,15 @@ and .troupe/config.json. Exit codes: 0 ok, 1 error, 2 usage, 3-6 task limits/err
 `;
 
 const COMMANDS: Record<Exclude<CommandName, 'interactive' | 'help'>, string> = {
-  worker: `Usage: troupe worker --postgres URL [--approval auto|deny|ask] [--model ID]
+  worker: `Usage: troupe worker --postgres URL [--dead-after 10s] [--approval auto|deny|ask] [--model ID]
 
 Runs a worker of a troupe cluster on Postgres (DBOS workflows): it runs queued tasks of every
 session, within the cluster's limits (config limits.maxConcurrent, 2 per session), and takes over
 the tasks of workers that died. \`troupe run --postgres URL\` and \`troupe tasks list|show|cancel
 --postgres URL\` submit to and read from the cluster. TROUPE_POSTGRES may hold the URL.
 Approvals: auto or deny here; ask leaves them to cluster clients (default deny).
+--dead-after DURATION: a worker silent this long (dead, frozen or cut off) is taken for dead and
+its tasks go to the others (10s, 2500ms or 2500; at least 2s; default 10s).
 `,
   run: `Usage: troupe run [options] PROMPT
 

@@ -19,6 +19,15 @@ describe('parseCommandLine', () => {
     expect(line.options).toMatchObject({ agent: 'explore', json: true, background: false });
   });
 
+  it.each([
+    ['10s', 10_000],
+    ['2.5s', 2_500],
+    ['2500ms', 2_500],
+    ['3000', 3_000],
+  ])('worker --dead-after %s is %d ms', (value, ms) => {
+    expect(parseCommandLine(['worker', '--dead-after', value]).options.deadAfterMs).toBe(ms);
+  });
+
   it('words after -- are prompt text, even when they look like flags', () => {
     expect(parseCommandLine(['run', '--', '--not-a-flag']).args).toEqual(['--not-a-flag']);
   });
@@ -40,6 +49,12 @@ describe('parseCommandLine', () => {
     [['agents', 'list', '--thinking', '2000'], /troupe agents does not take --thinking/],
     [['run', '--jsn', 'x'], /Unknown option --jsn\. Did you mean --json\?/],
     [['--aproval', 'auto'], /Unknown option --aproval\. Did you mean --approval\?/],
+    [['worker', '--dead-after', '1s'], /--dead-after must be a duration of at least 2s .*not "1s"/],
+    [['worker', '--dead-after', '1999'], /--dead-after must be a duration of at least 2s/],
+    [['worker', '--dead-after', 'soon'], /--dead-after must be a duration .*not "soon"/],
+    [['worker', '--dead-after', '-5s'], /--dead-after must be a duration .*not "-5s"/],
+    [['worker', '--dead-after', '10m'], /--dead-after must be a duration .*not "10m"/],
+    [['run', '--dead-after', '10s', 'x'], /troupe run does not take --dead-after/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);

@@ -28,7 +28,10 @@ describe('troupe worker, run --postgres and tasks --postgres', () => {
     const url = await cluster.createDatabase('cli');
     const project = fixtureProject();
     const env = cleanEnv(tempDir('home'), fakeEnv(server));
-    worker = spawn(process.execPath, cliArgs(['worker', '--postgres', url]), { cwd: project, env });
+    worker = spawn(process.execPath, cliArgs(['worker', '--postgres', url, '--dead-after', '3s']), {
+      cwd: project,
+      env,
+    });
     let log = '';
     worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       log += chunk;
@@ -49,6 +52,8 @@ describe('troupe worker, run --postgres and tasks --postgres', () => {
       expect.objectContaining({ agent: 'explore', status: 'completed', description: 'find the login code' }),
     ]);
     expect(log).toMatch(/troupe worker .*: running tasks of the cluster/);
+    // What the worker was started with, not what was asked: --dead-after reached startWorker.
+    expect(log).toMatch(/a worker silent for 3\.0s is taken for dead/);
     expect(log).toMatch(/\[explore\] find the login code completed/);
     const stopped = new Promise((resolve) => worker!.once('exit', resolve));
     worker.kill('SIGTERM');

@@ -8,7 +8,8 @@ import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
 import { postgresUrl } from './cluster.js';
 
 /**
- * `troupe worker --postgres URL`: runs a worker of the cluster until SIGINT/SIGTERM. Approvals:
+ * `troupe worker --postgres URL`: runs a worker of the cluster until SIGINT/SIGTERM.
+ * `--dead-after 10s` sets how long a silent worker has before its tasks move (`deadAfterMs`). Approvals:
  * `--approval auto|deny` decides here; `ask` leaves them to cluster clients (default deny:
  * nobody is at this terminal).
  */
@@ -30,9 +31,10 @@ export async function workerCommand(context: CliContext): Promise<number> {
     tools,
     limits: configLimits(config),
     approval: options.approval ?? 'deny',
+    ...(options.deadAfterMs === undefined ? {} : { deadAfterMs: options.deadAfterMs }),
   });
   context.stderr.write(
-    `troupe worker ${worker.id}: running tasks of the cluster (Ctrl-C stops it; its tasks go to the other workers).\n`,
+    `troupe worker ${worker.id}: running tasks of the cluster (Ctrl-C stops it; its tasks go to the other workers; a worker silent for ${formatDuration(worker.deadAfterMs)} is taken for dead).\n`,
   );
   worker.runtime.on('task.started', (event) =>
     context.stderr.write(`[${event.agent}] ${event.description} started\n`),
