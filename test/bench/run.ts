@@ -59,6 +59,20 @@ const cluster = CLUSTER_TASKS
         .at(-1)!,
     ) as { tasks: number; workers: number; wallMs: number; clientCpuMs: number })
   : undefined;
+// History: a runtime opened on a file store holding 10,000 finished tasks lists them.
+const history = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [join(here, 'history.mjs'), String(Number(process.env.BENCH_HISTORY_TASKS ?? 10_000))],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  )
+    .trim()
+    .split('\n')
+    .at(-1)!,
+) as { tasks: number; firstPageMs: number; filteredMs: number; findMs: number; heapMb: number };
 // Over its budget, cli-startup exits 1 after printing its line: report it, do not lose the run.
 const startup = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
   encoding: 'utf8',
@@ -98,6 +112,9 @@ console.log(
 );
 console.log(
   `File store: ${(file.bytesWritten / (file.tasks * TURNS_PER_TASK)).toFixed(0)} bytes written per turn (${(file.bytesWritten / 2 ** 20).toFixed(1)} MB for ${file.tasks} tasks).`,
+);
+console.log(
+  `History: a new runtime over a file store of ${history.tasks.toLocaleString('en')} finished tasks lists the first page in ${history.firstPageMs.toFixed(0)} ms (reading the status log once), a filtered next page in ${history.filteredMs.toFixed(0)} ms, finds one task in ${history.findMs.toFixed(1)} ms; its index holds ${history.heapMb.toFixed(0)} MB.`,
 );
 console.log(startup);
 console.log(

@@ -14,11 +14,12 @@ import {
   type TaskStatusRecord,
   type TaskStore,
 } from '@troupe/core';
-import { type Parsed, pageOfTasks, summaryOf } from '@troupe/core/store';
+import { type Parsed, pageOfTasks } from '@troupe/core/store';
 import { PendingWrites } from './pending-writes.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
 import { takeRestoreLock } from './restore-lock.js';
+import { StatusIndex } from './status-index.js';
 import {
   foldStatusLines,
   parseJournalLine,
@@ -94,6 +95,8 @@ class FileTaskStore implements FileStore {
   private readonly now: () => number;
 
   private readonly pending: PendingWrites;
+  /** `tasks.jsonl` folded, read incrementally: what `listTasks` and `getTask` answer from. */
+  private readonly index: StatusIndex;
   private linesTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
   private documentsTimer: NodeJS.Timeout | undefined;
   private failure: PersistenceError | undefined;
@@ -105,6 +108,7 @@ class FileTaskStore implements FileStore {
     this.paths = storePaths(this.dir);
     this.fsync = options.fsync ?? false;
     this.pending = new PendingWrites(this.paths, this.fsync);
+    this.index = new StatusIndex(this.paths.tasks);
     this.durability = options.durability ?? 'batched';
     if (this.durability !== 'batched' && this.durability !== 'sync') {
       throw new RangeError(
@@ -169,13 +173,13 @@ class FileTaskStore implements FileStore {
   }
 
   async listTasks(query: TaskQuery = {}): Promise<TaskPage> {
-    const { tasks } = await this.loadTasks();
-    return pageOfTasks(tasks.map(summaryOf), query);
+    this.flushNow();
+    return pageOfTasks(await this.index.all(), query);
   }
 
   async getTask(taskId: string): Promise<StoredTask | undefined> {
-    const { tasks } = await this.loadTasks();
-    return tasks.find((task) => task.spec.taskId === taskId);
+    this.flushNow();
+    return this.index.get(taskId);
   }
 
   async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
