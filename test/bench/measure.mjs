@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
+import { runMachineOnly } from './machine-only.mjs';
 import { runPlainXState } from './plain-xstate.mjs';
 import { runBareLoop, runTroupe, TURNS_PER_TASK } from './workload.mjs';
 
@@ -38,17 +39,20 @@ async function once(size = tasks) {
       ? await runBareLoop(size)
       : kind === 'xstate'
         ? await runPlainXState(size, TURNS_PER_TASK)
-        : kind === 'troupe-file'
-          ? await runWithFileStore(size)
-          : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+        : kind === 'machine'
+          ? await runMachineOnly(size, TURNS_PER_TASK)
+          : kind === 'troupe-file'
+            ? await runWithFileStore(size)
+            : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }
 
-if (kind === 'rss') {
+if (kind === 'rss' || kind === 'rss-xstate') {
   // The OS high-water mark of the whole process, against the same process before any task.
   const baselineMb = process.memoryUsage().rss / 2 ** 20;
-  await runTroupe(tasks);
+  if (kind === 'rss') await runTroupe(tasks);
+  else await runPlainXState(tasks, TURNS_PER_TASK);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   console.log(JSON.stringify({ kind, tasks, peakRssMb, baselineMb }));
 } else {

@@ -46,6 +46,9 @@ const file = measure('troupe-file', TASKS);
 const small = measure('troupe', 100, '15');
 const large = measure('troupe', 10_000, '3');
 const rss = measure('rss', TASKS);
+const rssXState = measure('rss-xstate', TASKS);
+// The XState floor under troupe's turn: the subagent machine alone, fed the same events.
+const machine = measure('machine', TASKS);
 // The cluster row: 2 worker processes on a throwaway local Postgres (BENCH_CLUSTER_TASKS=0 skips it).
 const CLUSTER_TASKS = Number(process.env.BENCH_CLUSTER_TASKS ?? TASKS);
 const cluster = CLUSTER_TASKS
@@ -93,6 +96,7 @@ for (const [name, sample] of [
   ['troupe: events + memory store', troupe],
   ['troupe: no event listeners', quiet],
   ['troupe: events + durable file store', file],
+  ['(the subagent machine alone: an XState actor fed the same events, no runtime)', machine],
 ] as const) {
   console.log(
     `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× | ${(sample.wallMs / xstate.wallMs).toFixed(2)}× |`,
@@ -118,7 +122,7 @@ console.log(
 );
 console.log(startup);
 console.log(
-  `Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB (the process was ${rss.baselineMb.toFixed(0)} MB before the first task).`,
+  `Peak RSS, ${TASKS} tasks with the memory store: ${rss.peakRssMb.toFixed(0)} MB (the process was ${rss.baselineMb.toFixed(0)} MB before the first task); plain XState on the same workload: ${rssXState.peakRssMb.toFixed(0)} MB.`,
 );
 
 // Issue #10's targets, as ratios within this run.

@@ -1,0 +1,70 @@
+// The XState floor under troupe's turn: the subagent machine alone, as an actor, fed the events a
+// task of this workload journals (start, then per turn `model.responded` and `tool.finished`), with
+// no runtime, driver, store, events or effects. Used by measure.mjs.
+import { subagentMachine } from '@troupe/core/internal';
+import { createActor } from 'xstate';
+
+const usage = { input: 100, output: 20 };
+const limits = { maxTurns: 6, tokenBudget: 1_000_000, timeoutMs: 300_000 };
+
+function eventsOf(task, turns) {
+  const events = [{ type: 'task.started', at: 1, deadline: 300_001 }];
+  for (let turn = 1; turn <= turns; turn++) {
+    if (turn < turns) {
+      const id = `toolu_${task}_${turn}`;
+      events.push({
+        type: 'model.responded',
+        at: 2,
+        turn,
+        response: {
+          content: [{ type: 'tool_use', id, name: 'lookup', input: { key: `k${turn}` } }],
+          stopReason: 'tool_use',
+          usage,
+          model: 'bench',
+        },
+        plan: [{ toolUseId: id, name: 'lookup', disposition: 'run', access: 'read' }],
+      });
+      events.push({
+        type: 'tool.finished',
+        at: 3,
+        toolUseId: id,
+        result: { type: 'tool_result', tool_use_id: id, content: `value of k${turn}` },
+      });
+    } else
+      events.push({
+        type: 'model.responded',
+        at: 4,
+        turn,
+        response: {
+          content: [{ type: 'text', text: 'done' }],
+          stopReason: 'end_turn',
+          usage,
+          model: 'bench',
+        },
+        plan: [],
+      });
+  }
+  return events;
+}
+
+/** Runs `tasks` subagent actors one after another; resolves with the elapsed ms. */
+export async function runMachineOnly(tasks, turns) {
+  const started = performance.now();
+  for (let task = 0; task < tasks; task++) {
+    const actor = createActor(subagentMachine, {
+      input: {
+        taskId: `t${task}`,
+        agent: 'worker',
+        model: 'bench',
+        messages: [{ role: 'user', content: `task ${task}` }],
+        limits,
+        graceMs: 30_000,
+        hasOutputSchema: false,
+      },
+    });
+    actor.start();
+    for (const event of eventsOf(task, turns)) actor.send(event);
+    if (actor.getSnapshot().status !== 'done') throw new Error('bench: the machine did not finish');
+  }
+  return performance.now() - started;
+}
