@@ -6,7 +6,7 @@ import { validateAgentDefinition } from './validate-agent-definition.js';
 import type { DefinitionWarning } from './warnings.js';
 
 /** Sources from highest to lowest precedence. */
-export const AGENT_SOURCE_PRECEDENCE: readonly AgentSource[] = ['code', 'project', 'user', 'builtin'];
+const AGENT_SOURCE_PRECEDENCE: readonly AgentSource[] = ['code', 'project', 'user', 'builtin'];
 
 /** A file or definition that could not be loaded. Loading the others went on. */
 export interface AgentProblem {

@@ -7,7 +7,7 @@ import { MAX_VALUE_DEPTH, nestedDeeperThan, schemaShapeProblems } from './schema
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 
 /** The outcome of validating a value against a JSON Schema. */
-export type JsonSchemaCheck = { ok: true } | { ok: false; errors: string[] };
+type JsonSchemaCheck = { ok: true } | { ok: false; errors: string[] };
 
 /** A compiled JSON Schema: validates a value, never throws. */
 export type JsonSchemaValidator = (value: unknown) => JsonSchemaCheck;

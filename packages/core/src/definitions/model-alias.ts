@@ -1,8 +1,5 @@
 /** Model aliases a definition may use; the runtime maps each to a configured model id. */
-export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'small', 'plan'] as const;
-
-/** One of {@link MODEL_ALIASES}. */
-export type ModelAlias = (typeof MODEL_ALIASES)[number];
+const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'small', 'plan'] as const;
 
 /** What a definition's `model` value means, and why it was rewritten (if it was). */
 export interface NormalisedModel {
@@ -14,11 +11,6 @@ export interface NormalisedModel {
 
 const ALIASES = new Set<string>(MODEL_ALIASES);
 const FAMILY = /\b(haiku|sonnet|opus)\b/i;
-
-/** True when `value` is one of {@link MODEL_ALIASES} (lowercase). */
-function _isModelAlias(value: string): value is ModelAlias {
-  return ALIASES.has(value);
-}
 
 /**
  * Reads a definition's `model` value. Decision (see the README): `inherit` and the aliases match

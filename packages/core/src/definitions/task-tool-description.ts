@@ -1,10 +1,10 @@
 import type { AgentDefinition } from './types.js';
 
 /** Default cap on one agent's description in the `task` tool's text, in characters. */
-export const TASK_DESCRIPTION_MAX_LENGTH = 300;
+const TASK_DESCRIPTION_MAX_LENGTH = 300;
 
 /** The agent part of the `task` tool: the listing for its description, and the names for its enum. */
-export interface TaskToolAgents {
+interface TaskToolAgents {
   /** One line per agent: `- name: when to use it (Tools: ...)`, under a short header. */
   text: string;
   /** The registered names, sorted: restrict `subagent_type` to these (`enum`). */

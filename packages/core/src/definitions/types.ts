@@ -7,7 +7,7 @@ export type AgentSource = 'code' | 'project' | 'user' | 'builtin';
  * An MCP server an agent uses: the name of a server the host configured (`.mcp.json`), or an
  * inline definition (`config` is a `.mcp.json` server entry, checked by the MCP client).
  */
-export type AgentMcpServer = string | { name: string; config: Record<string, unknown> };
+type AgentMcpServer = string | { name: string; config: Record<string, unknown> };
 
 /**
  * A sub-agent definition: Claude Code-compatible fields (see the README, "Writing agents").

@@ -11,7 +11,7 @@ const positive = (what: string) => v.pipe(v.number(what), v.integer(what), v.min
 const jsonSchema = v.custom<Record<string, unknown>>(isPlainObject, 'a JSON Schema object');
 
 /** The valibot schema of an {@link AgentDefinition} (what `createRuntime({ agents })` accepts). */
-export const AgentDefinitionSchema = v.object({
+const AgentDefinitionSchema = v.object({
   name: v.pipe(
     v.string('a name'),
     v.maxLength(AGENT_NAME_MAX_LENGTH, `at most ${AGENT_NAME_MAX_LENGTH} characters`),

@@ -15,7 +15,7 @@
  * - `field-ignored`: a cosmetic or empty field had an unusable value and was dropped.
  * - `empty-prompt`: the body (system prompt) is empty.
  */
-export type DefinitionWarningKind =
+type DefinitionWarningKind =
   | 'front-matter-position'
   | 'front-matter-indented'
   | 'front-matter-fence'

@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, ToolUseBlock, Usage } from './types.js';
+import type { ContentBlock, ToolUseBlock, Usage } from './types.js';
 
 /** The text of a message or content list, text blocks joined by newlines. */
 export function textOf(content: string | readonly ContentBlock[]): string {
@@ -15,11 +15,6 @@ export function toolUsesOf(content: readonly ContentBlock[]): ToolUseBlock[] {
   const uses: ToolUseBlock[] = [];
   for (const block of content) if (block.type === 'tool_use') uses.push(block);
   return uses;
-}
-
-/** Content of a message as a list of blocks. */
-export function blocksOf(message: Message): ContentBlock[] {
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }
 
 /** Sum of two usages; cache fields are kept only when either side has them. */

@@ -12,7 +12,7 @@ export function valueAt(value: unknown, path: JsonPath): unknown {
 }
 
 /** `context.messages[3].content` for `['context', 'messages', 3, 'content']`. */
-export function pathText(path: JsonPath): string {
+function pathText(path: JsonPath): string {
   return path
     .map((step, index) => (typeof step === 'number' ? `[${step}]` : index === 0 ? step : `.${step}`))
     .join('');

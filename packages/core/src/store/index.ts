@@ -1,5 +1,6 @@
 // @troupe/core/store: what a TaskStore implementation needs. Every store (memory, files,
 // IndexedDB, Postgres) reads and writes the same versioned documents through these.
+export { cancelStoredTask } from '../persistence/cancel-stored-task.js';
 export { applyStatusRecord, foldStatusRecords } from '../persistence/fold-status-records.js';
 export { currentEventName, VERSION_1_EVENT_NAMES } from '../persistence/journal-events.js';
 export { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';

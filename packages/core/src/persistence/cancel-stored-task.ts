@@ -1,0 +1,23 @@
+import { cancelledBeforeStart } from '../runtime/task-results.js';
+import { SCHEMA_VERSION, type TaskResult, type TaskSpec, type TaskStore } from './types.js';
+
+/**
+ * Ends, in the store, a task that no runtime runs: saves a `cancelled` result (reason `ABORTED`,
+ * `reason` as its error message) and appends the final `task.cancelled` record at `at`, so the
+ * task is listed as cancelled and never restored. Only for a task no process is running (a
+ * running one is cancelled through its runtime, `runtime.cancel`). Returns the result; call
+ * `store.flush()` to wait for the writes.
+ */
+export function cancelStoredTask(store: TaskStore, spec: TaskSpec, reason: string, at: number): TaskResult {
+  const result = cancelledBeforeStart(spec, reason);
+  store.saveResult({ v: SCHEMA_VERSION, result });
+  store.appendStatus({
+    v: SCHEMA_VERSION,
+    taskId: spec.taskId,
+    event: 'task.cancelled',
+    status: 'cancelled',
+    at,
+    result,
+  });
+  return result;
+}
