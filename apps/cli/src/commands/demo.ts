@@ -1,8 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type SessionMessage } from '@troupe/core';
-import { createFileStore, createNodeTools, loadAgentDirectories } from '@troupe/node';
+import type { SessionMessage } from '@troupe/core';
+import { createNodeTools, loadAgentDirectories } from '@troupe/node';
 import { createDemoModel } from '../demo/demo-model.js';
 import { CANCELLED_TASK, DEMO_TASKS } from '../demo/demo-tasks.js';
 import { DEMO_REQUEST } from '../demo/main-script.js';
@@ -12,6 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import { attachApprovalDesk } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
+import { createCliRuntime } from '../setup/cli-runtime.js';
 
 /**
  * `troupe demo`: a real session over the current directory with the real Node tools and a
@@ -28,18 +29,19 @@ export async function demoCommand(context: CliContext): Promise<number> {
   const dir = join(base, 'tasks');
   // Only the built-in agents: the demo's script is written for them, whatever the project defines.
   const registry = await loadAgentDirectories({ cwd: base, home: base });
-  const runtime = createRuntime({
+  // No config file, no permission rules, no MCP: the demo is the same everywhere.
+  const runtime = createCliRuntime({
     model: createDemoModel({ pace: interactive ? 1 : 0.02 }),
-    agents: registry,
+    models: { default: 'claude-sonnet-5-5', small: 'claude-haiku-5-5' },
+    registry,
     tools: createNodeTools({
       root: context.cwd,
       globSort: 'name',
       ignoreDirectories: ['.git', 'node_modules', 'dist'],
     }),
-    store: createFileStore({ dir }),
-    approval: approvals === 'deny' ? 'deny' : 'ask',
     limits: { maxConcurrent: 5 },
-    models: { default: 'claude-sonnet-5-5', small: 'claude-haiku-5-5' },
+    approval: approvals === 'deny' ? 'deny' : 'ask',
+    storeDir: dir,
   });
   const terminal = new Terminal({ io: context, out: context.stdout, input: approvals === 'ask' });
   const { colors } = terminal;

@@ -1,18 +1,12 @@
 import { join } from 'node:path';
-import { createNodeTools } from '@troupe/node';
-import { configLimits, loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import { InputHistory } from '../interactive/input-history.js';
 import { SessionApp } from '../interactive/session-app.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
-import { createClaudeModel, modelChoice } from '../model.js';
 import { mcpStatusLines } from '../render/mcp-status.js';
-import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
-import { chooseApproval } from '../setup/approval-policy.js';
-import { openMcp } from '../setup/mcp.js';
-import { loadPermissionSettings, permissionPolicyFor } from '../setup/permissions.js';
-import { openStore, storeDir } from '../setup/task-store.js';
+import { agentNotices, loadAgents } from '../setup/agents.js';
+import { loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
 
 /** `troupe`: an interactive session with the main agent. */
 export async function interactiveCommand(context: CliContext): Promise<number> {
@@ -22,20 +16,11 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
       `Unexpected argument "${line.args[0]}". To run one prompt, use \`troupe run "${line.args.join(' ')}"\`.`,
     );
   }
-  const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
-  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
-  const registry = await loadAgents(agentsAt);
-  const interactive = isInteractive(context);
-  const approval = chooseApproval(line.options, config, interactive);
-  const permissions = permissionPolicyFor(await loadPermissionSettings(places), approval.mode, context.cwd);
+  const settings = await loadCliSettings(context, { interactive: isInteractive(context) });
+  const approval = settings.approvalChoice;
   let notify: (notice: string) => void = () => {};
-  const { model, models } = await createClaudeModel(context.env, modelChoice(line.options, config), {
-    onRetry: (notice) => notify(notice),
-  });
-  const mcp = await openMcp({ ...places, env: context.env }, registry.list());
-  const tools = createNodeTools({ root: context.cwd });
-  const dir = storeDir(places, line.options.store);
+  const setup = await loadCliSetup(context, settings, { onRetry: (notice) => notify(notice) });
+  const { mcp, models, registry, tools, storeDir: dir } = setup;
   const history = new InputHistory(join(context.home, '.troupe', 'history'));
   const terminal = new Terminal({ io: context, out: context.stdout, input: true, prompt: '> ', history });
   const { colors } = terminal;
@@ -64,20 +49,11 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
         )
       : undefined;
   const app = new SessionApp({
+    ...setup,
     terminal,
-    model,
-    models,
-    registry,
-    tools,
-    toolSources: mcp.toolSources,
-    openStore: () => openStore(dir),
-    storeDir: dir,
-    approval: approval.mode,
-    permissions,
-    limits: configLimits(config),
     cwd: context.cwd,
     home: context.home,
-    reloadAgents: () => loadAgents(agentsAt),
+    reloadAgents: () => loadAgents(setup.agentsAt),
     stdin: context.stdin,
     onSignal: context.onSignal,
     // `/mcp` lists tools, so it starts the servers no task has started yet.

@@ -1,18 +1,13 @@
-import { type AgentRegistry, createRuntime, type Runtime, type TaskResult } from '@troupe/core';
-import { createNodeTools } from '@troupe/node';
-import { configLimits, loadConfig } from '../config.js';
+import type { AgentRegistry, Runtime, TaskResult } from '@troupe/core';
 import { UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
-import { createClaudeModel, modelChoice } from '../model.js';
-import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
-import { chooseApproval } from '../setup/approval-policy.js';
-import { openMcp, showMcpWarnings } from '../setup/mcp.js';
-import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
+import { agentNotices } from '../setup/agents.js';
+import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
+import { showMcpWarnings } from '../setup/mcp.js';
 import { registerRun } from '../setup/run-registry.js';
-import { openStore, storeDir } from '../setup/task-store.js';
 import { newTaskId, startDetached } from './run-detached.js';
 import { resultJson } from './run-output.js';
 
@@ -37,14 +32,11 @@ export async function runCommand(context: CliContext): Promise<number> {
     stdinUsed = true;
   }
   if (!prompt) throw new UsageError('troupe run needs a PROMPT (as arguments, or on stdin).');
-  const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
-  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
-  const registry = await loadAgents(agentsAt);
-  const permissionSettings = await loadPermissionSettings(places);
+  const settings = await loadCliSettings(context, {
+    interactive: isInteractive(context) && !options.taskId,
+  });
+  const { registry, config, storeDir: dir, approvalChoice: approval } = settings;
   const agent = options.agent ? registry.require(options.agent).name : undefined;
-  const dir = storeDir(places, options.store);
-  const approval = chooseApproval(options, config, isInteractive(context) && !options.taskId);
   if (options.background && !options.taskId) {
     const chosen = options.approval ?? config.approval;
     const started = startDetached(context, {
@@ -72,11 +64,8 @@ export async function runCommand(context: CliContext): Promise<number> {
     throw new UsageError('Cannot ask for approvals: stdin held the prompt. Pass --approval auto or deny.');
 
   let notify: (notice: string) => void = () => {};
-  const { model, models } = await createClaudeModel(context.env, modelChoice(options, config), {
-    onRetry: (notice) => notify(notice),
-  });
-  const mcp = await openMcp({ ...places, env: context.env }, registry.list());
-  const tools = createNodeTools({ root: context.cwd });
+  const setup = await loadCliSetup(context, settings, { onRetry: (notice) => notify(notice) });
+  const { mcp, tools } = setup;
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
   notify = (notice) => terminal.log(terminal.colors.yellow(notice));
   for (const notice of await agentNotices(registry, tools)) terminal.log(terminal.colors.yellow(notice));
@@ -91,22 +80,10 @@ export async function runCommand(context: CliContext): Promise<number> {
           dir,
         )
       : undefined;
-  let idCalls = 0;
   const taskId = options.taskId;
-  const runtime = createRuntime({
-    model,
-    models,
-    agents: registry,
-    tools,
-    toolSources: mcp.toolSources,
-    limits: configLimits(config),
-    approval: runtimeApproval(
-      permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
-      approval.mode,
-    ),
-    store: openStore(dir),
+  const runtime = createCliRuntime(setup, {
     ...(inspection ? { inspect: inspection.inspect } : {}),
-    ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
+    ...(taskId ? { taskId } : {}),
   });
   const sessionKey = `run-${taskId ?? newTaskId().slice(2)}`;
   const unregisterTask = taskId ? registerRun(dir, taskId) : () => {};

@@ -1,28 +1,17 @@
-import {
-  createRuntime,
-  formatDuration,
-  formatTokens,
-  type StoredTask,
-  type TaskResult,
-  type TaskStore,
-} from '@troupe/core';
-import { cancelledBeforeStart } from '@troupe/core/internal';
-import { isFinalStatus, SCHEMA_VERSION, transcriptOf } from '@troupe/core/store';
-import { createNodeTools, type FileStore } from '@troupe/node';
-import { configLimits, loadConfig } from '../config.js';
+import { formatDuration, formatTokens, type StoredTask, type TaskResult, type TaskStore } from '@troupe/core';
+import { cancelStoredTask, isFinalStatus, transcriptOf } from '@troupe/core/store';
+import type { FileStore } from '@troupe/node';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
-import { createClaudeModel, modelChoice } from '../model.js';
 import { colorsFor } from '../render/colors.js';
 import { storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
-import { agentPlaces, loadAgents } from '../setup/agents.js';
-import { chooseApproval } from '../setup/approval-policy.js';
-import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from '../setup/permissions.js';
+import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
+import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
@@ -154,17 +143,7 @@ async function cancel(context: CliContext, store: FileStore, given: string): Pro
       `Task ${id} belongs to a troupe process that is still running (pid ${session}); cancel it there (/tasks cancel ${id} in a session, Ctrl-C for troupe run).`,
     );
   }
-  const result = cancelledBeforeStart(task.spec, 'Cancelled with `troupe tasks cancel`.');
-
-  store.saveResult({ v: SCHEMA_VERSION, result });
-  store.appendStatus({
-    v: SCHEMA_VERSION,
-    taskId: id,
-    event: 'task.cancelled',
-    status: 'cancelled',
-    at: Date.now(),
-    result,
-  });
+  cancelStoredTask(store, task.spec, 'Cancelled with `troupe tasks cancel`.', Date.now());
   await store.flush();
   context.stdout.write(`Cancelled task ${id} (no process was running it; it will not be resumed).\n`);
   return EXIT.ok;
@@ -190,29 +169,16 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     context.stdout.write(`No unfinished tasks to resume in ${store.dir}.\n`);
     return EXIT.ok;
   }
-  const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
-  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
-  const registry = await loadAgents(agentsAt);
-  const permissionSettings = await loadPermissionSettings(places);
-  const approval = chooseApproval(context.line.options, config, isInteractive(context));
-  const { model, models } = await createClaudeModel(context.env, modelChoice(context.line.options, config));
+  const settings = await loadCliSettings(context, { interactive: isInteractive(context) });
+  const approval = settings.approvalChoice;
+  const setup = await loadCliSetup(context, settings);
   const ids = new Set(chosen.map((task) => task.spec.taskId));
   const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
   if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
-  const runtime = createRuntime({
-    model,
-    models,
-    agents: registry,
-    tools: createNodeTools({ root: context.cwd }),
-    limits: configLimits(config),
-    approval: runtimeApproval(
-      permissionPolicyFor(permissionSettings, approval.mode, context.cwd),
-      approval.mode,
-    ),
-    store,
-  });
+  for (const notice of setup.mcp.notices) terminal.log(terminal.colors.yellow(notice));
+  const runtime = createCliRuntime(setup, { store });
   terminal.track(runtime);
+  showMcpWarnings(runtime, (text) => terminal.log(terminal.colors.yellow(text)));
   const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
   const results = new Map<string, TaskResult>();
   let done!: () => void;
@@ -254,5 +220,6 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     detachDesk();
     terminal.close();
     await runtime.shutdown();
+    await setup.mcp.close();
   }
 }

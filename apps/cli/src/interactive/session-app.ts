@@ -1,17 +1,12 @@
-import {
-  type AgentRegistry,
-  createRuntime,
-  type Runtime,
-  type Session,
-  type SessionMessage,
-} from '@troupe/core';
+import type { AgentRegistry, Runtime, Session, SessionMessage } from '@troupe/core';
 import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
 import { addUsage, emptyUsage } from '../render/session-cost.js';
 import { truncate } from '../render/text.js';
+import { createCliRuntime } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
-import { runtimeApproval, workspaceFileReader } from '../setup/permissions.js';
+import { workspaceFileReader } from '../setup/permissions.js';
 import { registerRun } from '../setup/run-registry.js';
 import { attachApprovalDesk } from './approval-desk.js';
 import { suggestScope } from './approval-scope.js';
@@ -136,15 +131,8 @@ export class SessionApp implements SessionHost {
 
   private build(): void {
     const { options, terminal } = this;
-    this.runtime = createRuntime({
-      model: options.model,
-      models: options.models,
+    this.runtime = createCliRuntime(options, {
       agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
-      tools: options.tools,
-      toolSources: options.toolSources ?? [],
-      limits: options.limits,
-      approval: runtimeApproval(options.permissions, options.approval),
-      store: options.openStore(),
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
     this.session = this.runtime.createSession();

@@ -1,35 +1,14 @@
-import type {
-  AgentRegistry,
-  ModelAdapter,
-  ModelConfig,
-  PermissionPolicy,
-  Runtime,
-  RuntimeLimits,
-  RuntimeOptions,
-  Session,
-  TaskStore,
-  Tool,
-  ToolSource,
-} from '@troupe/core';
+import type { AgentRegistry, PermissionPolicy, Runtime, RuntimeOptions, Session } from '@troupe/core';
 import type { InputStream } from '../io.js';
 import type { UsageTotals } from '../render/session-cost.js';
+import type { CliRuntimeSetup } from '../setup/cli-runtime.js';
 import type { Terminal } from './terminal.js';
 
-/** What a session needs: the model, agents, tools, store and how approvals are decided. */
-export interface SessionAppOptions {
+/** What a session needs: its runtime's setup (model, agents, tools, store, approvals) and the terminal. */
+export interface SessionAppOptions extends CliRuntimeSetup {
   terminal: Terminal;
-  model: ModelAdapter;
-  models: ModelConfig;
-  registry: AgentRegistry;
-  tools: Tool[];
-  /** Tools asked for when a task starts: the MCP servers' (they start then). */
-  toolSources?: ToolSource[];
-  openStore: () => TaskStore;
-  storeDir: string;
-  approval: 'ask' | 'auto' | 'deny';
   /** The permission rules (settings files, plus scoped "always allow" answers): the runtime's policy. */
   permissions: PermissionPolicy;
-  limits: Partial<RuntimeLimits>;
   cwd: string;
   home: string;
   /** Reads the agent folders again (after /agents create or delete). */

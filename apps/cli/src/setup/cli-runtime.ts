@@ -1,0 +1,141 @@
+import {
+  type AgentRegistry,
+  createRuntime,
+  type ModelAdapter,
+  type ModelConfig,
+  type PermissionPolicy,
+  type Runtime,
+  type RuntimeLimits,
+  type RuntimeOptions,
+  type TaskStore,
+  type Tool,
+  type ToolSource,
+} from '@troupe/core';
+import { createNodeTools } from '@troupe/node';
+import { type CliConfig, configLimits, loadConfig } from '../config.js';
+import type { CliContext } from '../io.js';
+import { createClaudeModel, modelChoice } from '../model.js';
+import { type AgentPlaces, agentPlaces, loadAgents } from './agents.js';
+import { type ApprovalChoice, chooseApproval } from './approval-policy.js';
+import { type McpSetup, openMcp } from './mcp.js';
+import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from './permissions.js';
+import { openStore, storeDir } from './task-store.js';
+
+/** What a CLI runtime is built from: every command that runs agents fills this in. */
+export interface CliRuntimeSetup {
+  model: ModelAdapter;
+  models: ModelConfig;
+  registry: AgentRegistry;
+  tools: Tool[];
+  /** Tools asked for when a task starts: the MCP servers' (they start then). */
+  toolSources?: ToolSource[];
+  limits: Partial<RuntimeLimits>;
+  approval: 'ask' | 'auto' | 'deny';
+  /** The permission rules (settings files, plus scoped "always allow" answers); none: the plain mode. */
+  permissions?: PermissionPolicy;
+  /** The file store's folder. */
+  storeDir: string;
+}
+
+/** The config file and flags of a command, read: where things are and how approvals go. */
+export interface CliSettings {
+  places: { cwd: string; home: string };
+  config: CliConfig;
+  agentsAt: AgentPlaces;
+  registry: AgentRegistry;
+  approvalChoice: ApprovalChoice;
+  permissions: PermissionPolicy;
+  storeDir: string;
+  limits: Partial<RuntimeLimits>;
+}
+
+/** Settings plus the model, the Node tools and the MCP servers: ready for {@link createCliRuntime}. */
+export interface CliSetup extends CliSettings, CliRuntimeSetup {
+  permissions: PermissionPolicy;
+  mcp: McpSetup;
+}
+
+/**
+ * Reads the config file, the agent folders and the permission settings, and chooses how approvals
+ * go (`interactive`: a terminal can answer them). Cheap: no model, no MCP server.
+ */
+export async function loadCliSettings(
+  context: CliContext,
+  options: { interactive: boolean },
+): Promise<CliSettings> {
+  const places = { cwd: context.cwd, home: context.home };
+  const { config } = await loadConfig(places);
+  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
+  const registry = await loadAgents(agentsAt);
+  const approvalChoice = chooseApproval(context.line.options, config, options.interactive);
+  const permissions = permissionPolicyFor(
+    await loadPermissionSettings(places),
+    approvalChoice.mode,
+    context.cwd,
+  );
+  return {
+    places,
+    config,
+    agentsAt,
+    registry,
+    approvalChoice,
+    permissions,
+    storeDir: storeDir(places, context.line.options.store),
+    limits: configLimits(config),
+  };
+}
+
+/**
+ * Adds Claude (`--model` and friends; throws the no-key `CliError` without a key), the Node tools
+ * over the working folder and the configured MCP servers (close `mcp` at the end) to `settings`.
+ */
+export async function loadCliSetup(
+  context: CliContext,
+  settings: CliSettings,
+  hooks: { onRetry?: (notice: string) => void } = {},
+): Promise<CliSetup> {
+  const { model, models } = await createClaudeModel(
+    context.env,
+    modelChoice(context.line.options, settings.config),
+    hooks,
+  );
+  const mcp = await openMcp({ ...settings.places, env: context.env }, settings.registry.list());
+  return {
+    ...settings,
+    model,
+    models,
+    tools: createNodeTools({ root: context.cwd }),
+    toolSources: mcp.toolSources,
+    approval: settings.approvalChoice.mode,
+    mcp,
+  };
+}
+
+/** What differs between the CLI's runtimes. */
+export interface CliRuntimeOptions {
+  /** Where agents are looked up; default `setup.registry` (a session passes a live view). */
+  agents?: RuntimeOptions['agents'];
+  /** An already open store; default the file store in `setup.storeDir`. */
+  store?: TaskStore;
+  inspect?: RuntimeOptions['inspect'];
+  /** The id of the first task (`troupe run --task-id`); later ones get `-2`, `-3`, … */
+  taskId?: string;
+}
+
+/** The runtime of a CLI command: the one place the CLI calls `createRuntime`. */
+export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOptions = {}): Runtime {
+  const { taskId } = options;
+  let idCalls = 0;
+  return createRuntime({
+    model: setup.model,
+    models: setup.models,
+    agents: options.agents ?? setup.registry,
+    tools: setup.tools,
+    toolSources: setup.toolSources ?? [],
+    limits: setup.limits,
+    approval: setup.permissions ? runtimeApproval(setup.permissions, setup.approval) : setup.approval,
+    store: options.store ?? openStore(setup.storeDir),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
+  });
+}
