@@ -22,6 +22,7 @@ export {
   type ModelErrorCode,
   PersistenceError,
   type PersistenceErrorCode,
+  type SerializedError,
   ToolError,
   type ToolErrorCode,
   TroupeError,

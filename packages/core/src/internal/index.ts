@@ -6,7 +6,7 @@ export { systemClock } from '../clock.js';
 export { checkFinalAnswer } from '../definitions/check-final-answer.js';
 export { compileJsonSchema } from '../definitions/compile-json-schema.js';
 export { parseAgentSource } from '../definitions/parse-agent-source.js';
-export { type SerializedError, serializeError } from '../errors.js';
+export { serializeError } from '../errors.js';
 export { subagentMachine } from '../machines/subagent-machine.js';
 export { abortError, isAbortError, raceAbort } from '../model/abort.js';
 export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
