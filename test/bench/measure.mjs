@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import { runMachineOnly } from './machine-only.mjs';
+import { runMachineOnly, runSupervisedOnly } from './machine-only.mjs';
 import { runPlainXState } from './plain-xstate.mjs';
 import { runBareLoop, runTroupe, TURNS_PER_TASK } from './workload.mjs';
 
@@ -41,9 +41,11 @@ async function once(size = tasks) {
         ? await runPlainXState(size, TURNS_PER_TASK)
         : kind === 'machine'
           ? await runMachineOnly(size, TURNS_PER_TASK)
-          : kind === 'troupe-file'
-            ? await runWithFileStore(size)
-            : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+          : kind === 'supervised'
+            ? await runSupervisedOnly(size, TURNS_PER_TASK)
+            : kind === 'troupe-file'
+              ? await runWithFileStore(size)
+              : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }

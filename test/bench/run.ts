@@ -49,6 +49,8 @@ const rss = measure('rss', TASKS);
 const rssXState = measure('rss-xstate', TASKS);
 // The XState floor under troupe's turn: the subagent machine alone, fed the same events.
 const machine = measure('machine', TASKS);
+// ... and under troupe's supervisor (queue, spawn, stop), still with no runtime around it.
+const supervised = measure('supervised', TASKS);
 // The cluster row: 2 worker processes on a throwaway local Postgres (BENCH_CLUSTER_TASKS=0 skips it).
 const CLUSTER_TASKS = Number(process.env.BENCH_CLUSTER_TASKS ?? TASKS);
 const cluster = CLUSTER_TASKS
@@ -97,6 +99,7 @@ for (const [name, sample] of [
   ['troupe: no event listeners', quiet],
   ['troupe: events + durable file store', file],
   ['(the subagent machine alone: an XState actor fed the same events, no runtime)', machine],
+  ["(the same under troupe's supervisor machine: queue, spawn, stop; no runtime)", supervised],
 ] as const) {
   console.log(
     `| ${name} | ${perTurn(sample).toFixed(1)} | ${perTurn(sample, 'cpuMs').toFixed(1)} | ${(sample.wallMs / bare.wallMs).toFixed(1)}× | ${(sample.wallMs / xstate.wallMs).toFixed(2)}× |`,

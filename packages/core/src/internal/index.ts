@@ -8,6 +8,7 @@ export { compileJsonSchema } from '../definitions/compile-json-schema.js';
 export { parseAgentSource } from '../definitions/parse-agent-source.js';
 export { serializeError } from '../errors.js';
 export { subagentMachine } from '../machines/subagent-machine.js';
+export { supervisorMachine } from '../machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from '../model/abort.js';
 export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
 export { firstDifference, type JsonPath, valueAt } from '../replay/first-difference.js';
