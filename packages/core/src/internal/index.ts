@@ -11,7 +11,6 @@ export { subagentMachine } from '../machines/subagent-machine.js';
 export { supervisorMachine } from '../machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from '../model/abort.js';
 export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
-export { firstDifference, type JsonPath, valueAt } from '../replay/first-difference.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
 export { cancelledBeforeStart } from '../runtime/task-results.js';

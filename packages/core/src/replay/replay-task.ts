@@ -3,10 +3,11 @@ import { TroupeError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
-import type { TaskResult, TaskStore } from '../persistence/types.js';
+import type { TaskResult, TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import { toResult } from '../runtime/task-results.js';
-import { firstDifference } from './first-difference.js';
+import { checkReplay, type ReplayDifference } from './check-replay.js';
+import { describeDifference } from './describe-difference.js';
 
 /** One replayed step: the journal event and the state it led to. */
 export interface ReplayStep {
@@ -21,7 +22,10 @@ export interface ReplayOptions {
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Called after each step; return a promise to pace the replay (e.g. for a UI). */
   onStep?: (step: ReplayStep) => void | Promise<void>;
-  /** Stop after this many journal entries (to look at an intermediate state). */
+  /**
+   * Stop after this many journal entries (to look at an intermediate state). A replay stopped
+   * before the stored snapshot's entries is not compared with it (see `skipped`).
+   */
   until?: number;
 }
 
@@ -34,24 +38,35 @@ export interface ReplayOutcome {
   result: TaskResult | undefined;
   /** The result recorded in the store, if the task ended. */
   recorded: TaskResult | undefined;
-  /** True when the replayed result equals the recorded one (status, reason, output, counts, usage). */
+  /**
+   * True when the replay reproduced everything the store recorded: the whole stored snapshot
+   * document (state, status, every context field, output, `journalLength`, `savedAt`) and the
+   * stored result.
+   */
   matches: boolean;
-  /** Fields that differ, when `matches` is false. */
+  /** The first difference in one line (see `first`), when `matches` is false; else empty. */
   differences: string[];
+  /** The first difference: the differing value's path and the first differing journal entry. */
+  first?: ReplayDifference;
+  /** What was compared, in words (`the stored snapshot after 6 journal entries`, `the stored result`). */
+  compared: string[];
+  /** What could not be compared, and why (`the stored snapshot cannot be read: …`). */
+  skipped?: string;
 }
 
 /**
  * Replays a persisted task: its journal of events is fed back through the same subagent machine,
- * standing in for the model, the tools and the host. No network, no side effects. A journal
- * replays to exactly the recorded final state; `matches` checks that against the stored result.
+ * standing in for the model, the tools and the host. No network, no side effects. The replay is
+ * then checked against the whole stored snapshot document and the stored result (`matches`; a
+ * mismatch names the first differing value and journal entry in `first`). Throws a `TroupeError`
+ * (`TASK_NOT_FOUND`) for a task the store does not hold.
  */
 export async function replayTask(
   store: TaskStore,
   taskId: string,
   options: ReplayOptions = {},
 ): Promise<ReplayOutcome> {
-  const { tasks } = await store.loadTasks();
-  const task = tasks.find((candidate) => candidate.spec.taskId === taskId);
+  const task = await store.getTask(taskId);
   if (!task) throw new TroupeError('TASK_NOT_FOUND', `No task "${taskId}" in the store.`);
   const { entries } = await store.loadJournal(taskId);
   const spec = task.spec;
@@ -60,6 +75,7 @@ export async function replayTask(
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });
   actor.start();
+  const initial = actor.getSnapshot();
   const steps: ReplayStep[] = [];
   const limit = options.until ?? entries.length;
   for (const entry of entries.slice(0, limit)) {
@@ -77,22 +93,31 @@ export async function replayTask(
   actor.stop();
   const result = snapshot.status === 'done' && snapshot.output ? toResult(spec, snapshot.output) : undefined;
   const recorded = task.result ?? (await store.loadResult(taskId));
-  const differences: string[] = [];
-  if (recorded && result) {
-    for (const key of [
-      'status',
-      'terminateReason',
-      'output',
-      'turns',
-      'toolCalls',
-      'usage',
-      'model',
-      'durationMs',
-    ] as const) {
-      // By value: a store may give the fields back in another key order (usage with cache tokens).
-      if (firstDifference(recorded[key], result[key])) differences.push(key);
-    }
-  } else if (recorded || result)
-    differences.push(recorded ? 'the replay did not reach a final state' : 'the task has no recorded result');
-  return { steps, snapshot, result, recorded, matches: differences.length === 0, differences };
+  let stored: TaskSnapshotDocument | undefined;
+  let skipped: string | undefined;
+  try {
+    stored = await store.loadSnapshot(taskId);
+  } catch (error) {
+    skipped = `the stored snapshot cannot be read: ${(error as Error).message}`;
+  }
+  if (steps.length < entries.length) {
+    // Stopped early on purpose: the stored documents reflect more than this replay.
+    const outcome = { steps, snapshot, result, recorded, matches: true, differences: [], compared: [] };
+    return {
+      ...outcome,
+      skipped: `the replay stopped after ${steps.length} of ${entries.length} journal entries`,
+    };
+  }
+  const check = checkReplay({ initial, steps, specMessages: spec.messages.length }, stored, recorded, result);
+  return {
+    steps,
+    snapshot,
+    result,
+    recorded,
+    matches: check.matches,
+    differences: check.first ? [describeDifference(check.first)] : [],
+    ...(check.first ? { first: check.first } : {}),
+    compared: check.compared,
+    ...(skipped ? { skipped } : {}),
+  };
 }

@@ -60,8 +60,8 @@ describe('persistence, restore and replay (memory store)', () => {
       ...store,
       loadResult: async () => ({ ...reversed(stored!), usage: reversed(stored!.usage) }),
     };
-    const { tasks } = await store.loadTasks();
-    reordered.loadTasks = async () => ({ tasks: tasks.map(({ result: _, ...task }) => task), warnings: [] });
+    const task = await store.getTask(id);
+    reordered.getTask = async () => (task ? (({ result: _, ...rest }) => rest)(task) : undefined);
     const outcome = await replayTask(reordered as unknown as typeof store, id);
     expect(outcome.differences).toEqual([]);
     expect(outcome.matches).toBe(true);

@@ -34,5 +34,10 @@ export {
 } from '../persistence/task-pages.js';
 export { messagesOfSnapshot, transcriptOf } from '../persistence/transcript.js';
 export { SCHEMA_VERSION } from '../persistence/types.js';
+export {
+  type ReplaySuiteFramework,
+  type ReplaySuiteHarness,
+  runReplaySuite,
+} from '../replay/replay-suite.js';
 export * as storeRecords from './store-records.js';
 export { runTaskStoreSuite, type StoreSuiteFramework, type StoreSuiteHarness } from './task-store-suite.js';

@@ -66,6 +66,11 @@ describe('a version-1 store, written by troupe 0.1', () => {
       const outcome = await replayTask(store, id);
       expect(outcome.differences).toEqual([]);
       expect(outcome.matches).toBe(true);
+      // The whole version-1 snapshot document (every context field, savedAt) and the result.
+      expect(outcome.compared).toEqual([
+        `the stored snapshot after ${outcome.steps.length} journal entries`,
+        'the stored result',
+      ]);
       expect(outcome.steps[0]?.event.type).toBe('task.started');
     }
     expect((await replayTask(store, MAX_TURNS)).result?.terminateReason).toBe('MAX_TURNS');

@@ -1,0 +1,9 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../persistence/memory-store.js';
+import { runReplaySuite } from './replay-suite.js';
+
+runReplaySuite(
+  'memory store',
+  { describe, it, expect, afterEach },
+  { create: async () => createMemoryStore(), reopen: async (store) => store },
+);
