@@ -127,7 +127,7 @@ describe('troupe worker, run --postgres and tasks --postgres', () => {
       const store = await openPostgresStore({ url });
       try {
         const replay = await replayTimeline(store, taskId);
-        expect(replay.check.exact).toBe(true);
+        expect(replay.outcome.matches).toBe(true);
         expect(taskTrack(timeline, taskId)).toEqual(taskTrack(replay.timeline, taskId));
         expect(taskTrack(timeline, taskId)!.steps.length).toBeGreaterThan(4);
       } finally {

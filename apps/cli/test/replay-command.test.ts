@@ -106,7 +106,7 @@ describe('troupe replay', () => {
     );
     expect(run.stdout).toContain('Stopped in {"running":"thinking"}');
     expect(run.stdout).toContain(
-      '✗ not reproduced: first difference in the journal: the stored snapshot reflects 4 entries, the journal holds 3 entries',
+      '✗ not reproduced: first difference at journal entry 2 (tool.finished): the journal ends here: the stored snapshot reflects 4 entries, the journal holds 3',
     );
   });
 

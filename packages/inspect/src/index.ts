@@ -2,12 +2,6 @@
 // statechart layout: `@troupe/inspect/chart`.
 
 export type { RelayReplay, RelayStoreError, RelayTaskList } from './relay/store-protocol.js';
-export {
-  checkReplay,
-  describeDifference,
-  type ReplayCheck,
-  type ReplayDifference,
-} from './replay/check-replay.js';
 export { type FollowTaskOptions, followStoredTask, type TaskFollower } from './replay/follow-task.js';
 export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
 export { applyPatch } from './timeline/context-patch.js';

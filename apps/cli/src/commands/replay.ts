@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatTokens, type ReplayStep, type TaskStore } from '@troupe/core';
-import { describeDifference, formatTimeline, replayTimeline, type Timeline } from '@troupe/inspect';
+import { formatTimeline, replayTimeline, type Timeline } from '@troupe/inspect';
 import { readTimelineFile } from '@troupe/inspect/node';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -76,27 +76,25 @@ async function replayStored(
       `${journal.entries.length} journal entries from ${dir} · no model, no tools`,
     )}\n${replayHeader(colors)}\n`,
   );
-  const { outcome, timeline, check } = await replayTimeline(store, id, {
+  const { outcome, timeline } = await replayTimeline(store, id, {
     secrets: secretsOf(context.env),
     storeName: dir,
     onStep: (step: ReplayStep) => {
       context.stdout.write(`${replayStepLine(step, colors)}\n`);
     },
   });
-  if (check.skipped) context.stderr.write(`troupe: warning: ${check.skipped}; not compared.\n`);
+  if (outcome.skipped) context.stderr.write(`troupe: warning: ${outcome.skipped}; not compared.\n`);
   const context_ = outcome.snapshot.context;
   const result = outcome.result;
   context.stdout.write(
     `${result ? `Final: ${result.status} (${result.terminateReason})` : `Stopped in ${JSON.stringify(outcome.snapshot.value)}`} · ${plural(context_.turns, 'turn')} · ${plural(context_.toolCalls, 'tool call')} · ${formatTokens(context_.usage.input + context_.usage.output)} tokens\n`,
   );
-  if (check.exact) {
+  if (outcome.matches) {
     context.stdout.write(
-      `${colors.green('✓ reproduced exactly')}: the replay equals ${check.compared.join(' and ') || 'the journal (nothing else was stored)'}.\n`,
+      `${colors.green('✓ reproduced exactly')}: the replay equals ${outcome.compared.join(' and ') || 'the journal (nothing else was stored)'}.\n`,
     );
   } else {
-    context.stdout.write(
-      `${colors.red('✗ not reproduced')}: first difference ${describeDifference(check.first!)}\n`,
-    );
+    context.stdout.write(`${colors.red('✗ not reproduced')}: first difference ${outcome.differences[0]}\n`);
   }
   if (options.save) {
     const file = resolve(context.cwd, options.save);
@@ -104,7 +102,7 @@ async function replayStored(
     context.stdout.write(`Timeline saved to ${file}\n`);
   }
   if (options.inspect || options.stately) await serve(context, timeline, store, dir);
-  return check.exact ? EXIT.ok : EXIT.error;
+  return outcome.matches ? EXIT.ok : EXIT.error;
 }
 
 /** Serves a timeline to the offline inspector and/or Stately until Ctrl-C; `store` adds its tasks. */

@@ -1,6 +1,5 @@
 import type { TaskStore } from '@troupe/core';
 import {
-  describeDifference,
   parseTimeline,
   type RelayReplay,
   type RelayStoreError,
@@ -63,10 +62,10 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
  * whether it reproduced the whole stored snapshot and result (else the first difference, in words).
  */
 export async function replayStoredTask(store: TaskStore, taskId: string): Promise<ReplayShown> {
-  const { timeline, check } = await replayTimeline(store, taskId);
-  return check.first
-    ? { timeline, exact: false, difference: describeDifference(check.first) }
-    : { timeline, exact: check.exact };
+  const { timeline, outcome } = await replayTimeline(store, taskId);
+  return outcome.differences[0]
+    ? { timeline, exact: false, difference: outcome.differences[0] }
+    : { timeline, exact: outcome.matches };
 }
 
 /**

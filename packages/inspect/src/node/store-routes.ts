@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { TaskStore } from '@troupe/core';
 import type { RelayReplay, RelayStoreError, RelayTaskList } from '../relay/store-protocol.js';
-import { describeDifference } from '../replay/check-replay.js';
 import { replayTimeline } from '../replay/replay-timeline.js';
 import { formatTimeline } from '../timeline/timeline-jsonl.js';
 
@@ -36,18 +35,18 @@ async function replay(source: RelayStore, taskId: string): Promise<[number, Rela
   const warnings = journal.warnings.map(
     (warning) => `the journal is damaged, the replay stops early: ${warning.message}`,
   );
-  const { timeline, check } = await replayTimeline(store, taskId, {
+  const { timeline, outcome } = await replayTimeline(store, taskId, {
     storeName: name,
     ...(source.secrets ? { secrets: source.secrets } : {}),
   });
-  if (check.skipped) warnings.push(`${check.skipped}; not compared`);
+  if (outcome.skipped) warnings.push(`${outcome.skipped}; not compared`);
   return [
     200,
     {
       taskId,
-      exact: check.exact,
-      compared: check.compared,
-      ...(check.first ? { difference: describeDifference(check.first) } : {}),
+      exact: outcome.matches,
+      compared: outcome.compared,
+      ...(outcome.differences[0] ? { difference: outcome.differences[0] } : {}),
       warnings,
       timeline: formatTimeline(timeline),
     },

@@ -12,11 +12,11 @@ export interface RelayTaskList {
 /** `GET /store/tasks/ID/replay`: the task replayed by the relay's process, and its check. */
 export interface RelayReplay {
   taskId: string;
-  /** True when the replay reproduced everything the store recorded (see `checkReplay`). */
+  /** True when the replay reproduced everything the store recorded (`replayTask`'s `matches`). */
   exact: boolean;
   /** What was compared, in words. */
   compared: string[];
-  /** The first difference in words (`describeDifference`), when not exact. */
+  /** The first difference in words (`replayTask`'s `differences`), when not exact. */
   difference?: string;
   /** Problems met on the way: a damaged journal, a snapshot that could not be read. */
   warnings: string[];

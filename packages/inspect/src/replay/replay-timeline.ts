@@ -1,14 +1,7 @@
-import {
-  type ReplayOptions,
-  type ReplayOutcome,
-  replayTask,
-  type TaskSnapshotDocument,
-  type TaskStore,
-} from '@troupe/core';
+import { type ReplayOptions, type ReplayOutcome, replayTask, type TaskStore } from '@troupe/core';
 import type { InspectionEvent } from 'xstate';
 import { createRecorder } from '../timeline/recorder.js';
 import type { Timeline, TimelineRecord } from '../timeline/types.js';
-import { checkReplay, type ReplayCheck } from './check-replay.js';
 
 /** Options of {@link replayTimeline}. */
 export interface ReplayTimelineOptions extends Pick<ReplayOptions, 'onStep' | 'until'> {
@@ -20,20 +13,21 @@ export interface ReplayTimelineOptions extends Pick<ReplayOptions, 'onStep' | 'u
   onRecord?: (record: TimelineRecord) => void;
 }
 
-/** A replay's outcome, the timeline it produced, and its check against what the store recorded. */
+/**
+ * A replay's outcome and the timeline it produced. Whether it reproduced the whole stored snapshot
+ * and result is core's check: `outcome.matches`, `outcome.first`, `outcome.differences`.
+ */
 export interface ReplayTimeline {
   outcome: ReplayOutcome;
   timeline: Timeline;
-  /** The whole stored snapshot and the stored result, compared with the replay (see `checkReplay`). */
-  check: ReplayCheck;
 }
 
 /**
  * Replays a stored task with `replayTask` (its journal through the same machine: no model, no
  * tool, no network) and records the replay's timeline. Each record is stamped with the time of the
  * journal event being replayed, so the timeline shows the run's own times, not the replay's.
- * The replay is then checked against the stored snapshot and result (`check`); a snapshot that
- * cannot be read is left out of the check and named in `check.skipped`.
+ * `replayTask` checks it against the whole stored snapshot and result (`outcome.matches`); a
+ * snapshot that cannot be read is left out of that check and named in `outcome.skipped`.
  */
 export async function replayTimeline(
   store: TaskStore,
@@ -47,10 +41,7 @@ export async function replayTimeline(
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   const off = options.onRecord ? recorder.subscribe(options.onRecord) : () => {};
-  let initial: ReplayOutcome['snapshot'] | undefined;
   const inspect = (event: InspectionEvent) => {
-    if (!initial && event.type === '@xstate.snapshot' && event.event.type === 'xstate.init')
-      initial = event.snapshot as ReplayOutcome['snapshot'];
     if (event.type === '@xstate.event') {
       const time = (event.event as { at?: unknown }).at;
       if (typeof time === 'number') at = time;
@@ -63,16 +54,7 @@ export async function replayTimeline(
       ...(options.onStep ? { onStep: options.onStep } : {}),
       ...(options.until !== undefined ? { until: options.until } : {}),
     });
-    let stored: TaskSnapshotDocument | undefined;
-    let unreadable: string | undefined;
-    try {
-      stored = await store.loadSnapshot(taskId);
-    } catch (error) {
-      unreadable = `the stored snapshot cannot be read: ${(error as Error).message}`;
-    }
-    const check = checkReplay(outcome, stored, initial);
-    if (unreadable) check.skipped = unreadable;
-    return { outcome, timeline: recorder.timeline(), check };
+    return { outcome, timeline: recorder.timeline() };
   } finally {
     off();
   }
