@@ -84,7 +84,6 @@ export class Session {
   private readonly definition: AgentDefinition;
   private readonly events = new EventEmitter();
   private chain: Promise<unknown> = Promise.resolve();
-  private runs = 0;
   private busy = 0;
   private current: TaskDriver | undefined;
   private readonly unsubscribe: () => void;
@@ -180,7 +179,7 @@ export class Session {
   private run(text: string): Promise<SessionReply> {
     const runtime = this.runtime;
     const limits = runtime.limits;
-    const taskId = `${this.sessionKey}#${++this.runs}`;
+    const taskId = nextRunId(runtime, this.sessionKey);
     const pool = [...runtime.baseToolList(), ...runtime.mainTools()];
     const registry = createToolRegistry(pool, {
       allow: this.definition.tools,
@@ -232,6 +231,25 @@ export class Session {
       });
     });
   }
+}
+
+/** Runs started so far per session key, per runtime (several `Session`s may share a key). */
+const runCounts = new WeakMap<SessionRuntime, Map<string, number>>();
+
+/**
+ * The id of a session's next main-agent run: `<session key>#<n>`, counted per key across every
+ * session of the runtime, so that two sessions opened with the same key never share a run id
+ * (drivers, approvals and the main tools find a run by it).
+ */
+function nextRunId(runtime: SessionRuntime, sessionKey: string): string {
+  let counts = runCounts.get(runtime);
+  if (!counts) {
+    counts = new Map();
+    runCounts.set(runtime, counts);
+  }
+  const count = (counts.get(sessionKey) ?? 0) + 1;
+  counts.set(sessionKey, count);
+  return `${sessionKey}#${count}`;
 }
 
 /**
