@@ -157,6 +157,17 @@ export class TaskDriver {
     });
   }
 
+  /**
+   * Stops driving without ending the task (the runtime shut down keeping it for a restore): the
+   * effect in flight is aborted, the deadline cleared, and nothing more is journaled.
+   */
+  detach(): void {
+    this.ended = true;
+    if (this.inFlight) this.controller.abort();
+    this.inFlight = false;
+    this.deadline.clear();
+  }
+
   private abort(): void {
     this.controller.abort();
     this.controller = new AbortController();

@@ -108,7 +108,10 @@ export class TaskTable {
   }
 
   detachAll(): void {
-    for (const entry of this.entries.values()) entry.driver = undefined;
+    for (const entry of this.entries.values()) {
+      entry.driver?.detach();
+      entry.driver = undefined;
+    }
   }
 
   eventBase(spec: TaskSpec, at: number): TaskEventBase {
