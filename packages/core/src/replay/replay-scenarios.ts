@@ -24,7 +24,21 @@ export interface ReplayScenario {
   /** The model: a reply, or a promise the test settles (`gate`), or one that never answers. */
   reply: (request: ModelRequest, signal: AbortSignal, gate: Gate) => ScriptedReply | Promise<ScriptedReply>;
   /** Moves the run along (steers, advances the clock, cancels) once the task is spawned. */
-  drive?: (run: { runtime: Runtime; clock: ManualClock; id: string; gate: Gate }) => Promise<void>;
+  drive?: (run: Run) => Promise<void>;
+  /** Another task holds the only slot until the drive is done: the task waits in the queue. */
+  queued?: boolean;
+  /**
+   * After the drive, the runtime shuts down keeping its tasks, and a second runtime over the store
+   * reopened (another process) restores the task; this drives it to its end.
+   */
+  restarted?: (run: Run) => Promise<void>;
+}
+
+interface Run {
+  runtime: Runtime;
+  clock: ManualClock;
+  id: string;
+  gate: Gate;
 }
 
 /** A promise a scenario's model waits on until its driver opens it. */
@@ -111,6 +125,51 @@ export const replayScenarios: ReplayScenario[] = [
       await settle();
       runtime.steer(id, 'Also list the open questions.');
       gate.open();
+    },
+  },
+  {
+    name: 'GOAL: steered while queued behind another task',
+    reason: 'GOAL',
+    grace: false,
+    steered: true,
+    agent: 'explore',
+    queued: true,
+    reply: (request) => textReply(`answer ${turnOf(request)}`),
+    drive: async ({ runtime, id }) => {
+      await settle();
+      runtime.steer(id, 'Start with the README.');
+    },
+  },
+  {
+    name: 'GOAL: a write awaiting approval when the runtime stopped; restored by another, approved',
+    reason: 'GOAL',
+    grace: false,
+    steered: false,
+    agent: 'writer',
+    approval: 'ask',
+    reply: (request) => (turnOf(request) === 1 ? toolReply('save', { note: 'n' }) : textReply('saved')),
+    drive: () => settle(),
+    restarted: async ({ runtime }) => {
+      await settle();
+      for (const request of runtime.pendingApprovals()) runtime.approve(request.id);
+    },
+  },
+  {
+    name: 'TIMEOUT: a model call in flight when the runtime stopped; restored, steered, out of time',
+    reason: 'TIMEOUT',
+    grace: true,
+    steered: true,
+    agent: 'explore',
+    limits: { timeoutMs: 10_000 },
+    reply: (request, signal) => (grace(request) ? textReply('out of time') : hang(signal)),
+    drive: async ({ clock }) => {
+      await settle();
+      clock.advance(4_000);
+    },
+    restarted: async ({ runtime, clock, id }) => {
+      await settle();
+      runtime.steer(id, 'Any news?');
+      clock.advance(6_000);
     },
   },
   {
@@ -307,29 +366,53 @@ const tools = [
   }),
 ];
 
-/** Runs `scenario` with a real runtime over `store` (manual clock, scripted model) and flushes it. */
+/**
+ * Runs `scenario` with a real runtime over `store` (manual clock, scripted model) and flushes it.
+ * A scenario with `restarted` is finished by a second runtime over `reopen(store)`.
+ */
 export async function recordScenario(
   scenario: ReplayScenario,
   store: TaskStore,
+  reopen: (store: TaskStore) => Promise<TaskStore> = async (same) => same,
 ): Promise<{ id: string; result: TaskResult }> {
   const clock = manualClock();
   const opened = gate();
-  const runtime = createRuntime({
-    model: scriptedModel((request, { signal }) => scenario.reply(request, signal, opened)),
-    tools,
-    agents,
-    clock,
-    store,
-    approval: scenario.approval ?? 'auto',
-    ...(scenario.graceMs ? { graceMs: scenario.graceMs } : {}),
-  });
+  const runtimeOver = (over: TaskStore) =>
+    createRuntime({
+      model: scriptedModel((request, { signal }) =>
+        request.messages[0]?.content === 'hold the slot'
+          ? hang(signal)
+          : scenario.reply(request, signal, opened),
+      ),
+      tools,
+      agents,
+      clock,
+      store: over,
+      approval: scenario.approval ?? 'auto',
+      ...(scenario.graceMs ? { graceMs: scenario.graceMs } : {}),
+      ...(scenario.queued ? { limits: { maxConcurrent: 1 } } : {}),
+    });
+  const runtime = runtimeOver(store);
+  const blocker = scenario.queued ? runtime.spawn({ agent: 'explore', prompt: 'hold the slot' }) : undefined;
   const handle = runtime.spawn({
     agent: scenario.agent,
     prompt: `Scenario: ${scenario.name}`,
     ...(scenario.limits ? { limits: scenario.limits } : {}),
   });
   await scenario.drive?.({ runtime, clock, id: handle.id, gate: opened });
-  const result = await handle.result;
-  await runtime.shutdown();
+  if (blocker) runtime.cancel(blocker.id);
+  if (!scenario.restarted) {
+    const result = await handle.result;
+    await runtime.shutdown();
+    return { id: handle.id, result };
+  }
+  await runtime.shutdown({ keepTasks: true });
+  const second = runtimeOver(await reopen(store));
+  const { restored } = await second.restore();
+  if (!restored.includes(handle.id)) throw new Error(`${scenario.name}: the task was not restored`);
+  await scenario.restarted({ runtime: second, clock, id: handle.id, gate: opened });
+  const result = await second.result(handle.id);
+  await second.shutdown();
+  if (!result) throw new Error(`${scenario.name}: no result after the restore`);
   return { id: handle.id, result };
 }

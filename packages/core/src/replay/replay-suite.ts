@@ -51,7 +51,7 @@ export function runReplaySuite(name: string, test: ReplaySuiteFramework, harness
 
   async function recorded(index: number) {
     const store = await harness.create();
-    const run = await recordScenario(replayScenarios[index]!, store);
+    const run = await recordScenario(replayScenarios[index]!, store, harness.reopen);
     return { ...run, store: await harness.reopen(store) };
   }
 
