@@ -13,6 +13,9 @@ const DEAD_AFTER_MS = 2_000;
 let harness: ClusterHarness;
 let client: ClusterClient;
 let store: PostgresTaskStore;
+/** The worker paused in the first test, and the one that took its tasks. */
+let victim = '';
+let survivor = '';
 
 beforeAll(async () => {
   harness = await ClusterHarness.start('partition', SESSIONS);
@@ -60,7 +63,7 @@ describe('a worker paused past deadAfterMs (a frozen process, a partition)', () 
         : undefined;
     }, 'five running tasks');
     const count = (worker: string) => held.get(worker)?.length ?? 0;
-    const [victim, survivor] = count('p1') >= count('p2') ? ['p1', 'p2'] : ['p2', 'p1'];
+    [victim, survivor] = count('p1') >= count('p2') ? ['p1', 'p2'] : ['p2', 'p1'];
     const lost = held.get(victim)!.sort();
     harness.workers.get(victim)!.child.kill('SIGSTOP');
 
@@ -107,5 +110,73 @@ describe('a worker paused past deadAfterMs (a frozen process, a partition)', () 
       'the paused worker registered again',
     );
     expect(await client.list({ active: true })).toEqual([]);
+  }, 120_000);
+
+  it('works again once back: it takes over the tasks of a worker that dies later, and claims new ones', async () => {
+    expect(victim).not.toBe('');
+    // Paused again, so that the survivor alone dequeues the next five tasks (held 3 s in their model call).
+    harness.workers.get(victim)!.child.kill('SIGSTOP');
+    const spawn = (index: number, hold: number) => {
+      const session = SESSIONS[index % 3]!;
+      const prompt = JSON.stringify({ session, index, write: true, hold });
+      return client.spawn({ agent: 'writer', prompt, sessionKey: session });
+    };
+    const held = Array.from({ length: 5 }, (_, index) => spawn(index, 3_000));
+    const heldIds = held.map((handle) => handle.id);
+    await harness.until(
+      async () =>
+        (
+          await rowsOf(
+            "SELECT 1 FROM troupe.tasks WHERE task_id = ANY($1) AND status = 'running' AND worker_id = $2",
+            [heldIds, survivor],
+          )
+        ).length === 5,
+      'five running tasks on the survivor',
+    );
+    harness.workers.get(victim)!.child.kill('SIGCONT');
+    // The survivor dies with them: the worker that was taken for dead must carry on alone.
+    await harness.kill(survivor);
+    const fresh = Array.from({ length: 2 }, (_, index) => spawn(5 + index, 5));
+    const handles = [...held, ...fresh];
+    const ids = handles.map((handle) => handle.id);
+    const results = await Promise.all(handles.map((handle) => handle.result));
+    expect(results.map((result) => `${result.status}:${String(result.output)}`)).toEqual(
+      handles.map((_, index) => `completed:done ${index}`),
+    );
+    // Every task's last model call was made by the worker that came back; each wrote once, ended once.
+    const last = await rowsOf(
+      `SELECT DISTINCT ON (task_id) task_id, worker FROM probe_calls WHERE task_id = ANY($1)
+       ORDER BY task_id, id DESC`,
+      [ids],
+    );
+    expect(last.map((row) => row.worker)).toEqual(ids.map(() => victim));
+    const first = await rowsOf(
+      'SELECT DISTINCT ON (task_id) task_id, worker FROM probe_calls WHERE task_id = ANY($1) ORDER BY task_id, id',
+      [heldIds],
+    );
+    expect(first.map((row) => row.worker)).toEqual(heldIds.map(() => survivor));
+    const writes = await rowsOf(
+      'SELECT task_id, count(*)::int AS n, min(worker) AS worker FROM probe_writes WHERE task_id = ANY($1) GROUP BY task_id',
+      [ids],
+    );
+    expect(writes.map((row) => [row.n, row.worker])).toEqual(ids.map(() => [1, victim]));
+    const finals = await rowsOf(
+      `SELECT task_id, count(*)::int AS n FROM troupe.status_log
+       WHERE record->>'status' IN ('completed', 'failed', 'cancelled') AND task_id = ANY($1) GROUP BY task_id`,
+      [ids],
+    );
+    expect(finals.map((row) => row.n)).toEqual(ids.map(() => 1));
+    expect(
+      await rowsOf('SELECT task_id FROM troupe.tasks WHERE task_id = ANY($1) AND worker_id <> $2', [
+        ids,
+        victim,
+      ]),
+    ).toEqual([]);
+    // The dead worker's row is gone (it was judged dead); the one that came back is registered.
+    expect(
+      (await rowsOf('SELECT worker_id FROM troupe.workers ORDER BY worker_id', [])).map(
+        (row) => row.worker_id,
+      ),
+    ).toEqual([victim]);
   }, 120_000);
 });
