@@ -71,6 +71,28 @@ describe('a cluster through faults', () => {
     expect(await client.list({ active: true })).toEqual([]);
   }, 120_000);
 
+  it('stops a running task whose cancellation notice was lost: its worker reads the request at its heartbeat', async () => {
+    const handle = client.spawn({
+      agent: 'writer',
+      prompt: order('b', 9, { hold: 30_000 }),
+      sessionKey: 'b',
+    });
+    await harness.until(async () => {
+      const { rows } = await harness.pool.query('SELECT 1 FROM probe_calls WHERE task_id = $1', [handle.id]);
+      return rows.length === 1;
+    }, 'the task in its model call');
+    // What cancel() records, without the notification that goes with it (as if the listener were
+    // reconnecting when it was sent).
+    await harness.pool.query('UPDATE troupe.tasks SET cancel_requested = $2 WHERE task_id = $1', [
+      handle.id,
+      'notice lost',
+    ]);
+    const result = await handle.result;
+    expect(result).toMatchObject({ status: 'cancelled', terminateReason: 'ABORTED' });
+    expect(result.error?.message).toBe('notice lost');
+    expect(await finals([handle.id])).toEqual([1]);
+  }, 60_000);
+
   it('asks a pending approval again after its worker is SIGKILLed; approved from a client, the write runs once', async () => {
     const requests: ApprovalRequest[] = [];
     client.on('approval.requested', (request) => requests.push(request));
