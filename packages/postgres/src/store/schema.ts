@@ -65,7 +65,7 @@ const MIGRATIONS: readonly string[] = [
   // arrays. A single statement, so atomic on its own or inside a caller's transaction.
   `
   CREATE OR REPLACE FUNCTION troupe.write_batch(
-    fence_worker text,
+    fence_worker text, fence_ids text[],
     c_t text[], c_c bigint[], c_s text[], c_a text[], c_st text[], c_at bigint[], c_sp text[], c_v int[],
     u_t text[], u_st text[], u_at bigint[], u_r text[],
     l_t text[], l_r text[], l_final boolean[],
@@ -85,7 +85,7 @@ const MIGRATIONS: readonly string[] = [
       SELECT coalesce(array_agg(locked.task_id) FILTER (WHERE locked.worker_id <> fence_worker), '{}')
       INTO fenced FROM (
         SELECT task_id, worker_id FROM troupe.tasks
-        WHERE task_id = ANY(u_t || l_t || j_t || s_t || r_t || n_t)
+        WHERE task_id = ANY(fence_ids)
         ORDER BY task_id FOR NO KEY UPDATE
       ) AS locked;
     END IF;

@@ -53,13 +53,24 @@ export async function writeBatchWith(
   workerId?: string,
 ): Promise<string[]> {
   const { rows } = await client.query<{ fenced: string[] }>(
-    `SELECT troupe.write_batch(${Array.from({ length: 26 }, (_, index) => `$${index + 1}`).join(', ')}) AS fenced`,
-    [workerId ?? null, ...batchArguments(batch)],
+    `SELECT troupe.write_batch(${Array.from({ length: 27 }, (_, index) => `$${index + 1}`).join(', ')}) AS fenced`,
+    [workerId ?? null, workerId === undefined ? [] : batchTasks(batch), ...batchArguments(batch)],
   );
   return rows[0]?.fenced ?? [];
 }
 
-/** The arguments of `troupe.write_batch` after the fencing worker, in its order. */
+/** The tasks a batch writes for (each once): the rows a fenced batch locks. */
+function batchTasks(batch: WriteBatch): string[] {
+  const ids = new Set<string>();
+  for (const record of batch.statuses) ids.add(record.taskId);
+  for (const item of batch.journal) ids.add(item.taskId);
+  for (const item of batch.snapshots) ids.add(item.taskId);
+  for (const document of batch.results) ids.add(document.result.taskId);
+  for (const item of batch.notifications ?? []) if (item.taskId !== undefined) ids.add(item.taskId);
+  return [...ids];
+}
+
+/** The arguments of `troupe.write_batch` after the fencing worker and its tasks, in its order. */
 function batchArguments(batch: WriteBatch): unknown[] {
   const created = batch.statuses.filter((record) => record.spec);
   const { updates, finals } = statusUpdates(batch.statuses);
