@@ -35,7 +35,7 @@ export interface CliOptions {
   store?: string;
   /** A troupe cluster's Postgres connection string (`worker`, `run`, `tasks`). */
   postgres?: string;
-  /** `worker --dead-after`: a worker silent this long is taken for dead (its tasks move). */
+  /** `worker --dead-after`: this worker takes another silent this long for dead (its tasks move). */
   deadAfterMs?: number;
   status?: string;
   limit?: number;

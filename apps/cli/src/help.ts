@@ -43,8 +43,9 @@ session, within the cluster's limits (config limits.maxConcurrent, 2 per session
 the tasks of workers that died. \`troupe run --postgres URL\` and \`troupe tasks list|show|cancel
 --postgres URL\` submit to and read from the cluster. TROUPE_POSTGRES may hold the URL.
 Approvals: auto or deny here; ask leaves them to cluster clients (default deny).
---dead-after DURATION: a worker silent this long (dead, frozen or cut off) is taken for dead and
-its tasks go to the others (10s, 2500ms or 2500; at least 2s; default 10s).
+--dead-after DURATION: this worker takes another that has been silent this long (dead, frozen or
+cut off) for dead and hands its tasks back to the queue (10s, 2500ms or 2500; at least 2s;
+default 10s).
 `,
   run: `Usage: troupe run [options] PROMPT
 

@@ -53,7 +53,7 @@ describe('troupe worker, run --postgres and tasks --postgres', () => {
     ]);
     expect(log).toMatch(/troupe worker .*: running tasks of the cluster/);
     // What the worker was started with, not what was asked: --dead-after reached startWorker.
-    expect(log).toMatch(/a worker silent for 3\.0s is taken for dead/);
+    expect(log).toMatch(/it takes a worker silent for 3\.0s for dead/);
     expect(log).toMatch(/\[explore\] find the login code completed/);
     const stopped = new Promise((resolve) => worker!.once('exit', resolve));
     worker.kill('SIGTERM');

@@ -9,7 +9,8 @@ import { postgresUrl } from './cluster.js';
 
 /**
  * `troupe worker --postgres URL`: runs a worker of the cluster until SIGINT/SIGTERM.
- * `--dead-after 10s` sets how long a silent worker has before its tasks move (`deadAfterMs`). Approvals:
+ * `--dead-after 10s` sets how long another worker may stay silent before this one takes it for
+ * dead and hands its tasks back to the queue (`deadAfterMs`). Approvals:
  * `--approval auto|deny` decides here; `ask` leaves them to cluster clients (default deny:
  * nobody is at this terminal).
  */
@@ -34,7 +35,7 @@ export async function workerCommand(context: CliContext): Promise<number> {
     ...(options.deadAfterMs === undefined ? {} : { deadAfterMs: options.deadAfterMs }),
   });
   context.stderr.write(
-    `troupe worker ${worker.id}: running tasks of the cluster (Ctrl-C stops it; its tasks go to the other workers; a worker silent for ${formatDuration(worker.deadAfterMs)} is taken for dead).\n`,
+    `troupe worker ${worker.id}: running tasks of the cluster (Ctrl-C stops it; its tasks go to the other workers; it takes a worker silent for ${formatDuration(worker.deadAfterMs)} for dead).\n`,
   );
   worker.runtime.on('task.started', (event) =>
     context.stderr.write(`[${event.agent}] ${event.description} started\n`),
