@@ -170,7 +170,7 @@ export interface TaskPage {
  * over (`PERSISTENCE_LOCK_TAKEN`). Loading goes on.
  */
 export interface StoreWarning {
-  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION' | 'PERSISTENCE_LOCK_TAKEN';
+  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION' | 'PERSISTENCE_LOCK_TAKEN' | 'PERSISTENCE_TASK_OWNED';
   message: string;
   path?: string;
   line?: number;
@@ -209,9 +209,11 @@ export interface TaskStore {
    * `close()`. `runtime.restore()` calls it before loading tasks, so two runtimes restoring one store
    * never both resume a task. Rejects with a `PersistenceError` (`PERSISTENCE_LOCKED`) naming the
    * store and the holder when another live runtime holds it; resolves with warnings (a stale lock
-   * of a dead holder taken over). Calling it again while holding the lock does nothing.
+   * of a dead holder taken over). Calling it again while holding the lock keeps it. A store that
+   * knows which process runs each task also returns `runElsewhere`: unfinished tasks another live
+   * runtime runs (they are not resumed; a `PERSISTENCE_TASK_OWNED` warning names each).
    */
-  lockForRestore?(): Promise<{ warnings: StoreWarning[] }>;
+  lockForRestore?(): Promise<{ warnings: StoreWarning[]; runElsewhere?: readonly string[] }>;
   /** Where a task's snapshot or journal lives (a file path), for error messages. Optional. */
   locate?(taskId: string, kind: 'snapshot' | 'journal'): string;
 }

@@ -365,7 +365,8 @@ export class Runtime {
    * deadline re-armed, and carry on. Tasks this runtime already knows are skipped. With
    * `taskIds`, only those tasks are brought back (the others stay in the store as they are).
    * A store that can lock (`TaskStore.lockForRestore`) is locked first: a second runtime restoring
-   * the same store rejects with `PERSISTENCE_LOCKED` naming the holder, and resumes nothing.
+   * the same store rejects with `PERSISTENCE_LOCKED` naming the holder, and resumes nothing; tasks
+   * the store says another live runtime runs are left to it (a `PERSISTENCE_TASK_OWNED` warning).
    */
   async restore(
     options: { taskIds?: readonly string[] } = {},
@@ -376,8 +377,15 @@ export class Runtime {
     if (locked) warnings.unshift(...locked.warnings);
     const restored: string[] = [];
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
+    const elsewhere = new Set(locked?.runElsewhere ?? []);
     const pending = tasks
-      .filter((task) => !task.result && !isFinalStatus(task.status) && (!only || only.has(task.spec.taskId)))
+      .filter(
+        (task) =>
+          !task.result &&
+          !isFinalStatus(task.status) &&
+          !elsewhere.has(task.spec.taskId) &&
+          (!only || only.has(task.spec.taskId)),
+      )
       .sort((a, b) => a.spec.createdAt - b.spec.createdAt);
     for (const task of pending) {
       const spec = task.spec;

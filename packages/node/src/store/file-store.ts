@@ -26,8 +26,10 @@ import {
   parseResultText,
   parseSnapshotText,
   parseStatusLine,
+  unfinishedTasksRunElsewhere,
 } from './status-log.js';
 import { checkTaskId, type StorePaths, storePaths } from './task-file-names.js';
+import { describeOwner, StoreRunner, type TaskOwner } from './task-owner.js';
 
 /** Options of {@link createFileStore}. */
 export interface FileStoreOptions {
@@ -97,6 +99,8 @@ class FileTaskStore implements FileStore {
   private readonly pending: PendingWrites;
   /** `tasks.jsonl` folded, read incrementally: what `listTasks` and `getTask` answer from. */
   private readonly index: StatusIndex;
+  /** Who this store's status records say runs their tasks (until `close()`). */
+  private readonly runner: StoreRunner;
   private linesTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
   private documentsTimer: NodeJS.Timeout | undefined;
   private failure: PersistenceError | undefined;
@@ -109,6 +113,7 @@ class FileTaskStore implements FileStore {
     this.fsync = options.fsync ?? false;
     this.pending = new PendingWrites(this.paths, this.fsync);
     this.index = new StatusIndex(this.paths.tasks);
+    this.runner = new StoreRunner(this.dir);
     this.durability = options.durability ?? 'batched';
     if (this.durability !== 'batched' && this.durability !== 'sync') {
       throw new RangeError(
@@ -134,7 +139,9 @@ class FileTaskStore implements FileStore {
   appendStatus(record: TaskStatusRecord): void {
     this.assertOpen();
     checkTaskId(record.taskId, this.dir);
-    this.pending.status(record);
+    // Stamped with this process, so that a restore elsewhere leaves the tasks this process runs.
+    const stamped: TaskStatusRecord & { owner: TaskOwner } = { ...record, owner: this.runner.claim() };
+    this.pending.status(stamped);
     this.schedule(false);
   }
 
@@ -240,12 +247,24 @@ class FileTaskStore implements FileStore {
     return document?.result;
   }
 
-  async lockForRestore(): Promise<{ warnings: StoreWarning[] }> {
+  async lockForRestore(): Promise<{ warnings: StoreWarning[]; runElsewhere: string[] }> {
     this.assertOpen();
-    if (this.restoreLock) return { warnings: [] };
-    const { release, warnings } = takeRestoreLock(this.paths);
-    this.restoreLock = { release };
-    return { warnings };
+    let warnings: StoreWarning[] = [];
+    if (!this.restoreLock) {
+      const taken = takeRestoreLock(this.paths);
+      this.restoreLock = { release: taken.release };
+      warnings = taken.warnings;
+    }
+    this.flushNow();
+    const { lines } = await readJsonLines(this.paths.tasks, parseStatusLine);
+    const elsewhere = unfinishedTasksRunElsewhere(lines, this.runner);
+    for (const [taskId, owner] of elsewhere)
+      warnings.push({
+        code: 'PERSISTENCE_TASK_OWNED',
+        message: `Task ${taskId} is not resumed: ${describeOwner(owner)}, which runs it, is still running (${this.paths.tasks}).`,
+        path: this.paths.tasks,
+      });
+    return { warnings, runElsewhere: [...elsewhere.keys()] };
   }
 
   async prune(options: { olderThan?: number } = {}): Promise<number> {
@@ -267,6 +286,7 @@ class FileTaskStore implements FileStore {
     if (this.closed) return;
     await this.flush().finally(() => {
       this.closed = true;
+      this.runner.release();
       this.restoreLock?.release();
       this.restoreLock = undefined;
     });

@@ -15,6 +15,7 @@ import { createFileStore } from './file-store.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const runnerScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
+const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
 
 let root: string;
 let dir: string;
@@ -65,19 +66,22 @@ async function seedUnfinishedTask(): Promise<string> {
 }
 
 interface RunnerOutput {
+  spawned?: string;
   restored?: string[];
   warnings?: { code: string; message: string }[];
   error?: { code: string; message: string };
   finished?: string[];
 }
 
-/** A runtime in a child process that restores the store; see test/helpers/restore-runner.ts. */
-function startRunner() {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', runnerScript, dir, marker],
-    { cwd: repositoryRoot, stdio: 'pipe' },
-  );
+/**
+ * A runtime in a child process that restores the store (test/helpers/restore-runner.ts), or with
+ * `spawnScript` one that spawns a task and never restores (test/helpers/spawn-runner.ts).
+ */
+function startRunner(script = runnerScript) {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir, marker], {
+    cwd: repositoryRoot,
+    stdio: 'pipe',
+  });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -181,9 +185,9 @@ describe('restore lock of the file store', () => {
 
   it('refuses a second store instance in the same process, until the first runtime shuts down', async () => {
     const first = createFileStore({ dir });
-    expect(await first.lockForRestore()).toEqual({ warnings: [] });
+    expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
     // Idempotent for its holder: restoring twice is fine.
-    expect(await first.lockForRestore()).toEqual({ warnings: [] });
+    expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
     const second = createRuntime({
       model: scriptedModel([]),
       agents: [restoreLockAgent],
@@ -201,4 +205,44 @@ describe('restore lock of the file store', () => {
     await second.shutdown();
     expect(existsSync(join(dir, 'restore.lock'))).toBe(false);
   });
+});
+
+describe('tasks another live runtime runs', () => {
+  it('are not resumed by a restore in another process (which took no restore lock): the task ends once, where it runs', async () => {
+    const owner = startRunner(spawnScript);
+    const { spawned } = await owner.line(1);
+    expect(spawned).toMatch(/^t_/);
+    const restorer = startRunner();
+    const restore = await restorer.line(1);
+    expect(restore).toEqual({
+      restored: [],
+      warnings: [
+        expect.objectContaining({
+          code: 'PERSISTENCE_TASK_OWNED',
+          message: expect.stringContaining(
+            `Task ${spawned} is not resumed: process ${owner.pid} on ${hostname()}, which runs it, is still running`,
+          ),
+        }),
+      ],
+    });
+    owner.go();
+    restorer.go();
+    expect(await owner.line(2)).toEqual({ finished: ['completed'] });
+    expect(await restorer.line(2)).toEqual({ finished: [] });
+    await restorer.stop();
+    await owner.stop();
+    expect(await markerLines()).toEqual([String(owner.pid)]);
+  }, 90_000);
+
+  it('are resumed once their process is gone (killed mid-task)', async () => {
+    const owner = startRunner(spawnScript);
+    const { spawned } = await owner.line(1);
+    await owner.kill();
+    const restorer = startRunner();
+    expect(await restorer.line(1)).toEqual({ restored: [spawned], warnings: [] });
+    restorer.go();
+    expect(await restorer.line(2)).toEqual({ finished: ['completed'] });
+    await restorer.stop();
+    expect(await markerLines()).toEqual([String(restorer.pid)]);
+  }, 90_000);
 });

@@ -7,6 +7,7 @@ import type {
 } from '@troupe/core';
 import {
   applyStatusRecord,
+  isFinalStatus,
   type Parsed,
   parseJournalEntry,
   parseJsonDocument,
@@ -15,6 +16,7 @@ import {
   parseStatusRecord,
 } from '@troupe/core/store';
 import type { JsonLine } from './read-json-lines.js';
+import { ownerOf, type StoreRunner, type TaskOwner } from './task-owner.js';
 
 // The file store keeps documents as JSON text: these parse that text with core's document
 // schemas (which also upgrade version-1 documents).
@@ -48,4 +50,24 @@ export function foldStatusLines(lines: readonly JsonLine<TaskStatusRecord>[]): M
     applyStatusRecord(tasks, value);
   }
   return tasks;
+}
+
+/**
+ * The unfinished tasks whose last status record was written by another process that is still
+ * running (see `StoreRunner.runsElsewhere`), with it: a restore here must leave them to it.
+ */
+export function unfinishedTasksRunElsewhere(
+  lines: readonly JsonLine<TaskStatusRecord>[],
+  runner: StoreRunner,
+): Map<string, TaskOwner> {
+  const owners = new Map<string, TaskOwner | undefined>();
+  const ended = new Set<string>();
+  for (const { value } of lines) {
+    if (isFinalStatus(value.status)) ended.add(value.taskId);
+    else owners.set(value.taskId, ownerOf(value));
+  }
+  const elsewhere = new Map<string, TaskOwner>();
+  for (const [taskId, owner] of owners)
+    if (owner && !ended.has(taskId) && runner.runsElsewhere(owner)) elsewhere.set(taskId, owner);
+  return elsewhere;
 }
