@@ -4,52 +4,27 @@
 // {"finished": [status]} when it ended. The model answers only after a line arrives on stdin;
 // shuts down when stdin ends.
 
-import { once } from 'node:events';
-import { appendFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createRuntime, defineTool } from '@troupe/core';
-import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
-import * as v from 'valibot';
+import { createRuntime } from '@troupe/core';
 import { createFileStore } from '../../src/store/file-store.js';
+import { appendMarkerTool, markerModel, say, stdinControl } from './marker-runtime.js';
 import { restoreLockAgent } from './restore-lock-agent.js';
 
 const [dir, marker] = process.argv.slice(2);
 if (!dir || !marker) throw new Error('usage: spawn-runner.ts <dir> <marker file>');
 
-const appendMarker = defineTool({
-  name: 'append_marker',
-  description: 'Appends a line to the marker file',
-  access: 'write',
-  input: v.object({}),
-  execute: async () => {
-    appendFileSync(marker, `${process.pid}\n`);
-    return 'appended';
-  },
-});
-const lines = createInterface({ input: process.stdin });
-const go = new Promise<void>((resolve) => lines.once('line', () => resolve()));
-const stdinEnded = once(process.stdin, 'end');
-const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const stdin = stdinControl();
 const store = createFileStore({ dir });
 let announced = false;
-const model = scriptedModel(async (request) => {
-  if (!announced) {
-    announced = true;
-    await store.flush();
-    say({ spawned: request.taskId });
-  }
-  await go;
-  return request.messages.some(
-    (message) =>
-      Array.isArray(message.content) && message.content.some((block) => block.type === 'tool_result'),
-  )
-    ? textReply('done')
-    : toolReply('append_marker', {});
+const model = markerModel(stdin.go, async (request) => {
+  if (announced) return;
+  announced = true;
+  await store.flush();
+  say({ spawned: request.taskId });
 });
 const runtime = createRuntime({
   model,
   agents: [restoreLockAgent],
-  tools: [appendMarker],
+  tools: [appendMarkerTool(marker)],
   approval: 'auto',
   store,
 });
@@ -57,6 +32,6 @@ const { result } = runtime.spawn({ agent: 'marker', prompt: 'append once' });
 const ended = await result;
 await store.flush();
 say({ finished: [ended.status] });
-await stdinEnded;
-lines.close();
+await stdin.ended;
+stdin.close();
 await runtime.shutdown();
