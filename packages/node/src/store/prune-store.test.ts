@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -34,6 +35,35 @@ function addTask(store: ReturnType<typeof createFileStore>, taskId: string, end?
 }
 
 describe('prune', () => {
+  it('removes the runner files of processes on this host that are gone, and keeps the live ones', async () => {
+    const store = createFileStore({ dir });
+    addTask(store, 'running');
+    await store.flush();
+    const own = (await readdir(dir)).filter((name) => name.startsWith('runner-'));
+    expect(own).toHaveLength(1);
+    // A process that has exited: its pid, read from inside it.
+    const deadPid = Number(
+      execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']),
+    );
+    const dead = 'runner-0123456789abcdef.lock';
+    const otherHost = 'runner-fedcba9876543210.lock';
+    await writeFile(
+      join(dir, dead),
+      JSON.stringify({ pid: deadPid, host: hostname(), runner: '0123456789abcdef', at: 1 }),
+    );
+    await writeFile(
+      join(dir, otherHost),
+      JSON.stringify({ pid: deadPid, host: 'elsewhere', runner: 'fedcba9876543210', at: 1 }),
+    );
+
+    expect(await store.prune({ olderThan: 1 })).toBe(0);
+    expect((await readdir(dir)).filter((name) => name.startsWith('runner-')).sort()).toEqual(
+      [...own, otherHost].sort(),
+    );
+    await store.close();
+    expect((await readdir(dir)).filter((name) => name.startsWith('runner-'))).toEqual([otherHost]);
+  });
+
   it('removes finished tasks that ended before the cut-off, their files and their log lines', async () => {
     const store = createFileStore({ dir });
     addTask(store, 'old', 10 * day);

@@ -7,6 +7,7 @@ import { foldStatusLines, parseStatusLine } from './status-log.js';
 import { acquireLock } from './store-lock.js';
 import { appendLinesSync, writeFileAtomicSync } from './sync-file-writes.js';
 import type { StorePaths } from './task-file-names.js';
+import { removeDeadRunners } from './task-owner.js';
 
 /** Options of {@link pruneStore}. */
 export interface PruneOptions {
@@ -121,6 +122,7 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
     return removed.size;
   } finally {
     await removeStaleTemporaries(paths.dir);
+    removeDeadRunners(paths.dir);
     release();
   }
 }

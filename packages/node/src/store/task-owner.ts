@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,7 +62,7 @@ export class StoreRunner {
     const path = runnerFile(this.dir, this.owner.runner);
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(path, JSON.stringify({ pid: this.owner.pid, host: this.owner.host, at: Date.now() }));
+      writeFileSync(path, JSON.stringify({ ...this.owner, at: Date.now() }));
     } catch {
       return this.owner;
     }
@@ -93,15 +93,49 @@ export class StoreRunner {
   runsElsewhere(owner: TaskOwner): boolean {
     if (owner.runner === this.owner.runner) return false;
     if (!existsSync(runnerFile(this.dir, owner.runner))) return false;
-    if (owner.host !== this.owner.host) return true;
+    return owner.host !== this.owner.host || processAlive(owner);
+  }
+}
+
+/** Whether the process `owner` names, on this host, still runs (and started when it says). */
+function processAlive(owner: { pid: number; start?: number }): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.start === undefined) return true;
+  const start = startOf(owner.pid);
+  return start === undefined || start === owner.start;
+}
+
+/**
+ * Removes the runner files of this host's processes that are gone (killed before they could
+ * remove their own); `prune` calls it. Files of other hosts, and unreadable ones, are kept.
+ */
+export function removeDeadRunners(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^runner-[0-9a-f]{16}\.lock$/.test(name)) continue;
+    const path = join(dir, name);
     try {
-      process.kill(owner.pid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+      const holder = JSON.parse(readFileSync(path, 'utf8')) as {
+        pid?: unknown;
+        host?: unknown;
+        start?: unknown;
+      };
+      if (holder.host !== hostname() || typeof holder.pid !== 'number') continue;
+      const owner =
+        typeof holder.start === 'number' ? { pid: holder.pid, start: holder.start } : { pid: holder.pid };
+      if (!processAlive(owner)) rmSync(path, { force: true });
+    } catch {
+      // Being written, or not ours to judge: left alone.
     }
-    if (owner.start === undefined) return true;
-    const start = startOf(owner.pid);
-    return start === undefined || start === owner.start;
   }
 }
 
