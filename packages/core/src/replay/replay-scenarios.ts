@@ -5,6 +5,7 @@ import { ModelError } from '../errors.js';
 import type { ModelRequest } from '../model/types.js';
 import type { TaskResult, TaskStore, TerminateReason } from '../persistence/types.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
+import { hang } from '../runtime/test-fixtures.js';
 import { type ManualClock, manualClock } from '../testing/manual-clock.js';
 import { type ScriptedReply, scriptedModel, textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -57,19 +58,6 @@ function gate(): Gate {
 
 const turnOf = (request: ModelRequest) => request.messages.filter((m) => m.role === 'assistant').length + 1;
 const grace = (request: ModelRequest) => request.tools.length === 0;
-
-/** A model call that answers only when aborted (with an `AbortError`). */
-function hang(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) =>
-    signal.addEventListener(
-      'abort',
-      () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
-      {
-        once: true,
-      },
-    ),
-  );
-}
 
 /** Lets pending promise callbacks run (no timers involved). */
 export async function settle(rounds = 30): Promise<void> {
