@@ -55,8 +55,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/test/**/*.browser.test.ts'],
-          // server-everything over Streamable HTTP for @troupe/mcp's browser test.
-          globalSetup: ['packages/mcp/test/browser-setup.ts'],
+          // server-everything over Streamable HTTP for @troupe/mcp's browser test; redirecting servers
+          // for @troupe/browser's fetch tool test.
+          globalSetup: ['packages/mcp/test/browser-setup.ts', 'packages/browser/test/redirect-setup.ts'],
           testTimeout: 20_000,
           browser: {
             enabled: true,
