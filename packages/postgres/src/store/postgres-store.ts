@@ -24,6 +24,7 @@ import {
 } from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
+import { RestoreLock } from './restore-lock.js';
 import { ensureSchema } from './schema.js';
 import { type BatchNotification, writeBatch } from './write-batch.js';
 
@@ -67,11 +68,36 @@ export class PostgresTaskStore implements TaskStore {
   private failure: PersistenceError | undefined;
   private closed = false;
   private fence: { workerId: string; onFenced: (taskIds: string[]) => void } | undefined;
+  private readonly url: string;
+  private restoreLock: Promise<RestoreLock> | undefined;
 
   /** @internal Use {@link openPostgresStore}. */
-  constructor(pool: pg.Pool, where: string) {
+  constructor(pool: pg.Pool, where: string, url: string) {
     this.pool = pool;
     this.where = where;
+    this.url = url;
+  }
+
+  /**
+   * `TaskStore.lockForRestore`: makes this store's runtime the one that resumes the database's
+   * unfinished tasks, until `close()`. The lock is a session-level advisory lock on a connection
+   * of its own, so it goes with that connection: a runtime that died holds nothing. Rejects with
+   * `PERSISTENCE_LOCKED` naming the holder (its process and host, from its session's
+   * `application_name`) while another runtime holds it; calling it again while holding it keeps it.
+   */
+  async lockForRestore(): Promise<{ warnings: StoreWarning[]; runElsewhere: string[] }> {
+    if (this.closed)
+      throw new PersistenceError('PERSISTENCE_FAILED', `The task store at ${this.where} is closed.`);
+    if (!this.restoreLock) {
+      const taking = RestoreLock.take(this.url, this.where);
+      this.restoreLock = taking;
+      // A refusal leaves nothing held: the next call tries again.
+      taking.catch(() => {
+        if (this.restoreLock === taking) this.restoreLock = undefined;
+      });
+    }
+    await this.restoreLock;
+    return { warnings: [], runElsewhere: [] };
   }
 
   /**
@@ -338,6 +364,9 @@ export class PostgresTaskStore implements TaskStore {
     } finally {
       this.closed = true;
       if (this.retry) clearTimeout(this.retry);
+      const lock = this.restoreLock;
+      this.restoreLock = undefined;
+      await lock?.then((held) => held.release()).catch(() => {});
       await this.pool.end();
     }
   }
@@ -398,5 +427,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error;
   }
   client.release();
-  return new PostgresTaskStore(pool, redactUrl(url));
+  return new PostgresTaskStore(pool, redactUrl(url), url);
 }

@@ -1,0 +1,231 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
+import pg from 'pg';
+import * as v from 'valibot';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const runnerScript = fileURLToPath(new URL('./fixtures/restore-runner.ts', import.meta.url));
+
+let cluster: TestCluster;
+let databases = 0;
+const children: ChildProcessWithoutNullStreams[] = [];
+beforeAll(async () => {
+  cluster = await startTestCluster();
+}, 60_000);
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+afterAll(async () => {
+  await cluster?.destroy();
+});
+
+const agents = [{ name: 'marker', description: 'marks', systemPrompt: 'Mark.', tools: ['mark'] }];
+/** The write tool as the seeding runtime knows it: it must never run in this process. */
+const mark = defineTool({
+  name: 'mark',
+  description: 'Records that it ran',
+  access: 'write',
+  input: v.object({}),
+  execute: async () => {
+    throw new Error('mark ran in the test process');
+  },
+});
+
+/** A fresh database with `count` unfinished tasks (their model calls were in flight), as a crash leaves them. */
+async function seed(count: number): Promise<{ url: string; taskIds: string[] }> {
+  const url = await cluster.createDatabase(`restore_${++databases}`);
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  await setup.query('CREATE TABLE marks (task_id text, pid int)');
+  await setup.end();
+  let calls = 0;
+  let allCalled!: () => void;
+  const called = new Promise<void>((resolve) => {
+    allCalled = resolve;
+    if (count === 0) resolve();
+  });
+  const store = await openPostgresStore({ url });
+  const runtime = createRuntime({
+    model: scriptedModel((_request, { signal }) => {
+      if (++calls === count) allCalled();
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    }),
+    agents,
+    tools: [mark],
+    approval: 'auto',
+    store,
+  });
+  const taskIds = Array.from(
+    { length: count },
+    () => runtime.spawn({ agent: 'marker', prompt: 'mark once' }).id,
+  );
+  await called;
+  await runtime.shutdown({ keepTasks: true });
+  return { url, taskIds };
+}
+
+interface RunnerOutput {
+  restored?: string[];
+  warnings?: { code: string; message: string }[];
+  error?: { code: string; message: string; details: Record<string, unknown> };
+  finished?: string[];
+}
+
+/** A runtime restoring the store at `url` in a child process (test/fixtures/restore-runner.ts). */
+function startRunner(url: string) {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', runnerScript, url], {
+    cwd: repositoryRoot,
+    stdio: 'pipe',
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const outputs: RunnerOutput[] = [];
+  const waiters: (() => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    outputs.push(JSON.parse(line) as RunnerOutput);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = once(child, 'exit');
+  const line = (count: number) =>
+    new Promise<RunnerOutput>((resolve, reject) => {
+      const check = () => {
+        if (outputs.length >= count) resolve(outputs[count - 1]!);
+        else waiters.push(check);
+      };
+      check();
+      void exited.then(() => {
+        if (outputs.length < count) reject(new Error(`runner exited before line ${count}: ${stderr}`));
+      });
+    });
+  return {
+    pid: child.pid!,
+    line,
+    go: () => child.stdin.write('go\n'),
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+      expect(stderr).toBe('');
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function marks(url: string): Promise<{ task_id: string; pid: number }[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query('SELECT task_id, pid FROM marks ORDER BY task_id')).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('restore lock of the Postgres store', () => {
+  it('two runtimes in two processes restoring one database: one resumes the 3 tasks, each write runs once; the other is refused naming the holder', async () => {
+    const { url, taskIds } = await seed(3);
+    const runners = [startRunner(url), startRunner(url)];
+    const first = await Promise.all(runners.map((runner) => runner.line(1)));
+    const winner = first.findIndex((output) => output.restored !== undefined);
+    expect(winner).toBeGreaterThanOrEqual(0);
+    const holder = runners[winner]!;
+    const loser = runners[1 - winner]!;
+    expect(first[winner]).toEqual({ restored: taskIds, warnings: [] });
+    const refusal = first[1 - winner]!.error!;
+    expect(refusal).toMatchObject({
+      code: 'PERSISTENCE_LOCKED',
+      details: { holder: { pid: holder.pid, host: hostname() } },
+    });
+    expect(refusal.message).toContain(`is being restored by process ${holder.pid} on ${hostname()}`);
+    expect(refusal.message).toContain(`The task store at postgres://`);
+    expect(refusal.message).toContain(new URL(url).pathname);
+    for (const runner of runners) runner.go();
+    expect(await holder.line(2)).toEqual({ finished: ['completed', 'completed', 'completed'] });
+    await loser.stop();
+    await holder.stop();
+    expect(await marks(url)).toEqual(taskIds.map((task_id) => ({ task_id, pid: holder.pid })));
+  }, 120_000);
+
+  it('the lock of a killed runtime goes with its connection: the next restore takes it and resumes its tasks', async () => {
+    const { url, taskIds } = await seed(1);
+    const crashed = startRunner(url);
+    expect((await crashed.line(1)).restored).toEqual(taskIds);
+    await crashed.kill();
+    const next = startRunner(url);
+    expect(await next.line(1)).toEqual({ restored: taskIds, warnings: [] });
+    next.go();
+    expect(await next.line(2)).toEqual({ finished: ['completed'] });
+    await next.stop();
+    expect(await marks(url)).toEqual([{ task_id: taskIds[0], pid: next.pid }]);
+  }, 120_000);
+
+  it('in one process: a second store is refused until the first closes; the holder may lock again', async () => {
+    const { url } = await seed(0);
+    const first = await openPostgresStore({ url });
+    const second = await openPostgresStore({ url });
+    try {
+      expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
+      expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
+      const refused = await second.lockForRestore().catch((error: unknown) => error);
+      expect(PersistenceError.isInstance(refused)).toBe(true);
+      expect(refused).toMatchObject({
+        code: 'PERSISTENCE_LOCKED',
+        details: { holder: { pid: process.pid, host: hostname() } },
+      });
+      await first.close();
+      expect(await second.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 60_000);
+
+  it('a lock whose connection the server ended does not crash its holder, which takes it again', async () => {
+    const { url } = await seed(0);
+    const first = await openPostgresStore({ url });
+    const second = await openPostgresStore({ url });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const lockSessions = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted",
+        )
+      ).rows.map((row) => row.pid);
+    try {
+      await first.lockForRestore();
+      const [session] = await lockSessions();
+      expect(session).toBeTypeOf('number');
+      await admin.query('SELECT pg_terminate_backend($1)', [session]);
+      // Taken again on a new connection (the old one's 'error' must not kill this process).
+      for (let waited = 0; ; waited += 50) {
+        const sessions = await lockSessions();
+        if (sessions.length === 1 && sessions[0] !== session) break;
+        if (waited > 20_000) throw new Error('the lock was not taken again');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await second.lockForRestore().catch((error: unknown) => error)).toMatchObject({
+        code: 'PERSISTENCE_LOCKED',
+        details: { holder: { pid: process.pid } },
+      });
+    } finally {
+      await admin.end();
+      await first.close();
+      await second.close();
+    }
+  }, 60_000);
+});
