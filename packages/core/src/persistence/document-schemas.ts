@@ -34,7 +34,7 @@ export const resultSchema = v.looseObject({
   error: v.optional(v.looseObject({ name: v.string(), code: v.string(), message: v.string() })),
 });
 
-const messageSchema = v.looseObject({
+export const messageSchema = v.looseObject({
   role: v.picklist(['user', 'assistant']),
   content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
 });

@@ -367,10 +367,37 @@ export class Runtime {
    * A store that can lock (`TaskStore.lockForRestore`) is locked first: a second runtime restoring
    * the same store rejects with `PERSISTENCE_LOCKED` naming the holder, and resumes nothing; tasks
    * the store says another live runtime runs are left to it (a `PERSISTENCE_TASK_OWNED` warning).
+   * Calls made while one runs share it: the same `taskIds` (or none) get its promise; other
+   * `taskIds` run after it. A task whose stored state cannot be read fails alone
+   * (`PERSISTENCE_CORRUPT`, with a `runtime.warning`); the others restore.
    */
-  async restore(
+  restore(
     options: { taskIds?: readonly string[] } = {},
   ): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
+    if (this.stopped) return Promise.reject(this.stoppedError());
+    const key = options.taskIds ? JSON.stringify([...options.taskIds].sort()) : '*';
+    const running = this.restoring;
+    if (running?.key === key) return running.promise;
+    const promise = (running ? running.promise.catch(() => undefined) : Promise.resolve()).then(() =>
+      this.restoreOnce(options),
+    );
+    const current = { key, promise };
+    this.restoring = current;
+    const done = () => {
+      if (this.restoring === current) this.restoring = undefined;
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  /** The restore run in progress, shared by calls for the same task ids. */
+  private restoring:
+    | { key: string; promise: Promise<{ restored: string[]; warnings: StoreWarning[] }> }
+    | undefined;
+
+  private async restoreOnce(options: {
+    taskIds?: readonly string[];
+  }): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
     this.assertRunning();
     const locked = await this.store.lockForRestore?.();
     const { tasks, warnings } = await this.store.loadTasks();
@@ -396,11 +423,22 @@ export class Runtime {
         this.mainToolList,
         this.limits.maxDepth,
       );
+      const warn = (code: 'PERSISTENCE_CORRUPT' | 'TASK_RESTARTED', message: string) =>
+        this.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId });
       const plan = await planRestore(this.store, task, {
         input: machineInputFromSpec(spec),
         warnings,
-        warn: (code, message) => this.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
+        warn,
+      }).catch((error: unknown) => {
+        // A store that throws for one task's documents: that task alone fails.
+        const message = `Task ${spec.taskId} cannot be restored: ${(error as Error)?.message ?? String(error)}.`;
+        warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
+        warn('PERSISTENCE_CORRUPT', message);
+        return { corrupt: message };
       });
+      // Shut down while the store was read: nothing more is started.
+      if (this.stopped) break;
+      if (this.table.get(spec.taskId)) continue;
       restored.push(spec.taskId);
       if ('corrupt' in plan) {
         // This task alone fails; the others restore.
@@ -509,8 +547,11 @@ export class Runtime {
   }
 
   private assertRunning(): void {
-    if (this.stopped)
-      throw new TroupeError('RUNTIME_STOPPED', 'The runtime has been shut down; create a new one.');
+    if (this.stopped) throw this.stoppedError();
+  }
+
+  private stoppedError(): TroupeError {
+    return new TroupeError('RUNTIME_STOPPED', 'The runtime has been shut down; create a new one.');
   }
 
   private submit(

@@ -1,6 +1,8 @@
 import { type AnyActorLogic, createActor } from 'xstate';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
+import { armedDeadline, wantedEffect } from '../machines/wanted-effect.js';
+import { persistedSnapshotProblem } from '../persistence/subagent-snapshot-schema.js';
 import { SCHEMA_VERSION, type StoredTask, type StoreWarning, type TaskStore } from '../persistence/types.js';
 
 /** How one unfinished task comes back: from its snapshot and the journal after it, or its whole journal. */
@@ -30,8 +32,10 @@ function where(store: TaskStore, taskId: string, kind: 'snapshot' | 'journal'): 
 }
 
 /**
- * Runs `events` through an actor of `logic` with no effects, as the driver will. Returns why it
- * failed (an unknown state, an event the machine cannot take), or undefined when it works.
+ * Runs `events` through an actor of `logic` with no effects, as the driver will, then reads the
+ * resulting snapshot as the driver does (the effect it wants, its deadline). Returns why it
+ * failed (an unknown state, an event the machine cannot take, a context the driver cannot read),
+ * or undefined when it works.
  */
 function rehearse(
   logic: AnyActorLogic,
@@ -49,7 +53,12 @@ function rehearse(
         return `journal event ${JSON.stringify(event)?.slice(0, 80)} has no type`;
       actor.send(event);
     }
-    const status = actor.getSnapshot().status;
+    const snapshot = actor.getSnapshot();
+    if (failure === undefined && snapshot.status === 'active') {
+      wantedEffect(snapshot);
+      armedDeadline(snapshot);
+    }
+    const status = snapshot.status;
     actor.stop();
     if (failure === undefined && status === 'error') failure = actor.getSnapshot().error;
   } catch (error) {
@@ -91,23 +100,34 @@ export async function planRestore(
   } catch (error) {
     snapshotProblem = `unreadable (${(error as Error).message})`;
   }
-  if (snapshot && snapshot.v === SCHEMA_VERSION && snapshot.journalLength <= events.length) {
-    const logic = restoredLogic(snapshot.snapshot);
-    const replay = events.slice(snapshot.journalLength);
-    snapshotProblem = rehearse(logic, input, replay);
-    if (snapshotProblem === undefined) return { logic, replay, journalLength: events.length };
+  if (snapshot && snapshot.v === SCHEMA_VERSION) {
+    const malformed = persistedSnapshotProblem(snapshot.snapshot);
+    if (malformed !== undefined) snapshotProblem = `malformed: ${malformed}`;
+    else if (snapshot.journalLength <= events.length) {
+      const logic = restoredLogic(snapshot.snapshot);
+      const replay = events.slice(snapshot.journalLength);
+      snapshotProblem = rehearse(logic, input, replay);
+      if (snapshotProblem === undefined) return { logic, replay, journalLength: events.length };
+    }
+    // An unusable snapshot that covered more than the journal holds: the journal cannot stand in.
+    if (
+      snapshotProblem !== undefined &&
+      journalProblem === undefined &&
+      snapshot.journalLength > events.length
+    )
+      journalProblem = `it holds ${events.length} of the ${snapshot.journalLength} entries the snapshot covered`;
+  }
+  if (journalProblem === undefined) journalProblem = rehearse(subagentMachine, input, events);
+  if (journalProblem !== undefined) {
+    const message = `Task ${taskId} cannot be restored: ${where(store, taskId, 'journal')} cannot be replayed (${journalProblem})${snapshotProblem ? ` and ${where(store, taskId, 'snapshot')} is unusable (${snapshotProblem})` : ''}.`;
+    warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
+    warn('PERSISTENCE_CORRUPT', message);
+    return { corrupt: message };
   }
   if (snapshotProblem !== undefined) {
     const message = `Task ${taskId}: ${where(store, taskId, 'snapshot')} cannot be restored (${snapshotProblem}); rebuilding it from its journal.`;
     warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
     warn('PERSISTENCE_CORRUPT', message);
-  }
-  if (journalProblem === undefined) journalProblem = rehearse(subagentMachine, input, events);
-  if (journalProblem !== undefined) {
-    const message = `Task ${taskId} cannot be restored: ${where(store, taskId, 'journal')} cannot be replayed (${journalProblem})${snapshotProblem ? ` and ${where(store, taskId, 'snapshot')} is unusable` : ''}.`;
-    warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
-    warn('PERSISTENCE_CORRUPT', message);
-    return { corrupt: message };
   }
   if (events.length === 0 && snapshot === undefined) {
     warn(

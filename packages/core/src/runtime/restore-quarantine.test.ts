@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { RuntimeWarning } from '../events.js';
+import { createMemoryStore } from '../persistence/memory-store.js';
+import type { TaskStore } from '../persistence/types.js';
+import { textReply } from '../testing/scripted-model.js';
+import { fixtureRuntime, hang, settle } from './test-fixtures.js';
+
+/** Two running tasks left unfinished in a memory store, as a crash would leave them. */
+async function unfinishedTasks() {
+  const store = createMemoryStore();
+  const first = fixtureRuntime((_request, { signal }) => hang(signal), { store });
+  const ids = [
+    first.runtime.spawn({ agent: 'explore', prompt: 'one' }).id,
+    first.runtime.spawn({ agent: 'explore', prompt: 'two' }).id,
+  ];
+  await settle();
+  await first.runtime.shutdown({ keepTasks: true });
+  return { store, ids };
+}
+
+function endOf(runtime: ReturnType<typeof fixtureRuntime>['runtime'], id: string) {
+  return runtime.result(id);
+}
+
+describe('restore', () => {
+  it('two concurrent restore() calls share one run: each task is resumed once and ends once', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const second = fixtureRuntime((request) => textReply(`answer to ${request.messages[0]!.content}`), {
+      store,
+    });
+    // Before, the second call spawned each task again: "Actor with system ID … already exists"
+    // stopped the supervisor (vitest reports that uncaught error as a failure of this test).
+    const [one, two] = await Promise.all([second.runtime.restore(), second.runtime.restore()]);
+    expect(one).toEqual({ restored: ids, warnings: [] });
+    expect(two).toBe(one);
+    const results = await Promise.all(ids.map((id) => endOf(second.runtime, id)));
+    expect(results.map((result) => [result?.status, result?.output])).toEqual([
+      ['completed', 'answer to one'],
+      ['completed', 'answer to two'],
+    ]);
+    expect(second.model.requests).toHaveLength(2);
+    // Once the first run is over, a new call runs again (and finds nothing left).
+    expect(await second.runtime.restore()).toEqual({ restored: [], warnings: [] });
+  });
+
+  it('a restore() for other task ids while one runs waits for it, then runs its own', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const second = fixtureRuntime(() => textReply('done'), { store });
+    const [first, other] = await Promise.all([
+      second.runtime.restore({ taskIds: [ids[0]!] }),
+      second.runtime.restore({ taskIds: [ids[1]!] }),
+    ]);
+    expect(first.restored).toEqual([ids[0]]);
+    expect(other.restored).toEqual([ids[1]]);
+    expect((await Promise.all(ids.map((id) => endOf(second.runtime, id)))).map((r) => r?.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
+  });
+
+  it('a snapshot whose context is null: that task fails naming it and its snapshot, the other resumes', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const [bad, good] = ids as [string, string];
+    const document = (await store.loadSnapshot(bad))!;
+    // The journal cannot stand in for it: its entries are lost.
+    const damaged: TaskStore = {
+      ...store,
+      loadSnapshot: async (taskId) =>
+        taskId === bad
+          ? { ...document, snapshot: { ...(document.snapshot as object), context: null } }
+          : store.loadSnapshot(taskId),
+      loadJournal: async (taskId) =>
+        taskId === bad ? { entries: [], warnings: [] } : store.loadJournal(taskId),
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: damaged });
+    const warned: RuntimeWarning[] = [];
+    second.runtime.on('runtime.warning', (warning) => warned.push(warning));
+    const { restored } = await second.runtime.restore();
+    expect(restored).toEqual([bad, good]);
+    const failed = await endOf(second.runtime, bad);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      terminateReason: 'ERROR',
+      error: { code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(`Task ${bad}`) },
+    });
+    expect(failed?.error?.message).toContain('context');
+    expect(await endOf(second.runtime, good)).toMatchObject({ status: 'completed', output: 'resumed' });
+    expect(warned.filter((warning) => warning.taskId === bad).map((warning) => warning.code)).toContain(
+      'PERSISTENCE_CORRUPT',
+    );
+    // The failure is persisted as the task's result.
+    expect((await store.getTask(bad))?.status).toBe('failed');
+  });
+
+  it('a snapshot whose context is null, with a journal: rebuilt from the journal, with a warning', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const [bad, good] = ids as [string, string];
+    const document = (await store.loadSnapshot(bad))!;
+    const damaged: TaskStore = {
+      ...store,
+      loadSnapshot: async (taskId) =>
+        taskId === bad
+          ? { ...document, snapshot: { ...(document.snapshot as object), context: null } }
+          : store.loadSnapshot(taskId),
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: damaged });
+    const { warnings } = await second.runtime.restore();
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(bad) }),
+    ]);
+    expect((await Promise.all(ids.map((id) => endOf(second.runtime, id)))).map((r) => r?.output)).toEqual([
+      'resumed',
+      'resumed',
+    ]);
+    expect(good).toBeDefined();
+  });
+});
