@@ -80,7 +80,10 @@ export interface RuntimeWarning {
     | 'DUPLICATE_TOOL_USE_ID'
     | 'TASK_RESTARTED'
     | 'PERSISTENCE_CORRUPT'
-    | 'TOOL_SOURCE_FAILED';
+    | 'TOOL_SOURCE_FAILED'
+    | 'TOOL_INPUT_NOT_JSON'
+    | 'MODEL_TEXT_TRUNCATED'
+    | 'LISTENER_FAILED';
   message: string;
   taskId?: string;
 }
