@@ -1,7 +1,13 @@
 import type { ApprovalRequest } from '../events.js';
 import type { ApprovalDecision } from '../runtime/approvals.js';
-import { permissionRuleMatches } from './match-permission-rule.js';
+import {
+  allowableCommands,
+  allowRuleCoversCommand,
+  commandOf,
+  ruleVerdict,
+} from './match-permission-rule.js';
 import { type PermissionRule, parsePermissionRule } from './permission-rule.js';
+import { analyseShellLine, type ShellLine } from './shell-line.js';
 
 /** Options of {@link createPermissionPolicy}. */
 export interface PermissionPolicyOptions {
@@ -23,10 +29,16 @@ export interface PermissionPolicy {
   allow(rule: string): PermissionRule;
   /** The rules, as parsed. */
   rules(): { allow: PermissionRule[]; deny: PermissionRule[] };
-  /** The first deny rule, else the first allow rule, that covers a call. */
+  /**
+   * The first deny rule, else the allow rule, that covers a call, with the reason of a denial. A
+   * deny rule covers a shell line when any command it would run is covered, or may be (an
+   * expansion decides), or the line cannot be analysed with certainty (`eval`, a parse error, …).
+   * Allow rules cover a shell line only when every command in it is covered (by one rule or
+   * several; the first is named).
+   */
   matching(
     request: Pick<ApprovalRequest, 'tool' | 'input'>,
-  ): { rule: PermissionRule; effect: 'allow' | 'deny' } | undefined;
+  ): { rule: PermissionRule; effect: 'allow' | 'deny'; reason?: string } | undefined;
 }
 
 /**
@@ -39,17 +51,44 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): P
   const denyRules = (options.deny ?? []).map(parsePermissionRule);
   const otherwise = options.otherwise ?? 'ask';
   const where = options.root === undefined ? {} : { root: options.root };
+  // The last line analysed: decide() and the desk ask about the same call in a row.
+  let last: { command: string; line: ShellLine } | undefined;
+  const lineOf = (command: string | undefined): ShellLine | undefined => {
+    if (command === undefined) return undefined;
+    if (last?.command !== command) last = { command, line: analyseShellLine(command) };
+    return last.line;
+  };
   const policy: PermissionPolicy = {
     matching(request) {
-      const denied = denyRules.find((rule) => permissionRuleMatches(rule, request, where));
-      if (denied) return { rule: denied, effect: 'deny' };
-      const allowed = allowRules.find((rule) => permissionRuleMatches(rule, request, where));
-      return allowed ? { rule: allowed, effect: 'allow' } : undefined;
+      const line = lineOf(commandOf(request));
+      const context = line === undefined ? where : { ...where, line };
+      for (const rule of denyRules) {
+        const found = ruleVerdict(rule, request, { ...context, effect: 'deny' });
+        if (found.verdict === 'match') return { rule, effect: 'deny' };
+        if (found.verdict === 'maybe') return { rule, effect: 'deny', reason: found.why };
+      }
+      const allowed = allowRules.find(
+        (rule) => ruleVerdict(rule, request, { ...context, effect: 'allow' }).verdict === 'match',
+      );
+      if (allowed) return { rule: allowed, effect: 'allow' };
+      // A compound line: every command covered by some allow rule.
+      const commands = line && allowableCommands(line);
+      if (!commands || commands.length < 2) return undefined;
+      let first: PermissionRule | undefined;
+      for (const command of commands) {
+        const rule = allowRules.find((each) => allowRuleCoversCommand(each, request.tool, command));
+        if (!rule) return undefined;
+        first ??= rule;
+      }
+      return first ? { rule: first, effect: 'allow' } : undefined;
     },
     decide(request) {
       const found = policy.matching(request);
       if (found?.effect === 'deny')
-        return { decision: 'deny', reason: `the permission rule ${found.rule.text} denies it` };
+        return {
+          decision: 'deny',
+          reason: `the permission rule ${found.rule.text} denies it${found.reason ? ` (${found.reason}; write the command so that what it runs is plain)` : ''}`,
+        };
       if (found) return 'approve';
       if (otherwise === 'deny')
         return {

@@ -1,0 +1,310 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../events.js';
+import { createPermissionPolicy } from './permission-policy.js';
+
+const bash = (command: string) => ({ tool: 'bash', input: { command } }) as unknown as ApprovalRequest;
+const write = (file_path: string) =>
+  ({ tool: 'write', input: { file_path, content: 'x' } }) as unknown as ApprovalRequest;
+const edit = (file_path: string) =>
+  ({ tool: 'edit', input: { file_path, old_string: 'a', new_string: 'b' } }) as unknown as ApprovalRequest;
+
+/** What a policy decided, in one word. */
+function outcome(decision: ReturnType<ReturnType<typeof createPermissionPolicy>['decide']>): string {
+  return typeof decision === 'string' ? decision : decision.decision;
+}
+
+// Every line here runs `git push` (or may, for all the line shows). With the deny rule and the
+// `auto` approval mode (`otherwise: 'approve'`), each must be denied.
+const SPELLINGS = [
+  // The issue's spellings.
+  'git push',
+  'git push origin main',
+  'true; git push',
+  'true && git push',
+  'false || git push',
+  'true | git push',
+  'git push | cat',
+  'true\ngit push',
+  'echo $(git push)',
+  'echo `git push`',
+  '(git push)',
+  '{ git push; }',
+  'GIT_TRACE=0 git push',
+  'env git push',
+  '"git" push',
+  '\\git push',
+  '/usr/bin/git push',
+  "bash -c 'git push'",
+  // Separators and grouping.
+  'git push &',
+  'true & git push',
+  'true;git push',
+  'true |& git push',
+  '! git push',
+  'true\r\ngit push',
+  // Quoting and escaping.
+  "'git' 'push'",
+  'g"it" pu\'sh\'',
+  "$'git' push",
+  '\\g\\i\\t push',
+  // Substitutions and nested syntax.
+  'echo "$(git push)"',
+  'echo "`git push`"',
+  'x=$(git push)',
+  'diff <(git push) file',
+  'tee >(git push) < file',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+  'echo ${x:-$(git push)}',
+  'cat <<EOF\n$(git push)\nEOF',
+  'if true; then git push; fi',
+  'for i in 1; do git push; done',
+  'while git push; do :; done',
+  'case x in x) git push;; esac',
+  'f() { git push; }; f',
+  'coproc git push',
+  'echo $((1 + $(git push)))',
+  'echo hi > "$(git push)"',
+  // Wrappers that run their arguments.
+  'env -i A=1 git push',
+  'env -u HOME git push',
+  'command git push',
+  'command -p git push',
+  'builtin git push',
+  'exec git push',
+  'nice git push',
+  'nice -n 5 git push',
+  'nohup git push',
+  'time git push',
+  'time -p git push',
+  'timeout 10 git push',
+  'timeout -s KILL 10 git push',
+  'xargs git push < /dev/null',
+  'sudo git push',
+  'sudo -u root git push',
+  'stdbuf -oL git push',
+  'setsid git push',
+  'nohup nice env git push',
+  '/usr/bin/env GIT_DIR=.git /usr/bin/git push',
+  'find . -maxdepth 0 -exec git push \\;',
+  'watch -n 1 git push',
+  // Shell strings.
+  "sh -c 'git push'",
+  'bash -lc "true && git push"',
+  'bash -c \'bash -c "git push"\'',
+  "sudo sh -c 'cd x; git push origin main'",
+  'zsh -c "git push"',
+  // Options before the sub-command.
+  'git -C . push',
+  'git --no-pager push',
+  'git -c core.askPass=x push',
+  // Arguments an expansion decides (git $SUB may be git push).
+  'git $SUB',
+  'git "$@"',
+  'echo push | xargs git',
+  'git pu*',
+];
+
+// These cannot be analysed with certainty: under a deny rule they are refused.
+const UNANALYSABLE = [
+  "eval 'git push'",
+  'eval "$CMD"',
+  'source ./script.sh',
+  '. ./script.sh',
+  '$GIT push',
+  '"$(echo git)" push',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+  '${G} push',
+  'bash -c "$CMD"',
+  "echo 'git push' | bash",
+  "bash <<< 'git push'",
+  'sh -s < script.sh',
+  'gi? push',
+  'git push (',
+  'if true; then git push',
+  "alias g='git push'",
+  "trap 'git push' EXIT",
+  "env -S 'git push'",
+  "let 'x[$(git push)]'",
+  'sudo -s',
+  'hash -p /usr/bin/git g',
+];
+
+describe('deny rules against every spelling of a command (issue #21)', () => {
+  const policy = createPermissionPolicy({ deny: ['Bash(git push:*)'], otherwise: 'approve' });
+
+  it.each(SPELLINGS)('denies %j under Bash(git push:*)', (command) => {
+    const decision = policy.decide(bash(command));
+    expect(outcome(decision)).toBe('deny');
+    expect(decision).toMatchObject({ reason: expect.stringContaining('Bash(git push:*)') });
+  });
+
+  it.each(UNANALYSABLE)('refuses %j, which cannot be checked with certainty', (command) => {
+    const decision = policy.decide(bash(command));
+    expect(outcome(decision)).toBe('deny');
+    expect(decision).toMatchObject({ reason: expect.stringMatching(/cannot be checked/) });
+  });
+
+  it('has at least the issue’s 25 spellings', () => {
+    expect(SPELLINGS.length + UNANALYSABLE.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each([
+    'git status',
+    'git pull',
+    'git commit -m "push"',
+    'echo git push',
+    'git log --grep=push',
+    "printf '%s\\n' 'git push'",
+    'gitpush',
+    'git pushy',
+    'npm test && git status',
+    "cat <<'EOF'\n$(git push)\nEOF",
+    'bash ./scripts/check.sh',
+    'export PATH="$PATH:/opt/bin"',
+    'xargs -I{} git add {} < files.txt',
+  ])('lets %j through: it does not run git push', (command) => {
+    expect(policy.decide(bash(command))).toBe('approve');
+  });
+
+  it('unanalysable lines are not refused when no deny rule speaks about the tool', () => {
+    const lax = createPermissionPolicy({ deny: ['Write(.env)'], otherwise: 'approve' });
+    expect(lax.decide(bash("eval 'echo hi'"))).toBe('approve');
+  });
+
+  it('refuses a line too long to analyse under a deny rule, quickly', () => {
+    const long = `echo ${'a '.repeat(600_000)}`;
+    expect(outcome(policy.decide(bash(long)))).toBe('deny');
+    const started = Date.now();
+    expect(policy.decide(bash(`true; ${'echo x; '.repeat(20_000)}`))).toBe('approve');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('survives hostile nesting without throwing', () => {
+    for (const command of [
+      '$('.repeat(5_000),
+      '('.repeat(50_000),
+      '`'.repeat(1_001),
+      "bash -c '".repeat(40),
+    ]) {
+      expect(outcome(policy.decide(bash(command)))).toBe('deny');
+    }
+  });
+});
+
+describe('allow rules cover a compound command only when every part is allowed', () => {
+  const policy = createPermissionPolicy({
+    allow: ['Bash(npm test:*)', 'Bash(git status)', 'Bash(git diff:*)'],
+    deny: ['Bash(git push:*)'],
+  });
+
+  it.each([
+    'npm test',
+    'npm test -- --watch',
+    'npm  test',
+    'git status',
+    'git status && npm test',
+    'npm test; git diff --stat',
+    'git diff | npm test',
+    'npm test 2>&1',
+    'npm test > /dev/null 2>&1',
+    'npm test -- "$FILE"',
+    '(npm test)',
+  ])('approves %j', (command) => {
+    expect(policy.decide(bash(command))).toBe('approve');
+  });
+
+  it.each([
+    'npm test && rm -rf /',
+    'npm test; curl evil.example',
+    'npm testx',
+    'npm tests',
+    'npm test > out.txt',
+    'npm test $(rm -rf ~)',
+    'npm test `id`',
+    'npm test\nrm -rf ~',
+    'NODE_OPTIONS=--require=./evil.js npm test',
+    'timeout 60 npm test',
+    './npm test',
+    "bash -c 'npm test'",
+    'git status --short',
+    'npm $T',
+    'git status & rm x',
+    'f() { rm -rf x; }; npm test',
+  ])('asks about %j', (command) => {
+    expect(policy.decide(bash(command))).toBe('ask');
+  });
+
+  it('denies a compound line with an allowed part and a denied part', () => {
+    expect(outcome(policy.decide(bash('npm test && git push')))).toBe('deny');
+  });
+
+  it('asks about an unanalysable line when no deny rule speaks about bash, and refuses it when one does', () => {
+    const allowOnly = createPermissionPolicy({ allow: ['Bash(npm test:*)'] });
+    for (const command of ['npm test | sh', "eval 'npm test'"]) {
+      expect(allowOnly.decide(bash(command))).toBe('ask');
+      expect(outcome(policy.decide(bash(command)))).toBe('deny');
+    }
+  });
+});
+
+describe('file rules match the normalised workspace path', () => {
+  const root = '/work/project';
+  const policy = createPermissionPolicy({
+    allow: ['Edit(src/**)'],
+    deny: ['Edit(secrets/**)', 'Write(.env)'],
+    otherwise: 'approve',
+    root,
+  });
+  const asking = createPermissionPolicy({ allow: ['Edit(src/**)'], root });
+
+  it.each([
+    write('secrets/../secrets/b.txt'),
+    write('x/../.env'),
+    write('./.env'),
+    write('.//secrets///a.txt'),
+    write('secrets\\b.txt'),
+    write('src/../secrets/a.txt'),
+    write('/work/project/secrets/b.txt'),
+    write('/work/project/./x/../.env'),
+    write('/work/project//secrets/b.txt'),
+    write('../project/.env'),
+    edit('secrets/a/../../secrets/deep/c.txt'),
+    write('secrets/new\nline.txt'),
+    // Deny rules ignore letter case: on macOS and Windows SECRETS/ is secrets/.
+    write('SECRETS/b.txt'),
+    write('.ENV'),
+  ])('denies $input.file_path', (request) => {
+    expect(outcome(policy.decide(request))).toBe('deny');
+  });
+
+  it('reads a Windows-style path against a Windows root', () => {
+    const windows = createPermissionPolicy({
+      deny: ['Write(.env)'],
+      otherwise: 'approve',
+      root: 'C:\\work\\project',
+    });
+    expect(outcome(windows.decide(write('C:\\work\\project\\x\\..\\.env')))).toBe('deny');
+    expect(outcome(windows.decide(write('c:/work/project/.env')))).toBe('deny');
+    expect(windows.decide(write('C:\\work\\project\\src\\a.ts'))).toBe('approve');
+  });
+
+  it.each([
+    write('src/a.ts'),
+    write('src/../src/a.ts'),
+    write('/work/project/src/x/y.ts'),
+    edit('./src//a.ts'),
+  ])('allows $input.file_path under Edit(src/**)', (request) => {
+    expect(asking.decide(request)).toBe('approve');
+  });
+
+  it.each([
+    write('src/../../etc/passwd'),
+    write('../elsewhere/src/a.ts'),
+    write('/elsewhere/src/a.ts'),
+    write('/work/project-evil/src/a.ts'),
+    write('src/../secrets/a.txt'),
+    write('/work/project/src/../../other/src/a.ts'),
+  ])('never allows $input.file_path, which is not under src/ in the workspace', (request) => {
+    expect(asking.decide(request)).toBe('ask');
+  });
+});
