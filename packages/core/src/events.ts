@@ -83,7 +83,8 @@ export interface RuntimeWarning {
     | 'TOOL_SOURCE_FAILED'
     | 'TOOL_INPUT_NOT_JSON'
     | 'MODEL_TEXT_TRUNCATED'
-    | 'LISTENER_FAILED';
+    | 'LISTENER_FAILED'
+    | 'EFFECT_FAILED';
   message: string;
   taskId?: string;
 }
