@@ -16,14 +16,24 @@ import {
   parseStatusRecord,
 } from '@troupe/core/store';
 import type { JsonLine } from './read-json-lines.js';
+import { taskIdProblem } from './task-file-names.js';
 import { ownerOf, type StoreRunner, type TaskOwner } from './task-owner.js';
 
 // The file store keeps documents as JSON text: these parse that text with core's document
 // schemas (which also upgrade version-1 documents).
 
-/** Parses one line of `tasks.jsonl`. */
-export const parseStatusLine = (text: string): Parsed<TaskStatusRecord> =>
-  parseJsonDocument(text, parseStatusRecord, 'The status record');
+/**
+ * Parses one line of `tasks.jsonl`. A record whose task id cannot name a file in the store (a path
+ * such as `../../escaped`) is refused as corrupt, so that no reader uses it as a path.
+ */
+export function parseStatusLine(text: string): Parsed<TaskStatusRecord> {
+  const parsed = parseJsonDocument(text, parseStatusRecord, 'The status record');
+  if (!parsed.ok) return parsed;
+  const problem = taskIdProblem(parsed.value.taskId);
+  return problem === undefined
+    ? parsed
+    : { ok: false, code: 'PERSISTENCE_CORRUPT', message: `The status record's ${problem}` };
+}
 
 /** Parses one line of a `<taskId>.journal.jsonl`. */
 export const parseJournalLine = (text: string): Parsed<JournalEntry> =>

@@ -4,15 +4,34 @@ import { ValidationError } from '@troupe/core';
 const TASK_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 const RESERVED_SUFFIX = /\.(snapshot|journal)$/;
 
+const RULE =
+  "use 1-128 letters, digits, '_', '-' or '.', without path separators, not starting with '.' and not ending in .snapshot or .journal";
+
+/** Whether `taskId` can name files in the store (see {@link checkTaskId}). */
+export function isSafeTaskId(taskId: unknown): taskId is string {
+  return typeof taskId === 'string' && TASK_ID.test(taskId) && !RESERVED_SUFFIX.test(taskId);
+}
+
+/**
+ * Why a task id read from a store file cannot be used (it would name a file elsewhere, or another
+ * task's), or undefined when it can. Records read back are checked with this: a hostile or damaged
+ * status log never makes the store read, write or delete outside its directory.
+ */
+export function taskIdProblem(taskId: unknown): string | undefined {
+  return isSafeTaskId(taskId)
+    ? undefined
+    : `task id ${JSON.stringify(taskId)} cannot name a file in the store (${RULE})`;
+}
+
 /**
  * Checks that a task id can name files in the store: 1-128 letters, digits, `_`, `-` or `.`, not
  * starting with `.`, and not ending in `.snapshot` or `.journal` (which would collide with another
  * task's files). Throws a `ValidationError` naming the id and the store directory.
  */
 export function checkTaskId(taskId: unknown, dir: string): string {
-  if (typeof taskId !== 'string' || !TASK_ID.test(taskId) || RESERVED_SUFFIX.test(taskId)) {
+  if (!isSafeTaskId(taskId)) {
     throw new ValidationError(
-      `Task id ${JSON.stringify(taskId)} cannot name a file in the task store at "${dir}": use 1-128 letters, digits, '_', '-' or '.', without path separators, not starting with '.' and not ending in .snapshot or .journal.`,
+      `Task id ${JSON.stringify(taskId)} cannot name a file in the task store at "${dir}": ${RULE}.`,
       [`taskId: ${JSON.stringify(taskId)}`],
     );
   }
