@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -18,6 +17,7 @@ import { type Parsed, pageOfTasks } from '@troupe/core/store';
 import { PendingWrites } from './pending-writes.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
+import { readRegularFile } from './regular-files.js';
 import { takeRestoreLock } from './restore-lock.js';
 import { StatusIndex } from './status-index.js';
 import {
@@ -318,17 +318,18 @@ class FileTaskStore implements FileStore {
   }
 
   private async readDocument<T>(path: string, parse: (text: string) => Parsed<T>): Promise<T | undefined> {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readRegularFile(path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (PersistenceError.isInstance(error)) throw error;
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
         `Could not read "${path}": ${(error as Error).message}`,
         { path, cause: error },
       );
     }
+    if (text === undefined) return undefined;
     const parsed = parse(text);
     if (!parsed.ok) throw new PersistenceError(parsed.code, `${path}: ${parsed.message}.`, { path });
     return parsed.value;

@@ -1,8 +1,9 @@
-import { open, readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskStatusRecord } from '@troupe/core';
 import { isFinalStatus } from '@troupe/core/store';
 import type { JsonLine } from './read-json-lines.js';
+import { openRegularFile } from './regular-files.js';
 import { foldStatusLines, parseStatusLine } from './status-log.js';
 import { acquireLock } from './store-lock.js';
 import { appendLinesSync, writeFileAtomicSync } from './sync-file-writes.js';
@@ -62,10 +63,7 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
     advice: 'Try again later, or delete the lock file if that process is gone.',
   });
   try {
-    const handle = await open(paths.tasks, 'r').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const handle = await openRegularFile(paths.tasks);
     if (!handle) return 0;
     const removed = new Set<string>();
     try {

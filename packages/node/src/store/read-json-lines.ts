@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import type { StoreWarning } from '@troupe/core';
+import { PersistenceError, type StoreWarning } from '@troupe/core';
 import type { Parsed } from '@troupe/core/store';
+import { readRegularFile } from './regular-files.js';
 
 /** One usable line of a JSONL file. */
 export interface JsonLine<T> {
@@ -21,19 +21,25 @@ export interface JsonLines<T> {
  * Reads a JSONL file written by the file store. Never fails on content: a torn last line (the
  * process was killed mid-write), a line that is not valid JSON, a malformed record or one with an
  * unknown schema version is skipped with a warning naming the file and line; the rest is read.
- * A missing file reads as empty. Other read errors (permissions) are thrown.
+ * A missing file reads as empty. Anything but a regular file (a FIFO) and other read errors
+ * (permissions) are thrown as a `PersistenceError` naming the file.
  */
 export async function readJsonLines<T>(
   path: string,
   parse: (text: string) => Parsed<T>,
 ): Promise<JsonLines<T>> {
-  let content: string;
+  let content: string | undefined;
   try {
-    content = await readFile(path, 'utf8');
+    content = await readRegularFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], warnings: [] };
-    throw error;
+    if (PersistenceError.isInstance(error)) throw error;
+    throw new PersistenceError(
+      'PERSISTENCE_FAILED',
+      `Could not read "${path}": ${(error as Error).message}`,
+      { path, cause: error },
+    );
   }
+  if (content === undefined) return { lines: [], warnings: [] };
   const lines: JsonLine<T>[] = [];
   const warnings: StoreWarning[] = [];
   const parts = content.split('\n');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import type { StoredTask, TaskStatusRecord, TaskSummary } from '@troupe/core';
 import { applyStatusRecord, summaryOf } from '@troupe/core/store';
+import { openRegularFile } from './regular-files.js';
 import { parseStatusLine } from './status-log.js';
 
 /**
@@ -56,10 +56,7 @@ export class StatusIndex {
   }
 
   private async readNew(): Promise<void> {
-    const handle = await open(this.path, 'r').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const handle = await openRegularFile(this.path);
     if (!handle) {
       this.reset();
       return;

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { PersistenceError, type PersistenceErrorCode } from '@troupe/core';
+import { readRegularFileSync } from './regular-files.js';
 
 /** Who holds a lock file: written into it when the lock is taken. */
 export interface LockHolder {
@@ -49,7 +50,7 @@ function isAlive(pid: number): boolean {
 
 function readHolder(path: string): LockHolder | undefined {
   try {
-    const holder = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    const holder = JSON.parse(readRegularFileSync(path)) as LockHolder;
     return typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.at === 'number'
       ? holder
       : undefined;

@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
@@ -10,8 +11,14 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { assertRegularFd } from './regular-files.js';
 
 let temporaryCounter = 0;
+
+// O_NONBLOCK: a FIFO in place of a journal or the log fails the write (ENXIO, or not a regular
+// file after fstat) instead of blocking the process until a reader comes.
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+const APPEND_READ_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
 function writeAll(fd: number, data: Buffer): void {
   let offset = 0;
@@ -47,9 +54,10 @@ export interface AppendOptions {
  */
 export function appendLinesSync(path: string, text: string, options: AppendOptions): void {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const fd = openSync(path, options.repairTornEnd ? 'a+' : 'a');
+    const fd = openSync(path, options.repairTornEnd ? APPEND_READ_FLAGS : APPEND_FLAGS);
     let replaced = false;
     try {
+      assertRegularFd(fd, path);
       const prefix = options.repairTornEnd && endsTorn(fd) ? '\n' : '';
       writeAll(fd, Buffer.from(prefix + text, 'utf8'));
       if (options.fsync) fdatasyncSync(fd);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileSync } from './regular-files.js';
 
 /**
  * Which runtime wrote a status record: the file store stamps every record it appends with its own
@@ -124,7 +125,7 @@ export function removeDeadRunners(dir: string): void {
     if (!/^runner-[0-9a-f]{16}\.lock$/.test(name)) continue;
     const path = join(dir, name);
     try {
-      const holder = JSON.parse(readFileSync(path, 'utf8')) as {
+      const holder = JSON.parse(readRegularFileSync(path)) as {
         pid?: unknown;
         host?: unknown;
         start?: unknown;
