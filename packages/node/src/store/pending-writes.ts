@@ -41,20 +41,39 @@ export class PendingWrites {
     private readonly fsync: boolean,
   ) {}
 
+  /**
+   * Writes refused because their value cannot be serialised (a BigInt, a cycle): reported by the
+   * next {@link PendingWrites.write}, never thrown to the caller, which may be inside an actor.
+   */
+  private refused: PersistenceError[] = [];
+
   get empty(): boolean {
     return (
-      !this.statusText && this.journals.size === 0 && this.snapshots.size === 0 && this.results.size === 0
+      !this.statusText &&
+      this.journals.size === 0 &&
+      this.snapshots.size === 0 &&
+      this.results.size === 0 &&
+      this.refused.length === 0
     );
   }
 
   status(record: TaskStatusRecord): void {
-    this.statusText += `${JSON.stringify(record)}\n`;
+    const text = this.serialise(
+      record,
+      `the status record ${record.event} of task ${record.taskId}`,
+      this.paths.tasks,
+    );
+    if (text === undefined) return;
+    this.statusText += `${text}\n`;
     // A finished task gets no more journal lines: forget that its journal was checked.
     if (isFinalStatus(record.status)) this.repaired.delete(this.paths.journal(record.taskId));
   }
 
   journal(taskId: string, entry: JournalEntry): void {
-    this.journals.set(taskId, `${this.journals.get(taskId) ?? ''}${JSON.stringify(entry)}\n`);
+    const path = this.paths.journal(taskId);
+    const text = this.serialise(entry, `journal entry ${entry.seq} of task ${taskId}`, path);
+    if (text === undefined) return;
+    this.journals.set(taskId, `${this.journals.get(taskId) ?? ''}${text}\n`);
   }
 
   snapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
@@ -62,7 +81,8 @@ export class PendingWrites {
   }
 
   result(taskId: string, document: TaskResultDocument): void {
-    this.results.set(taskId, JSON.stringify(document));
+    const text = this.serialise(document, `the result of task ${taskId}`, this.paths.result(taskId));
+    if (text !== undefined) this.results.set(taskId, text);
   }
 
   /** Whether snapshots or results are waiting. */
@@ -78,7 +98,7 @@ export class PendingWrites {
    */
   write(documents: boolean): PersistenceError | undefined {
     if (this.empty) return undefined;
-    const errors: PersistenceError[] = [];
+    const errors: PersistenceError[] = this.refused.splice(0);
     try {
       if (!this.directoryReady) mkdirSync(this.paths.dir, { recursive: true });
       this.directoryReady = true;
@@ -120,6 +140,24 @@ export class PendingWrites {
       }
     }
     return errors[0];
+  }
+
+  /** JSON text of `value`, or undefined (and a refusal kept for the next write) when it has none. */
+  private serialise(value: unknown, what: string, path: string): string | undefined {
+    try {
+      const text = JSON.stringify(value);
+      if (typeof text === 'string') return text;
+      throw new TypeError('it has no JSON form');
+    } catch (error) {
+      this.refused.push(
+        new PersistenceError(
+          'PERSISTENCE_FAILED',
+          `Could not write ${what} to "${path}": ${(error as Error).message}. The write was dropped; the value must be plain JSON data (no BigInt, no cycles).`,
+          { path, cause: error },
+        ),
+      );
+      return undefined;
+    }
   }
 
   private append(path: string, text: string, shared: boolean, errors: PersistenceError[]): boolean {
