@@ -1,12 +1,17 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config/server-config.js';
+import type { McpTransportOptions } from './server-connection.js';
 
 /**
  * The transport factory for browsers (and any host without child processes): Streamable HTTP
  * servers only; a stdio server fails to start with a message pointing at `@troupe/mcp/node`.
  */
-export function createHttpTransport(name: string, config: McpServerConfig): Transport {
+export function createHttpTransport(
+  name: string,
+  config: McpServerConfig,
+  _options?: McpTransportOptions,
+): Transport {
   if (config.type !== 'http')
     throw new Error(
       `MCP server "${name}" is a stdio server; stdio needs Node (use createNodeMcpHub from @troupe/mcp/node).`,

@@ -24,6 +24,7 @@ export {
   type McpToolsRequest,
 } from './mcp-hub.js';
 export { createMcpTool, type McpTool } from './mcp-tool.js';
+export { DEFAULT_MAX_MESSAGE_BYTES } from './message-limit.js';
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_START_TIMEOUT_MS,
@@ -31,5 +32,6 @@ export {
   type McpServerState,
   type McpToolInfo,
   type McpTransportFactory,
+  type McpTransportOptions,
 } from './server-connection.js';
 export { DEFAULT_MAX_RESULT_CHARS, type McpCallResult, toContentBlocks } from './tool-result.js';

@@ -24,6 +24,12 @@ export interface McpHubOptions {
   createTransport: McpTransportFactory;
   /** Cap on one tool result, in characters. Default 30,000. */
   maxResultChars?: number;
+  /**
+   * Cap on one message from a server, in bytes. Default 10 MB (`DEFAULT_MAX_MESSAGE_BYTES`). An
+   * answer over it fails that call with an error naming server, tool and size; the connection
+   * stays up. A tool list over it fails the server.
+   */
+  maxMessageBytes?: number;
   clock?: Clock;
 }
 
@@ -83,6 +89,7 @@ export class McpHub {
         entry.config,
         this.options.createTransport,
         this.options.clock ?? systemClock,
+        this.options.maxMessageBytes,
       ),
     );
     return undefined;

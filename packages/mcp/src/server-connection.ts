@@ -4,13 +4,24 @@ import { ErrorCode, McpError, type Tool as McpToolInfo } from '@modelcontextprot
 import type { Clock } from '@troupe/core';
 import { isAbortError, systemClock } from '@troupe/core/internal';
 import type { McpServerConfig } from './config/server-config.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, formatBytes, messageTooLarge } from './message-limit.js';
 import { redact, secretsOf } from './redact.js';
 import type { McpCallResult } from './tool-result.js';
 
 export type { McpToolInfo };
 
+/** What a transport factory is told besides the server's name and configuration. */
+export interface McpTransportOptions {
+  /** Cap on one message from the server, in bytes (see `DEFAULT_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes: number;
+}
+
 /** Makes the transport for a server: stdio (Node entry) or Streamable HTTP. */
-export type McpTransportFactory = (name: string, config: McpServerConfig) => Transport;
+export type McpTransportFactory = (
+  name: string,
+  config: McpServerConfig,
+  options: McpTransportOptions,
+) => Transport;
 
 /** Where a server is in its life. */
 export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed';
@@ -33,6 +44,7 @@ export class McpServerConnection {
   readonly config: McpServerConfig;
   private readonly createTransport: McpTransportFactory;
   private readonly clock: Clock;
+  private readonly maxMessageBytes: number;
   private readonly secrets: string[];
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -51,11 +63,13 @@ export class McpServerConnection {
     config: McpServerConfig,
     createTransport: McpTransportFactory,
     clock: Clock = systemClock,
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   ) {
     this.name = name;
     this.config = config;
     this.createTransport = createTransport;
     this.clock = clock;
+    this.maxMessageBytes = maxMessageBytes;
     this.secrets = secretsOf(config);
   }
 
@@ -73,7 +87,7 @@ export class McpServerConnection {
         cursor = page.nextCursor;
       } while (cursor);
     } catch (error) {
-      throw this.fault(client, error, 'listing its tools');
+      throw this.fault(client, error, 'listing its tools', undefined);
     }
     return tools;
   }
@@ -98,7 +112,7 @@ export class McpServerConnection {
       return result as McpCallResult;
     } catch (error) {
       if (signal.aborted || isAbortError(error)) throw error;
-      throw this.fault(client, error, `calling "${tool}"`);
+      throw this.fault(client, error, `calling "${tool}"`, tool);
     }
   }
 
@@ -133,10 +147,11 @@ export class McpServerConnection {
     const client = new Client({ name: 'troupe', version: '0.1.0' }, { capabilities: {} });
     let transport: Transport;
     try {
-      transport = this.createTransport(this.name, this.config);
+      transport = this.createTransport(this.name, this.config, { maxMessageBytes: this.maxMessageBytes });
       this.transport = transport;
       client.onclose = () => {
-        if (this.client === client && !this.closed) this.markFailed(`the server exited${this.diagnostics()}`);
+        if (this.client === client && !this.closed)
+          this.markFailed(`${this.problem() ?? 'the server exited'}${this.diagnostics()}`);
       };
       await client.connect(transport, { timeout: this.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS });
     } catch (error) {
@@ -168,8 +183,24 @@ export class McpServerConnection {
     this.client = undefined;
   }
 
-  /** Turns an error of a request into a message; a fault of the server also restarts it later. */
-  private fault(client: Client, error: unknown, doing: string): Error {
+  /**
+   * Turns an error of a request into a message; a fault of the server also restarts it later. An
+   * answer over the message limit fails that call only; a tool list over it is a fault.
+   */
+  private fault(client: Client, error: unknown, doing: string, tool: string | undefined): Error {
+    const tooLarge = messageTooLarge(error);
+    if (tooLarge && tool !== undefined)
+      return new Error(
+        `MCP server "${this.name}" sent a ${formatBytes(tooLarge.bytes)} message in answer to "${tool}", over the ${formatBytes(tooLarge.limit)} limit; the result was dropped.`,
+      );
+    if (tooLarge) {
+      if (this.client === client)
+        this.markFailed(
+          `its tool list was a ${formatBytes(tooLarge.bytes)} message, over the ${formatBytes(tooLarge.limit)} limit; it was dropped`,
+        );
+      void this.disconnect(client);
+      return new Error(`MCP server "${this.name}" failed while ${doing}: ${this.lastError}.`);
+    }
     const protocolError =
       error instanceof McpError && !isTimeout(error) && error.code !== ErrorCode.ConnectionClosed;
     if (protocolError) {
@@ -184,7 +215,7 @@ export class McpServerConnection {
     if (isTimeout(error))
       reason = `it did not answer within ${this.config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS} ms`;
     else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
-      reason = `the server exited${this.diagnostics()}`;
+      reason = `${this.problem() ?? 'the server exited'}${this.diagnostics()}`;
     else reason = describeError(error);
     if (this.client === client || this.client === undefined) {
       if (this.client === client) this.markFailed(reason);
@@ -196,6 +227,11 @@ export class McpServerConnection {
         this.secrets,
       ),
     );
+  }
+
+  /** Why the transport closed itself, when it says (see `ProcessGroupStdioTransport.problem`). */
+  private problem(): string | undefined {
+    return (this.transport as { problem?: () => string | undefined } | undefined)?.problem?.();
   }
 
   private diagnostics(): string {

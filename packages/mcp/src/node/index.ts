@@ -7,4 +7,4 @@ export {
   mcpConfigFiles,
 } from './load-mcp-config.js';
 export { INHERITED_VARIABLES, serverEnvironment } from './safe-environment.js';
-export { ProcessGroupStdioTransport } from './stdio-transport.js';
+export { ProcessGroupStdioTransport, type StdioTransportOptions } from './stdio-transport.js';

@@ -1,8 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioServerConfig } from '../config/server-config.js';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  formatBytes,
+  type OversizedMessage,
+  tooLargeAnswer,
+} from '../message-limit.js';
+import { MessageReader } from './message-reader.js';
 import { serverEnvironment } from './safe-environment.js';
 
 const STDERR_TAIL = 600;
@@ -28,24 +35,51 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Options of {@link ProcessGroupStdioTransport}. */
+export interface StdioTransportOptions {
+  /** The server's configured name, for messages. Default `"stdio"`. */
+  name?: string;
+  /** Cap on one message from the server, in bytes. Default {@link DEFAULT_MAX_MESSAGE_BYTES} (10 MB). */
+  maxMessageBytes?: number;
+}
+
 /**
  * MCP over a child process's stdin/stdout, like the SDK's `StdioClientTransport`, but the server
  * runs in its own process group with a safe environment (see `serverEnvironment`), and closing
  * it (or the server exiting) ends the whole group, so nothing the server started survives. The
  * last lines of its stderr are kept for error messages.
+ *
+ * A message over `maxMessageBytes` is never buffered whole and never throws: an answer to one of
+ * troupe's requests becomes an error answer to that request (see `tooLargeAnswer`), a request or
+ * notification of the server is dropped (reported through `onerror`), and the next messages are
+ * read as usual. An answer whose request cannot be told while several are pending closes the
+ * transport (the connection restarts on next use), saying why in {@link problem}.
  */
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly config: McpStdioServerConfig;
-  private readonly buffer = new ReadBuffer();
+  private readonly name: string;
+  private readonly maxMessageBytes: number;
+  private readonly reader: MessageReader;
+  /** Ids of troupe's requests not answered yet, as strings. */
+  private readonly pending = new Set<string>();
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private stderr = '';
+  private closedBecause: string | undefined;
 
-  constructor(config: McpStdioServerConfig) {
+  constructor(config: McpStdioServerConfig, options: StdioTransportOptions = {}) {
     this.config = config;
+    this.name = options.name ?? 'stdio';
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.reader = new MessageReader(this.maxMessageBytes);
+  }
+
+  /** Why troupe closed the transport itself, if it did (an answer over the limit it could not place). */
+  problem(): string | undefined {
+    return this.closedBecause;
   }
 
   /** The server's process id (its process group id too), once started. */
@@ -93,17 +127,10 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (error) {
-            this.onerror?.(error as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
+        for (const result of this.reader.push(chunk)) {
+          if (result.type === 'message') this.deliver(result.message);
+          else if (result.type === 'invalid') this.onerror?.(result.error);
+          else this.refuse(result.message);
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -113,6 +140,9 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if ('method' in message && 'id' in message) this.pending.add(String(message.id));
+    else if ('method' in message && message.method === 'notifications/cancelled')
+      this.pending.delete(String((message.params as { requestId?: unknown } | undefined)?.requestId));
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || stdin.destroyed) {
@@ -128,7 +158,8 @@ export class ProcessGroupStdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     const exited = this.exited;
-    this.buffer.clear();
+    this.reader.clear();
+    this.pending.clear();
     if (!child || !exited || child.pid === undefined) return;
     const pid = child.pid;
     const within = (ms: number) =>
@@ -148,5 +179,33 @@ export class ProcessGroupStdioTransport implements Transport {
     await within(TERM_MS);
     killGroup(pid, 'SIGKILL');
     groups.delete(pid);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    if (!('method' in message) && 'id' in message) this.pending.delete(String(message.id));
+    this.onmessage?.(message);
+  }
+
+  /** Handles a message over the limit (see the class's documentation). */
+  private refuse(message: OversizedMessage): void {
+    const size = `a ${formatBytes(message.bytes)} message, over the ${formatBytes(this.maxMessageBytes)} limit`;
+    if (message.isFromServer()) {
+      this.onerror?.(new Error(`MCP server "${this.name}" sent ${size}; it was dropped.`));
+      return;
+    }
+    const id = message.id();
+    const only = this.pending.size === 1 ? [...this.pending][0] : undefined;
+    const pending = id !== undefined && this.pending.has(String(id)) ? String(id) : only;
+    if (pending === undefined) {
+      this.closedBecause = `it sent ${size}, an answer troupe could not match to a request`;
+      this.onerror?.(
+        new Error(`MCP server "${this.name}" ${this.closedBecause}; the connection is restarted.`),
+      );
+      void this.close();
+      return;
+    }
+    // The SDK matches answers by numeric id; troupe's own requests carry numbers.
+    const answerId = /^-?\d+$/.test(pending) ? Number(pending) : pending;
+    this.deliver(tooLargeAnswer(answerId, message.bytes, this.maxMessageBytes));
   }
 }
