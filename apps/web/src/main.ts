@@ -1,6 +1,7 @@
 import { createIndexedDbStore } from '@troupe/browser';
 import type { AppContext } from './app/app-context.js';
 import { createAppRuntime } from './app/app-runtime.js';
+import { confirmLinkedBaseURL } from './app/base-url-confirm.js';
 import { loadChat } from './app/chat-history.js';
 import { showNotice } from './app/notice.js';
 import { readSettings } from './app/settings.js';
@@ -19,6 +20,8 @@ async function start(): Promise<void> {
   const outlet = document.querySelector<HTMLElement>('#outlet')!;
   const nav = document.querySelector<HTMLElement>('#nav')!;
   const settings = readSettings();
+  // A `?baseURL=` is only offered to the user: the runtime below uses the saved base URL.
+  confirmLinkedBaseURL(settings);
   // Tasks persist in IndexedDB (one database per mode), written by one tab at a time.
   const store = createIndexedDbStore({
     name: `web-${settings.mode}`,

@@ -1,5 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { builtinModules } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -274,6 +276,106 @@ describe('the web app in Chromium', () => {
     } finally {
       await context.close();
       await fake?.close();
+    }
+  }, 90_000);
+
+  it('never sends the typed key to a base URL from a link without the user confirming it', async () => {
+    const key = 'sk-ant-typed-in-the-page-0002';
+    // "elsewhere": a server the link names. Like a hostile one it allows any origin (CORS) and
+    // records every request, preflights included, with its headers.
+    const elsewhereRequests: { method: string; headers: IncomingHttpHeaders }[] = [];
+    const elsewhereServer = createServer((request, response) => {
+      elsewhereRequests.push({ method: request.method ?? '', headers: request.headers });
+      response.setHeader('access-control-allow-origin', '*');
+      response.setHeader('access-control-allow-headers', '*');
+      response.setHeader('access-control-allow-methods', '*');
+      response.writeHead(request.method === 'OPTIONS' ? 204 : 401, { 'content-type': 'application/json' });
+      response.end(
+        request.method === 'OPTIONS'
+          ? ''
+          : '{"type":"error","error":{"type":"authentication_error","message":"no"}}',
+      );
+    });
+    await new Promise<void>((resolve) => elsewhereServer.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(elsewhereServer.address() as AddressInfo).port}`;
+    let proxy: FakeAnthropicServer | undefined;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      // The user's own choice: Claude through their proxy, with a key typed in this tab.
+      proxy = await startFakeAnthropic({
+        apiKey: key,
+        cors: url,
+        strict: true,
+        handler: () => textStep('Hello from your own proxy.'),
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${url}/#/settings`);
+      await page.waitForSelector('body[data-ready="demo"]');
+      await page.locator('select[name="mode"]').selectOption('claude');
+      await page.locator('input[name="apiKey"]').fill(key);
+      await page.locator('input[name="baseURL"]').fill(proxy.url);
+      await page.getByRole('button', { name: 'Save and reload' }).click();
+      await page.waitForSelector('body[data-ready="claude"]');
+
+      // A link opened in the same tab (sessionStorage, so the key, comes along) names elsewhere.
+      const link = `${url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/`;
+      await page.goto(link);
+      await page.waitForSelector('body[data-ready="claude"]');
+      await page.locator('textarea[name="message"]').fill('Hello?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const keysSentElsewhere = () =>
+        elsewhereRequests
+          .filter((request) => request.method !== 'OPTIONS')
+          .map((request) => request.headers['x-api-key'] ?? request.headers.authorization ?? 'no key');
+      await expect
+        .poll(() => proxy!.requests.length + keysSentElsewhere().length, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      expect(keysSentElsewhere()).toEqual([]);
+      await expect
+        .poll(() => page.locator('.chat-log').textContent(), { timeout: 30_000 })
+        .toMatch(/Hello from your own proxy\./);
+      expect(elsewhereRequests).toEqual([]);
+      // The link's base URL is shown, named, and waits for the user; the settings keep the proxy.
+      const confirm = page.locator('.base-url-confirm');
+      expect(await confirm.textContent()).toContain(elsewhere);
+      expect(await confirm.textContent()).toContain(proxy.url);
+      await page.goto(`${url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/settings`);
+      await page.waitForSelector('body[data-ready="claude"]');
+      expect(await page.locator('input[name="baseURL"]').inputValue()).toBe(proxy.url);
+
+      // Ignoring it drops it from the address (a reload does not ask again) and keeps the proxy.
+      await page.locator('.base-url-confirm').getByRole('button', { name: 'Ignore' }).click();
+      await expect.poll(() => page.locator('.base-url-confirm').count()).toBe(0);
+      expect(new URL(page.url()).searchParams.has('baseURL')).toBe(false);
+      expect(await page.evaluate(() => localStorage.getItem('troupe.baseURL'))).toBe(proxy.url);
+
+      // Only a click on "Use …" makes it the base URL.
+      await page.goto(link);
+      await page.waitForSelector('body[data-ready="claude"]');
+      await page
+        .locator('.base-url-confirm')
+        .getByRole('button', { name: `Use ${elsewhere}` })
+        .click();
+      await page.waitForURL((address) => !address.searchParams.has('baseURL'));
+      await page.waitForSelector('body[data-ready="claude"]');
+      expect(await page.evaluate(() => localStorage.getItem('troupe.baseURL'))).toBe(elsewhere);
+      expect(await page.locator('.base-url-confirm').count()).toBe(0);
+
+      // A link whose base URL is not http(s) is refused with a notice, never offered.
+      await page.goto(`${url}/?baseURL=${encodeURIComponent('javascript:alert(1)')}#/`);
+      await page.waitForSelector('body[data-ready="claude"]');
+      expect(await page.locator('.base-url-confirm').count()).toBe(0);
+      expect(await page.locator('#notices').textContent()).toMatch(
+        /ignored the base URL .* not an http\(s\) URL/,
+      );
+      expect(elsewhereRequests).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await proxy?.close();
+      await new Promise<void>((resolve) => elsewhereServer.close(() => resolve()));
     }
   }, 90_000);
 
