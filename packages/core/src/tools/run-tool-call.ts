@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ToolResultBlock, ToolUseBlock } from '../model/types.js';
-import { capToolOutput } from './cap-tool-output.js';
+import { describeThrown, toPlainJson } from '../persistence/plain-json.js';
+import { capToolOutput, MAX_STORED_TOOL_OUTPUT_CHARS } from './cap-tool-output.js';
 import type { ToolContext } from './define-tool.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -46,9 +47,10 @@ export function checkToolCall(
 }
 
 /**
- * Runs one already-checked tool call. A tool that throws becomes an error result with its
- * message; an abort becomes an error result saying so. Output beyond
- * `MAX_STORED_TOOL_OUTPUT_CHARS` is cut, with a note.
+ * Runs one already-checked tool call. A tool that throws (anything: an Error, a string, an object
+ * with no prototype, a proxy whose traps throw) becomes an error result naming the tool; an abort
+ * becomes an error result saying so. The output is made plain JSON ({@link resultOf}) and cut
+ * beyond `MAX_STORED_TOOL_OUTPUT_CHARS`, with a note. Never rejects.
  */
 export async function executeToolCall(
   registry: ToolRegistry,
@@ -58,13 +60,38 @@ export async function executeToolCall(
 ): Promise<ToolResultBlock> {
   const tool = registry.get(call.name);
   if (!tool) return errorResult(call.id, `Error: there is no tool named "${call.name}".`);
+  let output: unknown;
   try {
-    const output = await tool.execute(input, context);
-    // A result is journaled and sent back to the model: whatever the tool returned, keep it bounded.
-    return capToolOutput({ type: 'tool_result', tool_use_id: call.id, content: output });
+    output = await tool.execute(input, context);
   } catch (error) {
     if (context.signal.aborted) return errorResult(call.id, `Error: tool "${call.name}" was cancelled.`);
-    const message = error instanceof Error ? error.message : String(error);
-    return errorResult(call.id, `Error: tool "${call.name}" failed: ${message}`);
+    return errorResult(call.id, `Error: tool "${call.name}" failed: ${describeThrown(error)}`);
+  }
+  return resultOf(call, output);
+}
+
+/** An object result is written as JSON text up to this size (then cut like any text). */
+const OBJECT_RESULT_BOUNDS = { maxDepth: 64, maxChars: 4 * MAX_STORED_TOOL_OUTPUT_CHARS };
+
+/**
+ * The result a tool's output becomes, journaled and sent back to the model: text and image blocks
+ * rebuilt from their known fields, an object as its JSON text, anything else as a string, all cut
+ * to the stored limit. An output that cannot be read or made JSON (a getter that throws, a cycle,
+ * a BigInt) is an error result naming the tool and where.
+ */
+export function resultOf(call: ToolUseBlock, output: unknown): ToolResultBlock {
+  const refuse = (what: string, reason: string) =>
+    errorResult(call.id, `Error: tool "${call.name}" returned a result that ${what}: ${reason}.`);
+  try {
+    let content = output;
+    if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
+      const plain = toPlainJson(output, 'result', OBJECT_RESULT_BOUNDS);
+      if (!plain.ok)
+        return refuse(plain.kind === 'unreadable' ? 'cannot be read' : 'cannot be stored', plain.reason);
+      content = JSON.stringify(plain.value);
+    }
+    return capToolOutput({ type: 'tool_result', tool_use_id: call.id, content: content as string });
+  } catch (error) {
+    return refuse('cannot be read', describeThrown(error));
   }
 }

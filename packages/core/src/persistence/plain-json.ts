@@ -1,0 +1,187 @@
+/** Bounds on a value made plain JSON by {@link toPlainJson}. */
+export interface PlainJsonBounds {
+  /** Deepest nesting of objects and arrays. */
+  maxDepth: number;
+  /** Most characters of strings and keys, summed (every value counts at least one). */
+  maxChars: number;
+}
+
+/** A value made plain JSON, or why it cannot be: `where` is its path (`input.a[2]`), `reason` what is wrong. */
+export type PlainJson =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: 'type' | 'bounds' | 'unreadable'; where: string; reason: string };
+
+interface Frame {
+  value: unknown;
+  path: string;
+  depth: number;
+  /** The objects above this one (to tell a cycle from a value shared twice). */
+  ancestors: readonly object[];
+  /** Where the copy goes. */
+  set: (copy: unknown) => void;
+}
+
+function describeType(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'bigint':
+      return 'a BigInt';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    default:
+      return undefined;
+  }
+}
+
+const KEY = /^[A-Za-z_$][\w$]*$/;
+
+function child(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return KEY.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Copies `value` into plain JSON data (objects, arrays, strings, finite numbers, booleans, null),
+ * the way `JSON.stringify` then `JSON.parse` would read it (`toJSON` is called, `undefined`
+ * properties are dropped, non-finite numbers become null), or says why it cannot: a BigInt, a
+ * function or a symbol, a cycle, a value past `bounds`, or a getter, proxy trap or `toJSON` that
+ * throws. `name` starts each path (`input`, `result`). Walks without recursion, reads each
+ * property once, and never throws: whatever a model adapter or a tool hands over can be checked
+ * here before it is journaled.
+ */
+export function toPlainJson(value: unknown, name: string, bounds: PlainJsonBounds): PlainJson {
+  let result: unknown;
+  const stack: Frame[] = [
+    {
+      value,
+      path: name,
+      depth: 0,
+      ancestors: [],
+      set: (copy) => {
+        result = copy;
+      },
+    },
+  ];
+  let chars = 0;
+  let path = name;
+  try {
+    while (stack.length > 0) {
+      const frame = stack.pop()!;
+      path = frame.path;
+      let current = frame.value;
+      if (current !== null && (typeof current === 'object' || typeof current === 'function')) {
+        const toJson = (current as { toJSON?: unknown }).toJSON;
+        if (typeof toJson === 'function') current = toJson.call(current, '');
+      }
+      chars++;
+      const wrong = describeType(current);
+      if (wrong) return { ok: false, kind: 'type', where: path, reason: `${wrong} at ${path}` };
+      if (typeof current === 'string') {
+        chars += current.length;
+        frame.set(current);
+      } else if (typeof current === 'number') frame.set(Number.isFinite(current) ? current : null);
+      else if (typeof current !== 'object' || current === null) frame.set(current);
+      else {
+        if (frame.ancestors.includes(current))
+          return { ok: false, kind: 'type', where: path, reason: `a cycle at ${path}` };
+        if (frame.depth >= bounds.maxDepth)
+          return {
+            ok: false,
+            kind: 'bounds',
+            where: path,
+            reason: `it is nested more than ${bounds.maxDepth} levels deep (at ${path})`,
+          };
+        const ancestors = [...frame.ancestors, current];
+        const depth = frame.depth + 1;
+        if (Array.isArray(current)) {
+          const length = current.length;
+          if (chars + length > bounds.maxChars) return tooLarge(bounds, path);
+          const copy: unknown[] = new Array(length).fill(null);
+          frame.set(copy);
+          for (let index = length - 1; index >= 0; index--) {
+            const item = current[index];
+            const at = index;
+            // A hole or an undefined item is null in JSON.
+            if (item === undefined) continue;
+            stack.push({
+              value: item,
+              path: child(path, at),
+              depth,
+              ancestors,
+              set: (copied) => {
+                copy[at] = copied;
+              },
+            });
+          }
+        } else {
+          const copy: Record<string, unknown> = {};
+          frame.set(copy);
+          const keys = Object.keys(current);
+          for (let index = keys.length - 1; index >= 0; index--) {
+            const key = keys[index]!;
+            chars += key.length;
+            const item = (current as Record<string, unknown>)[key];
+            if (item === undefined) continue;
+            stack.push({
+              value: item,
+              path: child(path, key),
+              depth,
+              ancestors,
+              // defineProperty: a key `__proto__` is data here, as in JSON.parse.
+              set: (copied) => {
+                Object.defineProperty(copy, key, {
+                  value: copied,
+                  enumerable: true,
+                  writable: true,
+                  configurable: true,
+                });
+              },
+            });
+          }
+        }
+      }
+      if (chars > bounds.maxChars) return tooLarge(bounds, path);
+    }
+  } catch (error) {
+    return {
+      ok: false,
+      kind: 'unreadable',
+      where: path,
+      reason: `${path} could not be read: ${describeThrown(error)}`,
+    };
+  }
+  return { ok: true, value: result };
+}
+
+function tooLarge(bounds: PlainJsonBounds, path: string): PlainJson {
+  return {
+    ok: false,
+    kind: 'bounds',
+    where: path,
+    reason: `it is larger than ${bounds.maxChars.toLocaleString('en-US')} characters`,
+  };
+}
+
+/**
+ * A one-line description of anything thrown: an error's message, a string, or a short JSON form.
+ * Never throws, whatever the value (an object with no prototype, a getter or proxy trap that
+ * throws, a BigInt).
+ */
+export function describeThrown(error: unknown): string {
+  try {
+    if (typeof error === 'string') return error.slice(0, 2_000) || '(an empty string)';
+    if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message) return message.slice(0, 2_000);
+    const json = JSON.stringify(error);
+    if (json && json !== '{}') return json.slice(0, 2_000);
+  } catch {
+    // Falls through: the value cannot be read.
+  }
+  try {
+    return `a thrown ${Object.prototype.toString.call(error).slice(8, -1)} with no readable message`;
+  } catch {
+    return 'a thrown value that cannot be read';
+  }
+}
