@@ -1,4 +1,6 @@
-import { DEFAULT_INPUT_BOUNDS, exceedsInputBounds, type InputBounds } from '../tools/bound-input.js';
+import { describeThrown, toPlainJson } from '../persistence/plain-json.js';
+import { DEFAULT_INPUT_BOUNDS, type InputBounds } from '../tools/bound-input.js';
+import { capModelText } from './cap-model-text.js';
 import { IMAGE_CHARS_ESTIMATE } from './tool-result-content.js';
 import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, Usage } from './types.js';
 
@@ -8,8 +10,19 @@ export interface ValidResponse {
   response: ModelResponse;
   /** The reported usage was missing or invalid; `response.usage` is an estimate. */
   usageEstimated: boolean;
-  /** `tool_use` ids whose input exceeded the bounds (it was replaced by `{}`), with the reason. */
-  oversizedInputs: Map<string, string>;
+  /**
+   * `tool_use` ids whose input was refused (it was replaced by `{}`): past the bounds, or not
+   * plain JSON (a BigInt, a function, a symbol, a cycle, a getter that throws), with the reason.
+   */
+  refusedInputs: Map<string, RefusedInput>;
+  /** Text and thinking blocks cut to `MAX_MODEL_TEXT_CHARS`: how many characters were dropped in all. */
+  textCut: number;
+}
+
+/** Why a tool input was refused: `bounds` (too large or deep) or `type` (not plain JSON). */
+export interface RefusedInput {
+  kind: 'bounds' | 'type';
+  reason: string;
 }
 
 /** Why a response was refused. */
@@ -79,30 +92,48 @@ export function estimateUsage(request: ModelRequest, content: readonly ContentBl
   return { input: Math.ceil(input / 4) + 1, output: Math.ceil(output / 4) + 1 };
 }
 
-function validBlock(block: unknown, index: number, bounds: InputBounds, oversized: Map<string, string>) {
+interface Read {
+  bounds: InputBounds;
+  refused: Map<string, RefusedInput>;
+  /** Characters cut from text and thinking blocks so far. */
+  cut: number;
+}
+
+function cappedText(text: string, read: Read): string {
+  const capped = capModelText(text);
+  read.cut += text.length - capped.kept;
+  return capped.text;
+}
+
+function validBlock(block: unknown, index: number, read: Read) {
   const where = `content[${index}]`;
   if (!isRecord(block)) return `${where} is not an object`;
   switch (block.type) {
-    case 'text':
-      return typeof block.text === 'string'
-        ? { type: 'text' as const, text: block.text }
+    case 'text': {
+      const text = block.text;
+      return typeof text === 'string'
+        ? { type: 'text' as const, text: cappedText(text, read) }
         : `${where}.text is not a string`;
+    }
     case 'thinking': {
-      if (typeof block.thinking !== 'string') return `${where}.thinking is not a string`;
-      const thinking: ContentBlock = { type: 'thinking', thinking: block.thinking };
-      if (typeof block.signature === 'string') thinking.signature = block.signature;
+      const text = block.thinking;
+      if (typeof text !== 'string') return `${where}.thinking is not a string`;
+      const thinking: ContentBlock = { type: 'thinking', thinking: cappedText(text, read) };
+      const signature = block.signature;
+      if (typeof signature === 'string') thinking.signature = signature;
       return thinking;
     }
     case 'tool_use': {
-      if (typeof block.id !== 'string' || block.id.length === 0)
-        return `${where}.id is not a non-empty string`;
-      if (typeof block.name !== 'string') return `${where}.name is not a string`;
-      const tooBig = exceedsInputBounds(block.input, bounds);
-      if (tooBig !== undefined) {
-        oversized.set(block.id, tooBig);
-        return { type: 'tool_use' as const, id: block.id, name: block.name, input: {} };
+      const { id, name } = block;
+      if (typeof id !== 'string' || id.length === 0) return `${where}.id is not a non-empty string`;
+      if (typeof name !== 'string') return `${where}.name is not a string`;
+      // The input is journaled and fed to the machine as plain JSON (a file store writes it).
+      const input = toPlainJson(block.input, 'input', read.bounds);
+      if (!input.ok) {
+        read.refused.set(id, { kind: input.kind === 'bounds' ? 'bounds' : 'type', reason: input.reason });
+        return { type: 'tool_use' as const, id, name, input: {} };
       }
-      return { type: 'tool_use' as const, id: block.id, name: block.name, input: block.input };
+      return { type: 'tool_use' as const, id, name, input: input.value };
     }
     default:
       return `${where} has an unknown type ${JSON.stringify(String(block.type)).slice(0, 60)}`;
@@ -112,15 +143,31 @@ function validBlock(block: unknown, index: number, bounds: InputBounds, oversize
 /**
  * Checks what a `ModelAdapter` returned before anything else reads it: a response must be an
  * object with a `content` array of text, thinking and tool_use blocks. The response is rebuilt
- * from those known fields (nothing else reaches the journal); a tool input beyond `bounds` is
- * replaced by `{}` and reported in `oversizedInputs` (the call is answered with an error); usage
- * that is missing, negative or not a finite number is estimated from the sizes of the request and
- * the response. Never throws.
+ * from those known fields (nothing else reaches the journal); a tool input beyond `bounds` or not
+ * plain JSON is replaced by `{}` and reported in `refusedInputs` (the call is answered with an
+ * error); a text or thinking block past `MAX_MODEL_TEXT_CHARS` is cut, with a note; usage that is
+ * missing, negative or not a finite number is estimated from the sizes of the request and the
+ * response. Never throws: a response whose getters or proxy traps throw is refused.
  */
 export function validateModelResponse(
   value: unknown,
   request: ModelRequest,
   bounds: InputBounds = DEFAULT_INPUT_BOUNDS,
+): ValidResponse | InvalidResponse {
+  try {
+    return readResponse(value, request, bounds);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Malformed model response: it could not be read: ${describeThrown(error)}.`,
+    };
+  }
+}
+
+function readResponse(
+  value: unknown,
+  request: ModelRequest,
+  bounds: InputBounds,
 ): ValidResponse | InvalidResponse {
   if (!isRecord(value)) {
     return {
@@ -128,30 +175,33 @@ export function validateModelResponse(
       message: `Malformed model response: expected an object, got ${value === null ? 'null' : typeof value}.`,
     };
   }
-  if (!Array.isArray(value.content)) {
-    const got = value.content === null ? 'null' : typeof value.content;
+  const blocks = value.content;
+  if (!Array.isArray(blocks)) {
+    const got = blocks === null ? 'null' : typeof blocks;
     return {
       ok: false,
       message: `Malformed model response: content must be an array of blocks, got ${got}.`,
     };
   }
   const content: ContentBlock[] = [];
-  const oversizedInputs = new Map<string, string>();
-  for (let index = 0; index < value.content.length; index++) {
-    const block = validBlock(value.content[index], index, bounds, oversizedInputs);
+  const read: Read = { bounds, refused: new Map(), cut: 0 };
+  const count = blocks.length;
+  for (let index = 0; index < count; index++) {
+    const block = validBlock(blocks[index], index, read);
     if (typeof block === 'string') return { ok: false, message: `Malformed model response: ${block}.` };
     content.push(block);
   }
+  // Each field is read once: a getter may answer differently the second time.
   const reported = value.usage;
-  const usageValid = isRecord(reported) && isCount(reported.input) && isCount(reported.output);
-  const usage: Usage = usageValid
-    ? { input: reported.input as number, output: reported.output as number }
-    : estimateUsage(request, content);
-  if (usageValid && isCount(reported.cacheRead)) usage.cacheRead = reported.cacheRead;
-  if (usageValid && isCount(reported.cacheWrite)) usage.cacheWrite = reported.cacheWrite;
+  const { input, output, cacheRead, cacheWrite } = isRecord(reported) ? reported : {};
+  const usageValid = isCount(input) && isCount(output);
+  const usage: Usage = usageValid ? { input, output } : estimateUsage(request, content);
+  if (usageValid && isCount(cacheRead)) usage.cacheRead = cacheRead;
+  if (usageValid && isCount(cacheWrite)) usage.cacheWrite = cacheWrite;
   const response: ModelResponse = { content, usage };
-  if (typeof value.stopReason === 'string' && STOP_REASONS.has(value.stopReason))
-    response.stopReason = value.stopReason as StopReason;
-  if (typeof value.model === 'string') response.model = value.model;
-  return { ok: true, response, usageEstimated: !usageValid, oversizedInputs };
+  const { stopReason, model } = value;
+  if (typeof stopReason === 'string' && STOP_REASONS.has(stopReason))
+    response.stopReason = stopReason as StopReason;
+  if (typeof model === 'string') response.model = model.slice(0, 200);
+  return { ok: true, response, usageEstimated: !usageValid, refusedInputs: read.refused, textCut: read.cut };
 }

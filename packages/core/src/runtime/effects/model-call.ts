@@ -1,9 +1,11 @@
-import { serializeError } from '../../errors.js';
+import { type SerializedError, serializeError } from '../../errors.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
+import { MAX_MODEL_TEXT_CHARS } from '../../model/cap-model-text.js';
 import { textOf, toolUsesOf } from '../../model/content.js';
 import type { ModelDelta, ModelRequest, ToolSpec } from '../../model/types.js';
 import { validateModelResponse } from '../../model/validate-response.js';
+import { describeThrown, toPlainJson } from '../../persistence/plain-json.js';
 import type { EffectIO } from './effect-io.js';
 import { planToolCall } from './plan-tool-call.js';
 
@@ -43,7 +45,7 @@ export async function callModel(
     raw = await host.model.generate(request, signal, onDelta ? { onDelta } : undefined);
   } catch (error) {
     if (signal.aborted) return undefined;
-    return { type: 'model.failed', at: host.clock.now(), turn, error: serializeError(error) };
+    return { type: 'model.failed', at: host.clock.now(), turn, error: thrownByModel(error) };
   }
   if (signal.aborted) return undefined;
   const checked = validateModelResponse(raw, request);
@@ -59,11 +61,43 @@ export async function callModel(
     );
   const uses = grace ? [] : toolUsesOf(response.content);
   const seen = new Set<string>();
-  const plan = uses.map((use) => planToolCall(io, use, seen, checked.oversizedInputs));
+  if (checked.textCut > 0)
+    io.warn(
+      'MODEL_TEXT_TRUNCATED',
+      `The model's text in turn ${turn} was cut: ${checked.textCut.toLocaleString('en-US')} characters past the ${MAX_MODEL_TEXT_CHARS.toLocaleString('en-US')}-character limit of a block were not kept.`,
+    );
+  const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs));
   const event: SubagentEvent = { type: 'model.responded', at: host.clock.now(), turn, response, plan };
   if (!grace && uses.length === 0 && spec.outputSchema) {
     const check = host.checkOutput(spec, textOf(response.content));
     if (check) event.outputCheck = check;
   }
   return event;
+}
+
+const ERROR_BOUNDS = { maxDepth: 16, maxChars: 20_000 };
+
+/**
+ * What a model adapter threw, as a journaled error: plain JSON whatever it was (an error whose
+ * details hold a BigInt or a cycle, an object with no prototype, a proxy whose traps throw).
+ */
+function thrownByModel(error: unknown): SerializedError {
+  try {
+    const serialized = toPlainJson(serializeError(error), 'error', ERROR_BOUNDS);
+    const value = serialized.ok ? (serialized.value as Partial<SerializedError>) : undefined;
+    if (
+      value &&
+      typeof value.name === 'string' &&
+      typeof value.code === 'string' &&
+      typeof value.message === 'string'
+    )
+      return value as SerializedError;
+  } catch {
+    // Falls through to a description of the value.
+  }
+  return {
+    name: 'ModelError',
+    code: 'MODEL_ERROR',
+    message: `The model adapter failed: ${describeThrown(error)}`,
+  };
 }

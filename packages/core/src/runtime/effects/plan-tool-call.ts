@@ -1,5 +1,6 @@
 import type { ToolCallPlan } from '../../machines/subagent-events.js';
 import type { ToolUseBlock } from '../../model/types.js';
+import type { RefusedInput } from '../../model/validate-response.js';
 import { checkToolCall, errorResult } from '../../tools/run-tool-call.js';
 import { approvalRequest } from './approval.js';
 import type { EffectIO } from './effect-io.js';
@@ -13,7 +14,7 @@ export function planToolCall(
   io: EffectIO,
   use: ToolUseBlock,
   seen: Set<string>,
-  oversized: ReadonlyMap<string, string>,
+  refused: ReadonlyMap<string, RefusedInput>,
 ): ToolCallPlan {
   const reject = (message: string): ToolCallPlan => ({
     toolUseId: use.id,
@@ -31,11 +32,23 @@ export function planToolCall(
     );
   }
   seen.add(use.id);
-  const tooBig = oversized.get(use.id);
-  if (tooBig !== undefined) {
-    io.warn('TOOL_INPUT_TOO_LARGE', `The input of the ${use.name} call "${use.id}" was dropped: ${tooBig}.`);
+  const refusal = refused.get(use.id);
+  if (refusal?.kind === 'bounds') {
+    io.warn(
+      'TOOL_INPUT_TOO_LARGE',
+      `The input of the ${use.name} call "${use.id}" was dropped: ${refusal.reason}.`,
+    );
     return reject(
-      `Error: the input of this ${use.name} call was not accepted: ${tooBig}. Send a smaller, flatter input.`,
+      `Error: the input of this ${use.name} call was not accepted: ${refusal.reason}. Send a smaller, flatter input.`,
+    );
+  }
+  if (refusal) {
+    io.warn(
+      'TOOL_INPUT_NOT_JSON',
+      `The input of the ${use.name} call "${use.id}" was dropped: it holds ${refusal.reason}, which JSON cannot hold (the model adapter produced it).`,
+    );
+    return reject(
+      `Error: the input of this ${use.name} call was not accepted: it holds ${refusal.reason}. Send plain JSON.`,
     );
   }
   const checked = checkToolCall(io.registry, use);
