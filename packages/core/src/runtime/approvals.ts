@@ -1,5 +1,6 @@
 import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
+import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskSpec } from '../persistence/types.js';
 import type { ApprovalAnswer } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
@@ -22,7 +23,10 @@ export type ApprovalPolicy =
   | 'deny'
   | ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>);
 
-/** A policy function's return value as a decision, or undefined when it is not one. */
+/**
+ * A policy function's return value as a decision, or undefined when it is not one. Each field is
+ * read once; a getter or proxy trap that throws is left to the caller.
+ */
 function readDecision(value: unknown): { decision: 'approve' | 'deny'; reason?: string } | undefined {
   if (value === 'approve' || value === 'deny') return { decision: value };
   if (typeof value !== 'object' || value === null) return undefined;
@@ -97,31 +101,13 @@ export class ApprovalCoordinator {
       Promise.resolve()
         .then(() => policy(request))
         .then(
-          (decision) => {
-            if (decision === 'ask') {
-              this.askHost(asked);
-              return;
-            }
-            const value = readDecision(decision);
-            if (!value) {
-              const got = describe(decision);
-              this.emitter.emit('runtime.warning', {
-                code: 'APPROVAL_POLICY_INVALID',
-                message: `The approval policy returned ${got} for ${request.tool} in task ${request.taskId}; the call was denied. Return 'approve', 'deny', 'ask' or { decision, reason }.`,
-                taskId: request.taskId,
-              });
-              this.decide(asked, 'deny', `the approval policy returned ${got}, not a decision`, 'policy');
-              return;
-            }
-            this.decide(asked, value.decision, value.reason, 'policy');
-          },
+          (decision) => this.policyDecided(asked, decision),
           (error: unknown) =>
-            this.decide(
-              asked,
-              'deny',
-              `the approval policy failed: ${(error as Error)?.message ?? error}`,
-              'policy',
-            ),
+            this.policyFailed(asked, `the approval policy failed: ${describeThrown(error)}`),
+        )
+        // Never an unhandled rejection: whatever went wrong above, the call is denied.
+        .catch((error: unknown) =>
+          this.policyFailed(asked, `the approval could not be decided: ${describeThrown(error)}`),
         );
       return;
     }
@@ -130,6 +116,38 @@ export class ApprovalCoordinator {
       return;
     }
     this.askHost(asked);
+  }
+
+  /** What a policy function answered, read defensively: anything but a decision denies the call. */
+  private policyDecided(asked: Pending, decision: unknown): void {
+    if (decision === 'ask') {
+      this.askHost(asked);
+      return;
+    }
+    let value: ReturnType<typeof readDecision>;
+    try {
+      value = readDecision(decision);
+    } catch (error) {
+      this.policyFailed(asked, `the approval policy's decision could not be read: ${describeThrown(error)}`);
+      return;
+    }
+    if (!value) {
+      const got = describe(decision);
+      this.policyFailed(asked, `the approval policy returned ${got}, not a decision`);
+      return;
+    }
+    this.decide(asked, value.decision, value.reason, 'policy');
+  }
+
+  /** Denies a call the policy could not decide, with a warning naming the task and the tool. */
+  private policyFailed(asked: Pending, reason: string): void {
+    const { request } = asked;
+    this.emitter.emit('runtime.warning', {
+      code: 'APPROVAL_POLICY_INVALID',
+      message: `The approval policy could not decide ${request.tool} in task ${request.taskId} (${reason}); the call was denied. Return 'approve', 'deny', 'ask' or { decision, reason }.`,
+      taskId: request.taskId,
+    });
+    this.decide(asked, 'deny', reason, 'policy');
   }
 
   private askHost(asked: Pending): void {
@@ -151,8 +169,32 @@ export class ApprovalCoordinator {
         { details: { approvalId: id } },
       );
     }
+    let always: boolean;
+    let reason: string | undefined;
+    try {
+      always = decision === 'approve' && options.always === true;
+      const given = options.reason;
+      reason = typeof given === 'string' ? given : undefined;
+    } catch (error) {
+      // The host's own options cannot be read: deny rather than guess, and say why.
+      this.pending.delete(id);
+      const why = `the host's decision could not be read: ${describeThrown(error)}`;
+      this.emitter.emit('runtime.warning', {
+        code: 'APPROVAL_POLICY_INVALID',
+        message: `The decision on ${pending.request.tool} in task ${pending.request.taskId} (${why}); the call was denied.`,
+        taskId: pending.request.taskId,
+      });
+      this.decide(pending, 'deny', why, 'host');
+      return;
+    }
+    if (decision !== 'approve' && decision !== 'deny')
+      throw new TroupeError(
+        'VALIDATION_FAILED',
+        `An approval is decided with 'approve' or 'deny'; got ${describe(decision)} for "${id}". The approval still waits.`,
+        { details: { approvalId: id } },
+      );
     this.pending.delete(id);
-    if (decision === 'approve' && options.always) {
+    if (always) {
       const key = this.scopeOf(pending.request.taskId, pending.request.sessionKey);
       let tools = this.always.get(key);
       if (!tools) {
@@ -161,7 +203,7 @@ export class ApprovalCoordinator {
       }
       tools.add(pending.request.tool);
     }
-    this.decide(pending, decision, options.reason, 'host');
+    this.decide(pending, decision, reason, 'host');
   }
 
   /** Emits `approval.resolved` for a call the policy or an "always allow" decided without asking. */
