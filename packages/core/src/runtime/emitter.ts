@@ -1,7 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
+import { describeThrown } from '../persistence/plain-json.js';
 
-/** The runtime's typed event emitter (eventemitter3). */
+/**
+ * The runtime's typed event emitter (eventemitter3). A listener is the host's code: one that
+ * throws is reported as a `runtime.warning` (`LISTENER_FAILED`) and the other listeners still
+ * run; it never throws into the task or the actor that emitted the event.
+ */
 export class RuntimeEmitter {
   private readonly emitter = new EventEmitter();
 
@@ -9,9 +14,16 @@ export class RuntimeEmitter {
     name: TName,
     listener: (event: RuntimeEvents[TName]) => void,
   ): () => void {
-    this.emitter.on(name, listener);
+    const guarded = (event: RuntimeEvents[TName]) => {
+      try {
+        listener(event);
+      } catch (error) {
+        this.listenerFailed(name, event, error);
+      }
+    };
+    this.emitter.on(name, guarded);
     return () => {
-      this.emitter.off(name, listener);
+      this.emitter.off(name, guarded);
     };
   }
 
@@ -26,5 +38,16 @@ export class RuntimeEmitter {
 
   removeAll(): void {
     this.emitter.removeAllListeners();
+  }
+
+  /** Reports a listener that threw; a throwing `runtime.warning` listener is not reported to itself. */
+  private listenerFailed(name: RuntimeEventName, event: unknown, error: unknown): void {
+    if (name === 'runtime.warning') return;
+    const taskId = (event as { taskId?: unknown } | null)?.taskId;
+    this.emit('runtime.warning', {
+      code: 'LISTENER_FAILED',
+      message: `A ${name} listener threw: ${describeThrown(error)}. The runtime carried on; fix the listener.`,
+      ...(typeof taskId === 'string' ? { taskId } : {}),
+    });
   }
 }

@@ -2,8 +2,10 @@ import type { RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { armedDeadline, type WantedEffect, wantedEffect } from '../machines/wanted-effect.js';
+import { describeThrown } from '../persistence/plain-json.js';
 import type { JournalEntry, TaskSpec } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
+import { errorResult } from '../tools/run-tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { DriverHost } from './driver-host.js';
 import { askApproval } from './effects/approval.js';
@@ -148,13 +150,22 @@ export class TaskDriver {
         : wanted.kind === 'tool'
           ? this.tools.run(context, wanted.call, signal, feed)
           : askApproval(this.io, context, wanted.call, signal);
-    void work.then((event) => {
+    const deliver = (event: SubagentEvent | undefined) => {
       if (!event || !current()) return;
       this.inFlight = false;
       this.send(event);
       if (event.type === 'model.responded' && this.host.emitter.listening('task.progress'))
         this.host.emitter.emit('task.progress', this.io.event({ kind: 'turn' as const }));
-    });
+    };
+    // An effect never throws across the actor boundary: one that fails is its kind's failure.
+    void work
+      .then(deliver, (error: unknown) => deliver(effectFailed(wanted, this.host.clock.now(), error)))
+      .catch((error: unknown) =>
+        this.io.warn(
+          'EFFECT_FAILED',
+          `Task ${this.spec.taskId}: the event ending its ${wanted.kind} effect could not be recorded: ${describeThrown(error)}`,
+        ),
+      );
   }
 
   /**
@@ -205,6 +216,34 @@ export class TaskDriver {
     this.deadline.clear();
     const output = snapshot.output as SubagentOutput;
     this.host.finished(this, toResult(this.spec, output));
+  }
+}
+
+/** The event that ends an effect which threw `error` instead of resolving. */
+function effectFailed(wanted: WantedEffect, at: number, error: unknown): SubagentEvent {
+  const why = describeThrown(error);
+  switch (wanted.kind) {
+    case 'model':
+      return {
+        type: 'model.failed',
+        at,
+        turn: wanted.turn,
+        error: { name: 'TroupeError', code: 'UNKNOWN', message: `The model call failed: ${why}` },
+      };
+    case 'tool':
+      return {
+        type: 'tool.finished',
+        at,
+        toolUseId: wanted.call.toolUseId,
+        result: errorResult(wanted.call.toolUseId, `Error: the ${wanted.call.name} call failed: ${why}`),
+      };
+    case 'approval':
+      return {
+        type: 'approval.denied',
+        at,
+        toolUseId: wanted.call.toolUseId,
+        reason: `the approval could not be decided: ${why}`,
+      };
   }
 }
 

@@ -1,0 +1,454 @@
+// Issue #21, item 4: nothing a tool, a model adapter, an approval policy or a host listener hands
+// the runtime may take the process down or reach the journal as something JSON cannot hold. Each
+// case here ends in an error tool result, a failed task or a warning; the memory store's journal
+// round-trips through JSON unchanged (so a file store would write it too).
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { ModelAdapter, ModelResponse, ToolResultBlock } from '../model/types.js';
+import { createMemoryStore } from '../persistence/memory-store.js';
+import type { TaskStore } from '../persistence/types.js';
+import { replayTask } from '../replay/replay-task.js';
+import { textReply, toolReply } from '../testing/scripted-model.js';
+import { defineTool } from '../tools/define-tool.js';
+import type { RuntimeOptions } from './create-runtime.js';
+import { fixtureRuntime, settle } from './test-fixtures.js';
+
+function resultOf(messages: { role: string; content: unknown }[]): ToolResultBlock {
+  return (messages.at(-1)!.content as ToolResultBlock[])[0]!;
+}
+
+/** Every journal entry and the snapshot survive JSON as they are (what a file store needs). */
+async function expectPlainJson(store: TaskStore, taskId: string) {
+  await store.flush();
+  const { entries } = await store.loadJournal(taskId);
+  expect(JSON.parse(JSON.stringify(entries))).toEqual(entries);
+  const snapshot = await store.loadSnapshot(taskId);
+  expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  const replay = await replayTask(store, taskId);
+  expect(replay.matches).toBe(true);
+}
+
+function cyclic(): Record<string, unknown> {
+  const value: Record<string, unknown> = { name: 'loop' };
+  value.self = value;
+  return value;
+}
+
+/** A runtime with one read tool `odd` whose execute is `execute`, answering once then `done`. */
+function oddToolRuntime(execute: () => unknown, options: Partial<RuntimeOptions> = {}) {
+  const odd = defineTool({
+    name: 'odd',
+    description: 'Returns or throws something odd',
+    access: 'read',
+    input: v.object({}),
+    execute: execute as () => string,
+  });
+  const store = createMemoryStore();
+  const { runtime, model } = fixtureRuntime([toolReply('odd', {}), textReply('survived')], {
+    tools: [odd],
+    agents: [{ name: 'explore', description: 'x', systemPrompt: 'x', tools: ['odd'] }],
+    store,
+    ...options,
+  });
+  return { runtime, model, store };
+}
+
+const hostileThrows: [string, () => unknown][] = [
+  ['Object.create(null)', () => Object.create(null)],
+  ['a string', () => 'just a string'],
+  ['undefined', () => undefined],
+  ['a frozen object', () => Object.freeze({ why: 'frozen' })],
+  [
+    'an Error whose message getter throws',
+    () =>
+      Object.defineProperty(new Error('x'), 'message', {
+        get() {
+          throw new Error('getter bites');
+        },
+      }),
+  ],
+  [
+    'a Proxy that throws on every trap',
+    () =>
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+          getPrototypeOf: () => {
+            throw new Error('trap');
+          },
+          has: () => {
+            throw new Error('trap');
+          },
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+          getOwnPropertyDescriptor: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+  ],
+  ['a BigInt', () => 10n],
+  ['a symbol', () => Symbol('s')],
+];
+
+describe('a tool that throws anything', () => {
+  it.each(hostileThrows)('throwing %s is an error result naming the tool', async (_label, thrown) => {
+    const { runtime, model, store } = oddToolRuntime(() => {
+      throw thrown();
+    });
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    const result = await handle.result;
+    expect(result).toMatchObject({ status: 'completed', output: 'survived' });
+    const answer = resultOf(model.requests[1]!.messages);
+    expect(answer.is_error).toBe(true);
+    expect(answer.content).toMatch(/^Error: tool "odd" failed: ./);
+    await expectPlainJson(store, handle.id);
+  });
+
+  it('a rejected promise of Object.create(null) is an error result too', async () => {
+    const { runtime, model } = oddToolRuntime(() => Promise.reject(Object.create(null)));
+    const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
+    expect(result.status).toBe('completed');
+    expect(resultOf(model.requests[1]!.messages)).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/tool "odd" failed/),
+    });
+  });
+});
+
+describe('a tool result that JSON cannot hold', () => {
+  const hostileResults: [string, () => unknown, RegExp][] = [
+    ['a cyclic property', () => [{ type: 'text', text: 'ok', extra: cyclic() }], /^ok$/],
+    ['a BigInt property', () => [{ type: 'text', text: 'ok', size: 10n }], /^ok$/],
+    ['a cyclic object', () => cyclic(), /tool "odd" returned a result that cannot be stored: .*cycle/],
+    ['a BigInt object', () => ({ size: 10n }), /tool "odd" returned a result .*BigInt at result\.size/],
+    ['Object.create(null)', () => Object.create(null), /^\{\}$/],
+    [
+      'a text getter that throws',
+      () => [
+        Object.defineProperty({ type: 'text' }, 'text', {
+          enumerable: true,
+          get() {
+            throw new Error('no text for you');
+          },
+        }),
+      ],
+      /tool "odd" returned a result that cannot be read: .*no text for you/,
+    ],
+  ];
+  it.each(hostileResults)(
+    '%s is kept as plain JSON or becomes an error result',
+    async (_label, output, expected) => {
+      const { runtime, model, store } = oddToolRuntime(output);
+      const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+      expect(await handle.result).toMatchObject({ status: 'completed', output: 'survived' });
+      const answer = resultOf(model.requests[1]!.messages);
+      const text =
+        typeof answer.content === 'string'
+          ? answer.content
+          : answer.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      expect(text).toMatch(expected);
+      await expectPlainJson(store, handle.id);
+    },
+  );
+});
+
+describe('a model adapter handing over what JSON cannot hold', () => {
+  const usage = { input: 1, output: 1 };
+  function adapterRuntime(first: () => unknown, options: Partial<RuntimeOptions> = {}) {
+    let calls = 0;
+    const model: ModelAdapter = {
+      async generate() {
+        calls++;
+        if (calls === 1) return first() as ModelResponse;
+        return { content: [{ type: 'text', text: 'survived' }], usage };
+      },
+    };
+    const store = createMemoryStore();
+    const { runtime } = fixtureRuntime([], { model, store, ...options });
+    return { runtime, store };
+  }
+  const call = (input: unknown) => ({
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'echo', input }],
+    usage,
+  });
+
+  const hostileInputs: [string, unknown, RegExp][] = [
+    ['a BigInt', { text: 10n }, /BigInt at input\.text/],
+    ['a cycle', cyclic(), /cycle at input\.self/],
+    ['a function', { text: () => 'x' }, /function at input\.text/],
+    ['a symbol', { text: Symbol('s') }, /symbol at input\.text/],
+  ];
+  it.each(hostileInputs)(
+    'a tool input holding %s is answered with an error naming where',
+    async (_label, input, expected) => {
+      const warnings: string[] = [];
+      const { runtime, store } = adapterRuntime(() => call(input));
+      runtime.on('runtime.warning', (warning) => warnings.push(warning.message));
+      const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+      const result = await handle.result;
+      expect(result).toMatchObject({ status: 'completed', output: 'survived' });
+      const context = (await replayTask(store, handle.id)).snapshot.context;
+      const answer = context.messages.find(
+        (message) => message.role === 'user' && Array.isArray(message.content),
+      );
+      expect((answer!.content as ToolResultBlock[])[0]).toMatchObject({
+        is_error: true,
+        content: expect.stringMatching(expected),
+      });
+      expect(warnings.join('\n')).toMatch(expected);
+      await expectPlainJson(store, handle.id);
+    },
+  );
+
+  const hostileResponses: [string, () => unknown, RegExp][] = [
+    [
+      'throws Object.create(null)',
+      () => {
+        throw Object.create(null);
+      },
+      /./,
+    ],
+    [
+      'throws a Proxy that throws on every trap',
+      () => {
+        throw new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+            getPrototypeOf() {
+              throw new Error('trap');
+            },
+          },
+        );
+      },
+      /./,
+    ],
+    [
+      'rejects with an error whose message getter throws',
+      () =>
+        Promise.reject(
+          Object.defineProperty(new Error('x'), 'message', {
+            get() {
+              throw new Error('bite');
+            },
+          }),
+        ),
+      /./,
+    ],
+    ['returns a string', () => 'hello', /expected an object, got string/],
+    [
+      'returns a response whose content getter throws',
+      () =>
+        Object.defineProperty({ usage }, 'content', {
+          get() {
+            throw new Error('content bites');
+          },
+        }),
+      /could not be read: content bites/,
+    ],
+    [
+      'returns a Proxy that throws on every trap',
+      () =>
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+            getPrototypeOf() {
+              throw new Error('trap');
+            },
+            ownKeys() {
+              throw new Error('trap');
+            },
+          },
+        ),
+      /trap/,
+    ],
+    [
+      'returns a text block with a cyclic extra',
+      () => ({
+        content: [{ type: 'text', text: 'hi', loop: cyclic() }],
+        usage: { ...usage, more: cyclic() },
+      }),
+      /^$/,
+    ],
+    [
+      'returns usage with BigInt counts',
+      () => ({ content: [{ type: 'text', text: 'hi' }], usage: { input: 1n, output: 2n } }),
+      /^$/,
+    ],
+  ];
+  it.each(hostileResponses)(
+    'an adapter that %s fails the task or is read safely, never the process',
+    async (_label, first, expected) => {
+      const { runtime, store } = adapterRuntime(first);
+      const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+      const result = await handle.result;
+      if (expected.source === '^$') expect(result.status).toBe('completed');
+      else {
+        expect(result.status).toBe('failed');
+        expect(result.error!.message).toMatch(expected);
+      }
+      await expectPlainJson(store, handle.id);
+    },
+  );
+});
+
+describe('a host listener that throws', () => {
+  it('is reported as a runtime warning; the task and the other listeners go on', async () => {
+    const { runtime } = fixtureRuntime([toolReply('echo', { text: 'a' }), textReply('done')]);
+    const warnings: string[] = [];
+    const seen: string[] = [];
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    runtime.on('tool.started', () => {
+      throw Object.create(null);
+    });
+    runtime.on('task.started', () => {
+      throw new Error('listener bug');
+    });
+    runtime.on('tool.started', () => seen.push('tool.started'));
+    const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
+    expect(result).toMatchObject({ status: 'completed', output: 'done' });
+    expect(seen).toEqual(['tool.started']);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^LISTENER_FAILED: A task\.started listener threw: listener bug/),
+      expect.stringMatching(/^LISTENER_FAILED: A tool\.started listener threw/),
+    ]);
+  });
+
+  it('a throwing runtime.warning listener is not reported to itself (no loop)', async () => {
+    const { runtime } = fixtureRuntime([textReply('done')], { approval: (() => undefined) as never });
+    runtime.on('runtime.warning', () => {
+      throw new Error('warning listener bug');
+    });
+    runtime.on('task.started', () => {
+      throw new Error('listener bug');
+    });
+    expect(await runtime.spawn({ agent: 'explore', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+    });
+  });
+});
+
+describe('an approval policy or host that misbehaves', () => {
+  const saveOnce = [toolReply('save', { note: 'n' }), textReply('done')];
+  const decisions: [string, () => unknown, RegExp][] = [
+    [
+      'a decision object whose getter throws',
+      () =>
+        Object.defineProperty({}, 'decision', {
+          enumerable: true,
+          get() {
+            throw new Error('getter bites');
+          },
+        }),
+      /could not be read: getter bites/,
+    ],
+    ['garbage', () => ({ decision: 'yes please' }), /not a decision/],
+    [
+      'a throw of Object.create(null)',
+      () => {
+        throw Object.create(null);
+      },
+      /the approval policy failed/,
+    ],
+    [
+      'a rejection with a Proxy',
+      () =>
+        Promise.reject(
+          new Proxy(
+            {},
+            {
+              get() {
+                throw new Error('trap');
+              },
+              getPrototypeOf() {
+                throw new Error('trap');
+              },
+            },
+          ),
+        ),
+      /the approval policy failed/,
+    ],
+    [
+      'a reason getter that throws',
+      () =>
+        Object.defineProperty({ decision: 'approve' }, 'reason', {
+          enumerable: true,
+          get() {
+            throw new Error('reason bites');
+          },
+        }),
+      /could not be read: reason bites/,
+    ],
+  ];
+  it.each(decisions)('%s is a denial with a clear reason and a warning', async (_label, decide, reason) => {
+    const warnings: string[] = [];
+    const { runtime, calls, model, store } = fixtureRuntime(saveOnce, { approval: decide as never });
+    runtime.on('runtime.warning', (warning) => warnings.push(warning.message));
+    const handle = runtime.spawn({ agent: 'writer', prompt: 'x' });
+    expect(await handle.result).toMatchObject({ status: 'completed', output: 'done' });
+    expect(calls).toEqual([]);
+    const answer = resultOf(model.requests[1]!.messages);
+    expect(answer).toMatchObject({ is_error: true });
+    expect(answer.content).toMatch(reason);
+    expect(warnings.join('\n')).toMatch(/APPROVAL|approval policy/);
+    await expectPlainJson(store, handle.id);
+  });
+
+  it('a policy that never settles is withdrawn when the task is cancelled', async () => {
+    const { runtime, calls } = fixtureRuntime(saveOnce, { approval: () => new Promise(() => {}) });
+    const handle = runtime.spawn({ agent: 'writer', prompt: 'x' });
+    await settle();
+    runtime.cancel(handle.id, 'enough');
+    expect(await handle.result).toMatchObject({ status: 'cancelled' });
+    expect(calls).toEqual([]);
+  });
+
+  it('a host deciding with options whose getter throws denies the call, with a warning', async () => {
+    const warnings: string[] = [];
+    const { runtime, calls, model } = fixtureRuntime(saveOnce, { approval: 'ask' });
+    runtime.on('runtime.warning', (warning) => warnings.push(warning.code));
+    runtime.on('approval.requested', (request) => {
+      const options = Object.defineProperty({}, 'always', {
+        get() {
+          throw new Error('always bites');
+        },
+      });
+      runtime.approve(request.id, options);
+    });
+    expect(await runtime.spawn({ agent: 'writer', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+    });
+    expect(calls).toEqual([]);
+    expect(resultOf(model.requests[1]!.messages).content).toMatch(/could not be read: always bites/);
+    expect(warnings).toEqual(['APPROVAL_POLICY_INVALID']);
+  });
+
+  it('a host deciding with garbage is told so, and the approval still waits', async () => {
+    const { runtime, calls } = fixtureRuntime(saveOnce, { approval: 'ask' });
+    const thrown: string[] = [];
+    runtime.on('approval.requested', (request) => {
+      const approvals = runtime as unknown as { approvals: { resolve(id: string, decision: unknown): void } };
+      try {
+        approvals.approvals.resolve(request.id, 'yes');
+      } catch (error) {
+        thrown.push((error as Error).message);
+      }
+      runtime.approve(request.id);
+    });
+    expect(await runtime.spawn({ agent: 'writer', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+    });
+    expect(thrown).toEqual([expect.stringMatching(/decided with 'approve' or 'deny'; got "yes"/)]);
+    expect(calls.map((call) => call.tool)).toEqual(['save']);
+  });
+});
