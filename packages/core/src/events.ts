@@ -80,6 +80,7 @@ export interface RuntimeWarning {
     | 'DUPLICATE_TOOL_USE_ID'
     | 'TASK_RESTARTED'
     | 'PERSISTENCE_CORRUPT'
+    | 'PERSISTENCE_FAILED'
     | 'TOOL_SOURCE_FAILED'
     | 'TOOL_INPUT_NOT_JSON'
     | 'MODEL_TEXT_TRUNCATED'
