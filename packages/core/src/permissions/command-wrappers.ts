@@ -191,6 +191,25 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
 const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
 
+/** Programs that run the string of their `-c`/`--command` option with a shell, wherever it stands. */
+const COMMAND_STRING_PROGRAMS = new Set(['su', 'runuser', 'script']);
+
+/** The `-c` string of su, runuser or script, or why there is none to read. */
+function commandStringOption(name: string, words: readonly ShellWord[]): Unwrapped {
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index];
+    if (word === undefined) continue;
+    if (word.startsWith('--command='))
+      return { kind: 'shell-string', script: word.slice(10), wrappers: [name] };
+    if (word === '--command' || /^-[A-Za-z]*c$/.test(word))
+      return { kind: 'shell-string', script: words[index + 1], wrappers: [name] };
+  }
+  return {
+    kind: 'unanalysable',
+    reason: `${name} without -c starts a shell that reads commands from its input`,
+  };
+}
+
 /** The program's name without its path (`/usr/bin/git` → `git`). */
 export function programName(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
@@ -321,6 +340,7 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
       if (call.kind === 'shell-string') return { ...call, wrappers };
       return { kind: 'command', words: rest, openEnded, wrappers };
     }
+    if (COMMAND_STRING_PROGRAMS.has(name)) return commandStringOption(name, rest);
     const spec = WRAPPERS[name];
     if (!spec) return { kind: 'command', words: rest, openEnded, wrappers };
     const skipped = skipWrapperOptions(name, spec, rest, 1);
