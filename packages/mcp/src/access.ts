@@ -12,9 +12,10 @@ export interface McpToolAnnotations {
 
 /**
  * A tool's access class: the configuration's per-tool override, else its per-server override,
- * else from annotations: `readOnlyHint: true` → `read`; `destructiveHint` or `openWorldHint`
- * true → `execute`; anything else → `write`. Hints are the server's word, so only an explicit
- * `true` makes a tool `read`; a tool without annotations goes through approvals.
+ * else from annotations: `destructiveHint` or `openWorldHint` true → `execute`; anything else →
+ * `write`. Only the user's configuration can make a tool `read` (run without approval): a server's
+ * `readOnlyHint` is its own word about itself, so it never lowers the class (show it as
+ * information only). A hint may raise it: a destructive tool is `execute`.
  */
 export function accessOf(
   toolName: string,
@@ -27,7 +28,6 @@ export function accessOf(
       : undefined;
   if (perTool) return perTool;
   if (overrides.access) return overrides.access;
-  if (annotations?.readOnlyHint === true) return 'read';
   if (annotations?.destructiveHint === true || annotations?.openWorldHint === true) return 'execute';
   return 'write';
 }

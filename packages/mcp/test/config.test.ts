@@ -95,7 +95,10 @@ describe('parseMcpConfig', () => {
 
 describe('accessOf', () => {
   it.each([
-    [{ readOnlyHint: true }, {}, 'read'],
+    // The server's own readOnlyHint never lets a tool skip approval: only the user's overrides do.
+    [{ readOnlyHint: true }, {}, 'write'],
+    [{ readOnlyHint: true, destructiveHint: true }, {}, 'execute'],
+    [{ destructiveHint: true }, { access: 'read' as const }, 'read'],
     [{ readOnlyHint: false, destructiveHint: false, openWorldHint: false }, {}, 'write'],
     [{ destructiveHint: true }, {}, 'execute'],
     [{ openWorldHint: true }, {}, 'execute'],

@@ -40,7 +40,8 @@ describe('server-everything over stdio', () => {
       servers: [
         nodeServer('everything', EVERYTHING, ['stdio'], {
           env: { GREETING: 'hello from config' },
-          toolAccess: { echo: 'write' },
+          // The user's word: get-tiny-image only reads (its readOnlyHint alone would not do).
+          toolAccess: { echo: 'write', 'get-tiny-image': 'read' },
         }),
       ],
       maxResultChars: 2_000,
@@ -63,8 +64,8 @@ describe('server-everything over stdio', () => {
     expect(textOf(await sum.execute({ a: 2, b: 40 }, context()))).toMatch(/42/);
   });
 
-  it('annotations give access classes; a per-tool override wins', () => {
-    expect(find(tools, 'mcp__everything__get-sum').access).toBe('read');
+  it('annotations give access classes (readOnlyHint never read); a per-tool override wins', () => {
+    expect(find(tools, 'mcp__everything__get-sum').access).toBe('write'); // readOnlyHint: true, the server's word only
     expect(find(tools, 'mcp__everything__gzip-file-as-resource').access).toBe('execute'); // openWorldHint
     expect(find(tools, 'mcp__everything__toggle-simulated-logging').access).toBe('write');
     expect(find(tools, 'mcp__everything__echo').access).toBe('write'); // toolAccess override

@@ -179,6 +179,7 @@ describe('cancel mid-call', () => {
       ]),
       tools: await hub.tools(),
       agents: [{ name: 'a', description: 'd', systemPrompt: 'p' }],
+      approval: 'auto', // the server's readOnlyHint does not let the call skip approval
     });
     const started = new Promise<void>((resolve) => runtime.on('tool.started', () => resolve()));
     const handle = runtime.spawn({ agent: 'a', prompt: 'wait' });

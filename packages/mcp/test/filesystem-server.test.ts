@@ -18,7 +18,10 @@ let hub: McpHub;
 beforeAll(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'troupe-mcp-fs-')));
   writeFileSync(join(root, 'notes.txt'), 'The launch code is 1234.\n');
-  hub = createNodeMcpHub({ servers: [nodeServer('filesystem', FILESYSTEM, [root])] });
+  // The user's configuration says read_text_file only reads: that, not the server's hint, lets it skip approval.
+  hub = createNodeMcpHub({
+    servers: [nodeServer('filesystem', FILESYSTEM, [root], { toolAccess: { read_text_file: 'read' } })],
+  });
 });
 
 afterAll(async () => {
@@ -46,11 +49,12 @@ function callOnce(name: string, input: unknown) {
 }
 
 describe('server-filesystem through the runtime', () => {
-  it('maps annotations to access classes', async () => {
+  it('maps the configuration and annotations to access classes; readOnlyHint alone never makes a tool read', async () => {
     await hub.tools();
     const tools = Object.fromEntries(hub.status()[0]!.tools.map((tool) => [tool.mcpName, tool.access]));
     expect(tools.read_text_file).toBe('read');
-    expect(tools.list_directory).toBe('read');
+    // The server says readOnlyHint: true; without the user's word it still goes through approvals.
+    expect(tools.list_directory).toBe('write');
     // destructiveHint: true → execute; create_directory says destructive false, open-world false → write.
     expect(tools.write_file).toBe('execute');
     expect(tools.create_directory).toBe('write');

@@ -76,8 +76,9 @@ describe('MCP servers start lazily, on the first task that can use them', () => 
   it('no server process before the first task that uses it; then one process shared by two tasks; a task that cannot use it starts none', async () => {
     const hub = createNodeMcpHub({
       servers: [
-        nodeServer('filesystem', FILESYSTEM, [root]),
-        nodeServer('everything', EVERYTHING, ['stdio', root]),
+        // The user's configuration (not the servers' hints) lets these calls skip approval.
+        nodeServer('filesystem', FILESYSTEM, [root], { toolAccess: { read_text_file: 'read' } }),
+        nodeServer('everything', EVERYTHING, ['stdio', root], { toolAccess: { echo: 'read' } }),
       ],
     });
     hubs.push(hub);
@@ -126,8 +127,9 @@ describe('MCP servers start lazily, on the first task that can use them', () => 
   it('an agent that reaches a server by pattern (mcp__everything) starts only that one and sees all its tools', async () => {
     const hub = createNodeMcpHub({
       servers: [
-        nodeServer('filesystem', FILESYSTEM, [root]),
-        nodeServer('everything', EVERYTHING, ['stdio', root]),
+        // The user's configuration (not the servers' hints) lets these calls skip approval.
+        nodeServer('filesystem', FILESYSTEM, [root], { toolAccess: { read_text_file: 'read' } }),
+        nodeServer('everything', EVERYTHING, ['stdio', root], { toolAccess: { echo: 'read' } }),
       ],
     });
     hubs.push(hub);
