@@ -4,6 +4,7 @@
 // round-trips through JSON unchanged (so a file store would write it too).
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { MAX_MODEL_TEXT_CHARS } from '../model/cap-model-text.js';
 import type { ModelAdapter, ModelResponse, ToolResultBlock } from '../model/types.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
 import type { TaskStore } from '../persistence/types.js';
@@ -450,5 +451,37 @@ describe('an approval policy or host that misbehaves', () => {
     });
     expect(thrown).toEqual([expect.stringMatching(/decided with 'approve' or 'deny'; got "yes"/)]);
     expect(calls.map((call) => call.tool)).toEqual(['save']);
+  });
+});
+
+describe('model text is capped like tool output', () => {
+  it('a 50 MB text block is kept to MAX_MODEL_TEXT_CHARS with a note, and a warning says so', async () => {
+    const huge = 'y'.repeat(50 * 1024 * 1024);
+    const store = createMemoryStore();
+    const warnings: string[] = [];
+    const { runtime } = fixtureRuntime(
+      [
+        {
+          content: [
+            { type: 'thinking', thinking: huge },
+            { type: 'text', text: huge },
+          ],
+        },
+      ],
+      {
+        store,
+      },
+    );
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    const result = await handle.result;
+    expect(result.status).toBe('completed');
+    const output = String(result.output);
+    expect(output.length).toBeLessThan(MAX_MODEL_TEXT_CHARS + 200);
+    expect(output).toMatch(/\[Model text cut: 51,428,800 more characters were not kept\.\]$/);
+    await store.flush();
+    const journal = JSON.stringify((await store.loadJournal(handle.id)).entries);
+    expect(journal.length).toBeLessThan(2 * MAX_MODEL_TEXT_CHARS + 10_000);
+    expect(warnings).toEqual([expect.stringMatching(/^MODEL_TEXT_TRUNCATED: .*102,857,600 characters/)]);
   });
 });
