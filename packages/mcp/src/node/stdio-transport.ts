@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -10,20 +11,32 @@ import {
   tooLargeAnswer,
 } from '../message-limit.js';
 import { MessageReader } from './message-reader.js';
+import {
+  descendantsOf,
+  processesMarked,
+  SERVER_MARKER_VARIABLE,
+  signalAll,
+  terminate,
+} from './process-tree.js';
 import { serverEnvironment } from './safe-environment.js';
 
 const STDERR_TAIL = 600;
 const GRACE_MS = 500;
 const TERM_MS = 1_500;
-const groups = new Set<number>();
+/** Servers started and not yet stopped with all they started: leader pid → marker. */
+const servers = new Map<number, string>();
 let exitHookInstalled = false;
 
-/** Kills every server process group still alive when the host process exits (no orphans). */
+/** Kills every server, and what it started, still alive when the host process exits (no orphans). */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const pid of groups) killGroup(pid, 'SIGKILL');
+    for (const pid of servers.keys()) {
+      signalAll(descendantsOf(pid), 'SIGKILL');
+      killGroup(pid, 'SIGKILL');
+    }
+    signalAll(processesMarked(new Set(servers.values())), 'SIGKILL');
   });
 }
 
@@ -46,8 +59,12 @@ export interface StdioTransportOptions {
 /**
  * MCP over a child process's stdin/stdout, like the SDK's `StdioClientTransport`, but the server
  * runs in its own process group with a safe environment (see `serverEnvironment`), and closing
- * it (or the server exiting) ends the whole group, so nothing the server started survives. The
- * last lines of its stderr are kept for error messages.
+ * it (or the server exiting) stops the whole group and what the server started (SIGTERM, then
+ * SIGKILL after 1.5 s), so nothing survives it. On Linux that includes processes that left the
+ * group: the server's descendants read from /proc before it is stopped, and every process whose
+ * environment still carries the server's `TROUPE_MCP_SERVER` marker (a double-forked daemon).
+ * A process that leaves the group, its parent and that marker all at once is out of reach. The
+ * last lines of the server's stderr are kept for error messages.
  *
  * A message over `maxMessageBytes` is never buffered whole and never throws: an answer to one of
  * troupe's requests becomes an error answer to that request (see `tooLargeAnswer`), a request or
@@ -69,6 +86,12 @@ export class ProcessGroupStdioTransport implements Transport {
   private exited: Promise<void> | undefined;
   private stderr = '';
   private closedBecause: string | undefined;
+  /** The value of `TROUPE_MCP_SERVER` in this server's environment, and so in what it starts. */
+  private readonly marker = randomUUID();
+  /** What the server started, found while it ran (see `close`). */
+  private readonly tracked = new Set<number>();
+  /** Stopping what the server left, once it exited. */
+  private stopped: Promise<void> | undefined;
 
   constructor(config: McpStdioServerConfig, options: StdioTransportOptions = {}) {
     this.config = config;
@@ -100,28 +123,29 @@ export class ProcessGroupStdioTransport implements Transport {
     installExitHook();
     return new Promise((resolve, reject) => {
       const child = spawn(this.config.command, this.config.args, {
-        env: serverEnvironment(this.config.env),
+        env: { ...serverEnvironment(this.config.env), [SERVER_MARKER_VARIABLE]: this.marker },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
         ...(this.config.cwd ? { cwd: this.config.cwd } : {}),
       });
       this.child = child;
-      this.exited = new Promise((done) => child.once('close', () => done()));
+      this.exited = new Promise((done) =>
+        child.once('exit', () => {
+          // The leader is gone; what it left in its group or started goes too.
+          if (child.pid !== undefined) this.stopped = this.stopLeftovers(child);
+          done();
+        }),
+      );
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        if (child.pid) groups.add(child.pid);
+        if (child.pid) servers.set(child.pid, this.marker);
         resolve();
       });
       child.once('close', () => {
-        if (child.pid) {
-          // The leader is gone; anything it left in its group goes too.
-          killGroup(child.pid, 'SIGKILL');
-          groups.delete(child.pid);
-        }
         this.child = undefined;
         this.onclose?.();
       });
@@ -154,14 +178,22 @@ export class ProcessGroupStdioTransport implements Transport {
     });
   }
 
-  /** Ends the server: closes its stdin, then SIGTERM and SIGKILL to its process group. */
+  /**
+   * Ends the server: closes its stdin, then SIGTERM and SIGKILL to its process group and to what
+   * it started (see the class's documentation); resolves once they are gone.
+   */
   async close(): Promise<void> {
     const child = this.child;
     const exited = this.exited;
     this.reader.clear();
     this.pending.clear();
-    if (!child || !exited || child.pid === undefined) return;
+    if (!child || !exited || child.pid === undefined) {
+      await this.stopped;
+      return;
+    }
     const pid = child.pid;
+    // While the server runs, what it started is its descendant, whichever group or session it is in.
+    for (const descendant of descendantsOf(pid)) this.tracked.add(descendant);
     const within = (ms: number) =>
       Promise.race([
         exited.then(() => true),
@@ -177,8 +209,34 @@ export class ProcessGroupStdioTransport implements Transport {
       if (!(await within(TERM_MS))) killGroup(pid, 'SIGKILL');
     }
     await within(TERM_MS);
+    await this.stopped;
+  }
+
+  /** After the server exited: stops its group, its descendants and every marked process. */
+  private async stopLeftovers(child: ChildProcess): Promise<void> {
+    const pid = child.pid!;
+    const current = () => [...descendantsOf(pid), ...processesMarked(new Set([this.marker]))];
+    const targets = new Set([...this.tracked, ...current()]);
+    targets.delete(pid);
+    killGroup(pid, 'SIGTERM');
+    await terminate([...targets], TERM_MS, current);
     killGroup(pid, 'SIGKILL');
-    groups.delete(pid);
+    servers.delete(pid);
+    this.tracked.clear();
+    // A process that escaped may still hold the pipes; once the server's last output has had time
+    // to arrive, the transport closes regardless.
+    if (child.stdout?.closed === false || child.stderr?.closed === false) {
+      await new Promise<void>((done) => {
+        const timer = setTimeout(done, TERM_MS);
+        timer.unref();
+        child.once('close', () => {
+          clearTimeout(timer);
+          done();
+        });
+      });
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
   }
 
   private deliver(message: JSONRPCMessage): void {
