@@ -1,4 +1,4 @@
-import { constants, existsSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { toolFailure } from './tool-failure.js';
@@ -141,5 +141,44 @@ export async function readConfined(realPath: string, realRoot: string): Promise<
     return await handle.readFile();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Opens for reading the regular files `names` of the directory `realDir` (already resolved and
+ * checked) the way {@link openConfined} does, with one verified directory handle for them all, and
+ * synchronously: a batch of small system calls, cheaper than a thread-pool round trip each.
+ * Returns a descriptor per name (the caller closes it), or `undefined` for a name that is gone,
+ * is a link now, is no regular file (a FIFO is never waited on) or cannot be read. Returns only
+ * `undefined`s when the directory itself now leads outside `realRoot`.
+ */
+export function openFilesInDirectorySync(
+  realDir: string,
+  names: readonly string[],
+  realRoot: string,
+): (number | undefined)[] {
+  let directory: number;
+  try {
+    directory = openSync(realDir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return names.map(() => undefined);
+  }
+  try {
+    const where = hasProcFd ? readlinkSync(`${PROC_FD}/${directory}`) : realpathSync(realDir);
+    if (!inside(where, realRoot)) return names.map(() => undefined);
+    return names.map((name) => {
+      let fd: number | undefined;
+      try {
+        const path = hasProcFd ? `${PROC_FD}/${directory}/${name}` : join(realDir, name);
+        fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        if (fstatSync(fd).isFile()) return fd;
+      } catch {
+        // Gone, unreadable, or a link swapped in: not opened.
+      }
+      if (fd !== undefined) closeSync(fd);
+      return undefined;
+    });
+  } finally {
+    closeSync(directory);
   }
 }

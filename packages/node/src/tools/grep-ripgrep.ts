@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
-import type { GrepEngine, GrepFileResult, GrepQuery, GrepSink } from './grep-types.js';
-import { comparePaths } from './path-order.js';
+import { closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { openFilesInDirectorySync } from './confined-open.js';
+import { listSearchFiles } from './grep-files.js';
+import type { GrepEngine, GrepFileResult, GrepQuery } from './grep-types.js';
 
 /** Thrown when ripgrep refuses a pattern its regex syntax does not support; the caller falls back. */
 export class RipgrepPatternError extends Error {}
@@ -21,19 +24,27 @@ export function isRipgrepAvailable(command: string): Promise<boolean> {
   return known;
 }
 
-function argumentsFor(query: GrepQuery, json: boolean): string[] {
-  const args = ['--no-config', '--hidden', '--no-ignore', '--encoding', 'none'];
+/** Files handed to one ripgrep process (each an open descriptor; Node raises the descriptor limit to the hard limit). */
+const BATCH = 1024;
+
+/** The first descriptor number after standard input, output and error. */
+const FIRST_FD = 3;
+
+/** Where a child process reaches the descriptor it inherited at `fd`. */
+const FD_PATH = '/dev/fd/';
+
+/**
+ * ripgrep's arguments: it searches the files it is handed (each an inherited descriptor, or
+ * standard input when there are none) and never walks a directory itself.
+ */
+function argumentsFor(query: GrepQuery, descriptors: number): string[] {
+  const args = ['--no-config', '--encoding', 'none', '--json'];
   args.push(query.ignoreCase ? '--ignore-case' : '--case-sensitive');
-  for (const name of query.ignoreDirectories) args.push('--glob', `!${name}`);
-  if (query.glob) args.push('--glob', query.glob);
-  if (json) {
-    args.push('--json', '--sort', 'path');
-    if (query.mode === 'content' && query.before > 0) args.push('--before-context', String(query.before));
-    if (query.mode === 'content' && query.after > 0) args.push('--after-context', String(query.after));
-  } else {
-    args.push('--count', '--null', '--with-filename');
-  }
-  args.push('--regexp', query.pattern, '--', query.targetRelative);
+  if (query.mode === 'content' && query.before > 0) args.push('--before-context', String(query.before));
+  if (query.mode === 'content' && query.after > 0) args.push('--after-context', String(query.after));
+  args.push('--regexp', query.pattern, '--');
+  if (descriptors === 0) args.push('-');
+  for (let index = 0; index < descriptors; index++) args.push(`${FD_PATH}${FIRST_FD + index}`);
   return args;
 }
 
@@ -47,31 +58,64 @@ function decode(value: RipgrepText | undefined): string {
   return value.text ?? Buffer.from(value.bytes ?? '', 'base64').toString('utf8');
 }
 
-function displayPath(path: string): string {
-  return path.startsWith('./') ? path.slice(2) : path;
-}
-
 function withoutNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /**
- * Runs ripgrep and feeds each output line to `onLine`; `onLine` returns `false` to stop (ripgrep is
- * then killed). Resolves when ripgrep has exited; rejects with {@link RipgrepPatternError} when it
- * refused the pattern, or an Error when it failed without producing anything.
+ * Opens the files of one batch (paths relative to the root), one verified directory handle per
+ * directory ({@link openFilesInDirectorySync}). Returns, per file, its descriptor, or `undefined`
+ * when it is gone, is no regular file, or now leads outside the workspace: it is then skipped.
+ */
+function openBatch(query: GrepQuery, paths: readonly string[]): (number | undefined)[] {
+  const byDirectory = new Map<string, number[]>();
+  paths.forEach((path, index) => {
+    const slash = path.lastIndexOf('/');
+    const directory = slash === -1 ? '' : path.slice(0, slash);
+    const indexes = byDirectory.get(directory) ?? [];
+    indexes.push(index);
+    byDirectory.set(directory, indexes);
+  });
+  const descriptors: (number | undefined)[] = paths.map(() => undefined);
+  for (const [directory, indexes] of byDirectory) {
+    const names = indexes.map((index) => paths[index]!.slice(directory === '' ? 0 : directory.length + 1));
+    const opened = openFilesInDirectorySync(join(query.root, directory), names, query.root);
+    indexes.forEach((index, position) => {
+      descriptors[index] = opened[position];
+    });
+  }
+  return descriptors;
+}
+
+/**
+ * Runs ripgrep once over `descriptors` (inherited as descriptors 3, 4, ...; it reopens each through
+ * `/dev/fd/N`, so it reads exactly the files opened here) and feeds each output line to `onLine`;
+ * `onLine` returns `false` to stop (ripgrep is then killed). The descriptors are closed as soon as
+ * ripgrep has started. Resolves when ripgrep has exited; rejects with
+ * {@link RipgrepPatternError} when it refused the pattern, or an Error when it failed.
  */
 function run(
   command: string,
   query: GrepQuery,
-  args: string[],
+  descriptors: readonly number[],
   onLine: (line: string) => boolean,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: query.root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(command, argumentsFor(query, descriptors.length), {
+        cwd: query.root,
+        stdio: ['ignore', 'pipe', 'pipe', ...descriptors],
+      });
+    } finally {
+      // The child holds its own copies now (or was never started).
+      for (const descriptor of descriptors) closeSync(descriptor);
+    }
+    const stdout = child.stdout!;
+    const stderrStream = child.stderr!;
     let carry = '';
     let stderr = '';
     let stopped = false;
-    let produced = false;
     const stop = () => {
       if (stopped) return;
       stopped = true;
@@ -79,11 +123,10 @@ function run(
     };
     const onAbort = () => stop();
     query.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    stdout.setEncoding('utf8');
+    stderrStream.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
       if (stopped) return;
-      produced = true;
       const text = carry + chunk;
       let start = 0;
       let end = text.indexOf('\n', start);
@@ -97,7 +140,7 @@ function run(
       }
       carry = text.slice(start);
     });
-    child.stderr.on('data', (chunk: string) => {
+    stderrStream.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
     });
     child.on('error', (error) => {
@@ -111,20 +154,38 @@ function run(
       if (/regex parse error|error parsing regex|look-around|backreferences/i.test(stderr)) {
         return reject(new RipgrepPatternError(stderr.trim()));
       }
-      if (produced) return resolve(); // Some files could not be read; the rest was searched.
       reject(new Error(`ripgrep failed (exit code ${code}): ${stderr.trim() || 'no message'}`));
     });
   });
 }
 
-/** Content search (and any search of a single file) through `rg --json`, in path order. */
-async function searchJson(command: string, query: GrepQuery, sink: GrepSink): Promise<void> {
+/**
+ * Searches one batch of files (paths relative to the root, in path order). Returns their results
+ * in that order, files without a match and binary files left out.
+ */
+async function searchBatch(
+  command: string,
+  query: GrepQuery,
+  paths: readonly string[],
+): Promise<GrepFileResult[]> {
+  const opened = openBatch(query, paths);
+  const descriptors: number[] = [];
+  const pathOf: string[] = [];
+  opened.forEach((descriptor, index) => {
+    if (descriptor === undefined) return;
+    descriptors.push(descriptor);
+    pathOf.push(paths[index]!);
+  });
+  const found = new Map<number, GrepFileResult>();
   let current: GrepFileResult | undefined;
-  await run(command, query, argumentsFor(query, true), (line) => {
-    const message = JSON.parse(line) as { type: string; data: any };
-    const { type, data } = message;
+  let currentIndex = -1;
+  await run(command, query, descriptors, (line) => {
+    const { type, data } = JSON.parse(line) as { type: string; data: any };
     if (type === 'begin') {
-      current = { path: displayPath(decode(data.path)), count: 0, lines: [] };
+      const name = decode(data.path);
+      currentIndex = name.startsWith(FD_PATH) ? Number(name.slice(FD_PATH.length)) - FIRST_FD : -1;
+      const path = pathOf[currentIndex];
+      current = path === undefined ? undefined : { path, count: 0, lines: [] };
     } else if (current && (type === 'match' || type === 'context')) {
       if (type === 'match') current.count++;
       if (query.mode === 'content' && current.lines.length < query.maxLinesPerFile) {
@@ -135,37 +196,51 @@ async function searchJson(command: string, query: GrepQuery, sink: GrepSink): Pr
         });
       }
     } else if (current && type === 'end') {
-      const result = current;
+      // A NUL byte was found: the file counts as binary and is skipped, as in the JavaScript scan.
+      const binary = data.binary_offset !== null && data.binary_offset !== undefined;
+      if (!binary && current.count > 0) found.set(currentIndex, current);
       current = undefined;
-      // A NUL byte was found: ripgrep stopped reading, the file counts as binary and is skipped.
-      if (data.binary_offset !== null && data.binary_offset !== undefined) return true;
-      if (result.count > 0) return sink(result);
     }
     return true;
   });
+  return [...found.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
 }
 
-/** File and count searches of a directory through `rg --count`, sorted afterwards. */
-async function searchCounts(command: string, query: GrepQuery, sink: GrepSink): Promise<void> {
-  const results: GrepFileResult[] = [];
-  await run(command, query, argumentsFor(query, false), (line) => {
-    const separator = line.lastIndexOf('\0');
-    if (separator === -1) return true;
-    results.push({
-      path: displayPath(line.slice(0, separator)),
-      count: Number(line.slice(separator + 1)),
-      lines: [],
-    });
-    return true;
-  });
-  results.sort((a, b) => comparePaths(a.path, b.path));
-  for (const result of results) if (!sink(result)) return;
-}
-
-/** A {@link GrepEngine} over the ripgrep executable `command`. */
+/**
+ * A {@link GrepEngine} over the ripgrep executable `command`, confined like the JavaScript scan:
+ * the files are listed and opened here ({@link listSearchFiles}, {@link openFilesInDirectorySync}), and ripgrep
+ * only reads the descriptors it is handed, in batches, so a directory swapped for a link out of the
+ * workspace while it runs cannot make it read there. Results come in path order.
+ */
 export function ripgrepEngine(command: string): GrepEngine {
-  return (query, sink) =>
-    query.mode === 'content' || query.targetIsFile
-      ? searchJson(command, query, sink)
-      : searchCounts(command, query, sink);
+  return async (query, sink) => {
+    const files = await listSearchFiles(query);
+    const batches: string[][] = [];
+    // An empty search still runs ripgrep once (on empty input), so that a bad pattern is reported.
+    for (let start = 0; start === 0 || start < files.length; start += BATCH) {
+      batches.push(files.slice(start, start + BATCH));
+    }
+    // Two batches in flight: one is opened and started while the other is searched.
+    const stop = new AbortController();
+    const search = { ...query, signal: AbortSignal.any([query.signal, stop.signal]) };
+    const pending = new Map<number, Promise<GrepFileResult[]>>();
+    const start = (index: number) => {
+      const paths = batches[index];
+      if (paths !== undefined) pending.set(index, searchBatch(command, search, paths));
+    };
+    start(0);
+    start(1);
+    try {
+      for (let index = 0; index < batches.length; index++) {
+        const results = await pending.get(index)!;
+        pending.delete(index);
+        start(index + 2);
+        for (const result of results) if (!sink(result)) return;
+      }
+    } finally {
+      stop.abort(new Error('grep stopped'));
+      await Promise.allSettled(pending.values());
+    }
+    query.signal.throwIfAborted();
+  };
 }

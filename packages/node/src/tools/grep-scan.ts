@@ -1,9 +1,8 @@
 import { constants } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { escapePath, glob } from 'tinyglobby';
+import { join } from 'node:path';
 import { openConfined } from './confined-open.js';
+import { listSearchFiles } from './grep-files.js';
 import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery, GrepSink } from './grep-types.js';
-import { comparePaths } from './path-order.js';
 import { type RegexWorker, startRegexWorker } from './regex-worker.js';
 import { scanTextBlocks } from './text-scanner.js';
 
@@ -21,40 +20,6 @@ export function compilePattern(pattern: string, ignoreCase: boolean, extraFlags 
   } catch {
     return new RegExp(pattern, flags);
   }
-}
-
-/** The files a search visits, as paths relative to the root, in path order. */
-async function listFiles(query: GrepQuery): Promise<string[]> {
-  const toRoot = (path: string) => path.split(sep).join('/');
-  if (query.targetIsFile) return [toRoot(relative(query.root, query.target))];
-  const prefix = query.targetRelative === '.' ? '' : `${escapePath(query.targetRelative)}/`;
-  const ignore = query.ignoreDirectories.map((name) => `${prefix}**/${escapePath(name)}/**`);
-  let patterns = [`${prefix}**/*`];
-  let underTarget = false;
-  const filter = query.glob;
-  if (filter?.startsWith('!')) {
-    const excluded = filter.slice(1);
-    if (excluded.includes('/')) ignore.push(excluded, `${excluded}/**`);
-    else ignore.push(`${prefix}**/${excluded}`, `${prefix}**/${excluded}/**`);
-  } else if (filter?.includes('/')) {
-    // A glob with a slash is anchored at the workspace root, as ripgrep run from the root anchors it.
-    patterns = [filter];
-    underTarget = prefix !== '';
-  } else if (filter) {
-    patterns = [`${prefix}**/${filter}`];
-  }
-  let files = await glob(patterns, {
-    cwd: query.root,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore,
-    signal: query.signal,
-  });
-  if (underTarget) files = files.filter((file) => file.startsWith(`${query.targetRelative}/`));
-  // A pattern may walk through a linked directory: keep only files whose real path is inside.
-  const inside = await Promise.all(files.map((file) => query.confine(file)));
-  return files.filter((_file, index) => inside[index] !== undefined).sort(comparePaths);
 }
 
 /** Keeps in `before` the last `count` lines up to `lastLine`, taking them from the end of `text`. */
@@ -135,7 +100,7 @@ export const scanEngine: GrepEngine = async (query, sink) => {
   compilePattern(query.pattern, query.ignoreCase);
   // The block pre-test is only sound without look-around (which could see across line ends).
   const pretest = !/\(\?<?[=!]/.test(query.pattern);
-  const files = await listFiles(query);
+  const files = await listSearchFiles(query);
   const regex = startRegexWorker(query.pattern, query.ignoreCase, query.patternTimeoutMs, query.signal);
   try {
     await searchFiles(query, files, sink, regex, pretest);
