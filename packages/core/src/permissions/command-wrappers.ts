@@ -188,7 +188,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 };
 
 /** Shells whose `-c` runs a string, and that read commands from standard input without one. */
-export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
 const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
 
 /** Programs that run the string of their `-c`/`--command` option with a shell, wherever it stands. */
@@ -211,12 +211,12 @@ function commandStringOption(name: string, words: readonly ShellWord[]): Unwrapp
 }
 
 /** The program's name without its path (`/usr/bin/git` → `git`). */
-export function programName(word: string): string {
+function programName(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** Where a command stands after {@link unwrapCommand}. */
-export type Unwrapped =
+type Unwrapped =
   | { kind: 'command'; words: ShellWord[]; openEnded: boolean; wrappers: string[] }
   | { kind: 'shell-string'; script: ShellWord; wrappers: string[] }
   | { kind: 'unanalysable'; reason: string };

@@ -2,7 +2,7 @@ import type { PermissionRule } from './permission-rule.js';
 import { analyseShellLine, type ShellCommand } from './shell-line.js';
 
 /** How a deny rule meets a command: it runs it, it may run it (an expansion decides), or it does not. */
-export type DenyVerdict = 'match' | 'maybe' | 'none';
+type DenyVerdict = 'match' | 'maybe' | 'none';
 
 type CommandScope = { kind: 'command'; command: string } | { kind: 'command-prefix'; prefix: string };
 

@@ -51,7 +51,7 @@ export function commandOf(request: Pick<ApprovalRequest, 'tool' | 'input'>): str
 }
 
 /** How a rule meets a call: it covers it, it may (a deny rule facing what cannot be told), or not. */
-export type RuleVerdict = { verdict: 'match' } | { verdict: 'maybe'; why: string } | { verdict: 'none' };
+type RuleVerdict = { verdict: 'match' } | { verdict: 'maybe'; why: string } | { verdict: 'none' };
 
 const NONE: RuleVerdict = { verdict: 'none' };
 const MATCH: RuleVerdict = { verdict: 'match' };

@@ -30,7 +30,7 @@ export interface ShellLine {
 }
 
 /** Lines longer than this are not analysed (parsing time grows with length). */
-export const MAX_ANALYSED_LENGTH = 1_000_000;
+const MAX_ANALYSED_LENGTH = 1_000_000;
 /** How deep `bash -c '…'` strings and syntax may nest before the line is refused as unanalysable. */
 const MAX_SHELL_STRING_DEPTH = 8;
 const MAX_SYNTAX_DEPTH = 4_000;
