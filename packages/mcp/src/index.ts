@@ -5,9 +5,16 @@ export { McpConfigError } from './config/mcp-config-error.js';
 export {
   type ParsedMcpConfig,
   type ParseMcpConfigOptions,
+  type ParseServerConfigOptions,
   parseMcpConfig,
   parseServerConfig,
 } from './config/parse-mcp-config.js';
+export {
+  type AgentMcpServers,
+  agentMcpServers,
+  type IgnoredMcpServer,
+  type ProjectTrustOptions,
+} from './config/project-trust.js';
 export type {
   McpHttpServerConfig,
   McpServerCommon,
@@ -15,6 +22,11 @@ export type {
   McpServerEntry,
   McpStdioServerConfig,
 } from './config/server-config.js';
+export {
+  HARMLESS_VARIABLES,
+  isSecretLookingName,
+  type VariablePolicy,
+} from './config/variable-policy.js';
 export { createHttpTransport } from './http-transport.js';
 export {
   createMcpHub,

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { accessOf, McpConfigError, parseMcpConfig } from '../src/index.js';
+import { accessOf, agentMcpServers, McpConfigError, parseMcpConfig } from '../src/index.js';
 import { loadMcpConfig, serverEnvironment } from '../src/node/index.js';
 
 describe('parseMcpConfig', () => {
@@ -93,6 +93,121 @@ describe('parseMcpConfig', () => {
   });
 });
 
+describe('${VAR} and secrets', () => {
+  const environment = {
+    ANTHROPIC_API_KEY: 'sk-ant-secret-1',
+    GITHUB_TOKEN: 'ghp_2',
+    PROJECT_DIR: '/p',
+    HOME: '/h',
+  };
+
+  it.each([
+    [
+      'args',
+      { command: 'node', args: ['s.js', '--key=${ANTHROPIC_API_KEY}'] },
+      'args.1',
+      'ANTHROPIC_API_KEY',
+    ],
+    ['command', { command: '${GITHUB_TOKEN}' }, 'command', 'GITHUB_TOKEN'],
+    ['cwd', { command: 'x', cwd: '/tmp/${DB_PASSWORD}' }, 'cwd', 'DB_PASSWORD'],
+  ])(
+    "a secret-looking variable in %s is refused, even in the host's own configuration: the server is left out",
+    (_where, entry, field, name) => {
+      const { servers, warnings } = parseMcpConfig(
+        { s: entry, ok: { command: 'ok' } },
+        { source: 'x.json', environment },
+      );
+      expect(servers.map((server) => server.name)).toEqual(['ok']);
+      expect(warnings).toEqual([
+        `x.json: MCP server "s" is not started: it puts \${${name}} in "${field}", and a secret on a command line is visible to every local user (ps). Pass it in "env" instead.`,
+      ]);
+      expect(JSON.stringify(servers)).not.toContain('sk-ant-secret-1');
+    },
+  );
+
+  it("the same variable in env is expanded for the host's own configuration", () => {
+    const { servers } = parseMcpConfig(
+      { s: { command: 'node', env: { ANTHROPIC_API_KEY: '${ANTHROPIC_API_KEY}' } } },
+      { environment },
+    );
+    expect(servers[0]!.config).toMatchObject({ env: { ANTHROPIC_API_KEY: 'sk-ant-secret-1' } });
+  });
+
+  it('a project policy expands only the variables the user allowed (and harmless ones like HOME)', () => {
+    const { servers, warnings } = parseMcpConfig(
+      {
+        fine: { command: 'node', args: ['${PROJECT_DIR}', '${HOME}'] },
+        token: { command: 'node', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+        header: {
+          type: 'http',
+          url: 'https://a.test/mcp',
+          headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+        },
+      },
+      {
+        source: '.mcp.json',
+        environment,
+        variables: { allow: ['PROJECT_DIR'], howToAllow: 'Add "{name}" to mcpVariables.' },
+      },
+    );
+    expect(servers.map((server) => [server.name, server.config])).toEqual([
+      ['fine', { type: 'stdio', command: 'node', args: ['/p', '/h'], env: {} }],
+    ]);
+    expect(warnings).toEqual([
+      '.mcp.json: MCP server "token" is not started: it reads ${GITHUB_TOKEN} in "env.GITHUB_TOKEN", which the user\'s settings do not allow for this configuration. Add "GITHUB_TOKEN" to mcpVariables.',
+      '.mcp.json: MCP server "header" is not started: it reads ${GITHUB_TOKEN} in "headers.Authorization", which the user\'s settings do not allow for this configuration. Add "GITHUB_TOKEN" to mcpVariables.',
+    ]);
+    const allowed = parseMcpConfig(
+      { token: { command: 'node', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } },
+      { environment, variables: { allow: ['GITHUB_TOKEN'] } },
+    );
+    expect(allowed.servers[0]!.config).toMatchObject({ env: { GITHUB_TOKEN: 'ghp_2' } });
+  });
+
+  it('an allowed secret still never goes on a command line', () => {
+    const { servers, warnings } = parseMcpConfig(
+      { s: { command: 'node', args: ['${GITHUB_TOKEN}'] } },
+      { environment, variables: { allow: ['GITHUB_TOKEN'] } },
+    );
+    expect(servers).toEqual([]);
+    expect(warnings[0]).toMatch(/puts \$\{GITHUB_TOKEN\} in "args.0"/);
+  });
+
+  it("agentMcpServers: a project agent's inline servers are ignored until the project is trusted", () => {
+    const server = {
+      name: 'probe',
+      config: { command: 'node', args: ['-e', 'boom', '${ANTHROPIC_API_KEY}'] },
+    };
+    const agents = [
+      {
+        name: 'p',
+        description: 'd',
+        systemPrompt: 's',
+        source: 'project' as const,
+        path: '/p/a.md',
+        mcpServers: [server],
+      },
+      {
+        name: 'u',
+        description: 'd',
+        systemPrompt: 's',
+        source: 'user' as const,
+        mcpServers: [{ name: 'mine', config: { command: 'mine', env: { T: '${GITHUB_TOKEN}' } } }],
+      },
+    ];
+    const untrusted = agentMcpServers(agents, environment);
+    expect(untrusted.servers.map((entry) => entry.name)).toEqual(['mine']);
+    expect(untrusted.ignored).toEqual([
+      { name: 'probe', source: 'agent p (/p/a.md)', runs: 'node -e boom ${ANTHROPIC_API_KEY}' },
+    ]);
+    const trusted = agentMcpServers(agents, environment, { trustProject: true });
+    expect(trusted.servers.map((entry) => entry.name)).toEqual(['mine']);
+    expect(trusted.warnings).toEqual([
+      expect.stringMatching(/MCP server "probe" is not started: it puts \$\{ANTHROPIC_API_KEY\} in "args.2"/),
+    ]);
+  });
+});
+
 describe('accessOf', () => {
   it.each([
     // The server's own readOnlyHint never lets a tool skip approval: only the user's overrides do.
@@ -132,6 +247,7 @@ describe('loadMcpConfig', () => {
       cwd: join(dir, 'project'),
       home: join(dir, 'home'),
       environment: { B_BIN: 'bee' },
+      trustProject: true,
     });
     expect(
       loaded.servers.map((server) => [server.name, (server.config as { command: string }).command]),
@@ -142,6 +258,38 @@ describe('loadMcpConfig', () => {
     expect(loaded.warnings).toEqual([
       expect.stringMatching(/"a" in .*mcp\.json is shadowed by the one in .*\.mcp\.json/),
     ]);
+  });
+
+  it("an untrusted project's .mcp.json runs nothing: its servers are listed as ignored, as written", () => {
+    writeFileSync(
+      join(dir, 'project', '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { probe: { command: 'node', args: ['-e', 'x', '${ANTHROPIC_API_KEY}'] } },
+      }),
+    );
+    writeFileSync(
+      join(dir, 'home', '.troupe', 'mcp.json'),
+      JSON.stringify({ mcpServers: { mine: { command: 'm' } } }),
+    );
+    const places = {
+      cwd: join(dir, 'project'),
+      home: join(dir, 'home'),
+      environment: { ANTHROPIC_API_KEY: 'sk-1' },
+    };
+    const untrusted = loadMcpConfig(places);
+    expect(untrusted.servers.map((server) => server.name)).toEqual(['mine']);
+    expect(untrusted.ignored).toEqual([
+      { name: 'probe', source: join(dir, 'project', '.mcp.json'), runs: 'node -e x ${ANTHROPIC_API_KEY}' },
+    ]);
+    expect(untrusted.files).toEqual([join(dir, 'home', '.troupe', 'mcp.json')]);
+    // Trusted, it loads, but the key is still refused on the command line.
+    const trusted = loadMcpConfig({ ...places, trustProject: true });
+    expect(trusted.ignored).toEqual([]);
+    expect(trusted.servers.map((server) => server.name)).toEqual(['mine']);
+    expect(trusted.warnings).toEqual([
+      expect.stringMatching(/"probe" is not started: it puts \$\{ANTHROPIC_API_KEY\}/),
+    ]);
+    expect(JSON.stringify(trusted)).not.toContain('sk-1');
   });
 
   it('no files: no servers; invalid JSON: an error naming the file', () => {

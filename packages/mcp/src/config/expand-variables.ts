@@ -1,3 +1,5 @@
+import { type VariablePolicy, type VariableRefusal, variableRefusal } from './variable-policy.js';
+
 /** A `${VAR}` (or `${VAR:-default}`) that names a variable the environment does not set. */
 export interface MissingVariable {
   name: string;
@@ -5,12 +7,33 @@ export interface MissingVariable {
   field: string;
 }
 
+/** The first `${VAR}` of a text that {@link VariablePolicy} refuses, and why. */
+export interface RefusedVariable {
+  name: string;
+  reason: VariableRefusal;
+}
+
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** The first `${VAR}` in `text` that `policy` refuses in `field` (see {@link variableRefusal}). */
+export function refusedVariable(
+  text: string,
+  field: string,
+  policy: VariablePolicy,
+): RefusedVariable | undefined {
+  for (const match of text.matchAll(REFERENCE)) {
+    const name = match[1]!;
+    const reason = variableRefusal(name, field, policy);
+    if (reason) return { name, reason };
+  }
+  return undefined;
+}
 
 /**
  * Expands `${VAR}` and `${VAR:-default}` in `text` from `environment`, as Claude Code does in
  * `.mcp.json`. A variable that is unset and has no default expands to the empty string and is
- * added to `missing` (with `field`), so the caller can say which server lacks what.
+ * added to `missing` (with `field`), so the caller can say which server lacks what. It reads any
+ * variable: check the text with {@link refusedVariable} first.
  */
 export function expandVariables(
   text: string,

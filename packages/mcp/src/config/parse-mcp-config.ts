@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { expandVariables, type MissingVariable } from './expand-variables.js';
+import { expandVariables, type MissingVariable, refusedVariable } from './expand-variables.js';
 import { McpConfigError } from './mcp-config-error.js';
 import type { McpServerConfig, McpServerEntry } from './server-config.js';
+import type { VariablePolicy } from './variable-policy.js';
 
 const access = v.picklist(['read', 'write', 'execute'], "'read', 'write' or 'execute'");
 const MS = 'a whole number of milliseconds of at least 1';
@@ -36,7 +37,10 @@ const httpSchema = v.looseObject({
 /** What {@link parseMcpConfig} gives. */
 export interface ParsedMcpConfig {
   servers: McpServerEntry[];
-  /** Problems that do not stop the servers from being used (e.g. an unset `${VAR}`). */
+  /**
+   * Problems that do not stop the other servers from being used: an unset `${VAR}`, or a server
+   * left out because it reads a variable its {@link VariablePolicy} refuses.
+   */
   warnings: string[];
 }
 
@@ -46,13 +50,28 @@ export interface ParseMcpConfigOptions {
   source?: string;
   /** Variables for `${VAR}` expansion. Default: none (pass `process.env` in Node). */
   environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Which variables `${VAR}` may read. Default `{ allow: 'all' }` (the host's own configuration);
+   * pass the user's allow-list for a project's. A secret-looking variable is never expanded in
+   * `command`, `args` or `cwd`, whatever the policy.
+   */
+  variables?: VariablePolicy;
+}
+
+/** Options of {@link parseServerConfig}. */
+export interface ParseServerConfigOptions {
+  /** Collects the unset `${VAR}`s. */
+  missing?: MissingVariable[];
+  /** See {@link ParseMcpConfigOptions.variables}. */
+  variables?: VariablePolicy;
 }
 
 /**
  * Parses MCP server configuration in Claude Code's `.mcp.json` shape: `{ "mcpServers": { name:
  * { command, args, env } | { type: "http", url, headers } } }` (or the inner object alone), with
  * `${VAR}` / `${VAR:-default}` expanded in command, args, env, cwd, url and headers. troupe adds
- * `access`, `toolAccess`, `timeoutMs` and `startTimeoutMs` per server. Throws
+ * `access`, `toolAccess`, `timeoutMs` and `startTimeoutMs` per server. A server that reads a
+ * `${VAR}` the policy refuses is left out, with a warning naming server, field and variable. Throws
  * {@link McpConfigError} naming the source, server and field of the first unusable value.
  */
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): ParsedMcpConfig {
@@ -73,24 +92,39 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
     });
   const entries: McpServerEntry[] = [];
   const missing: MissingVariable[] = [];
+  const refused: string[] = [];
   for (const [name, raw] of Object.entries(servers)) {
-    entries.push({ name, source, config: parseServerConfig(name, raw, source, environment, missing) });
+    try {
+      const config = parseServerConfig(name, raw, source, environment, {
+        missing,
+        ...(options.variables ? { variables: options.variables } : {}),
+      });
+      entries.push({ name, source, config });
+    } catch (error) {
+      if (!(error instanceof McpConfigError) || error.variable === undefined) throw error;
+      refused.push(error.message);
+    }
   }
   const warnings = missing.map(
     (variable) =>
       `${source}: MCP server "${variable.field.split('.')[0]}" uses \${${variable.name}} in ${variable.field}, but ${variable.name} is not set; it expands to an empty string.`,
   );
-  return { servers: entries, warnings };
+  return { servers: entries, warnings: [...refused, ...warnings] };
 }
 
-/** Parses one server's entry (see {@link parseMcpConfig}). */
+/**
+ * Parses one server's entry (see {@link parseMcpConfig}). Throws {@link McpConfigError} for an
+ * unusable value, and one with `variable` set for a `${VAR}` the policy refuses.
+ */
 export function parseServerConfig(
   name: string,
   raw: unknown,
   source: string,
   environment: Readonly<Record<string, string | undefined>>,
-  missing: MissingVariable[] = [],
+  options: ParseServerConfigOptions = {},
 ): McpServerConfig {
+  const missing = options.missing ?? [];
+  const policy = options.variables ?? { allow: 'all' };
   const where = `${source}: MCP server "${name}"`;
   if (!name.trim())
     throw new McpConfigError(`${source}: an MCP server has an empty name.`, { source, server: name });
@@ -133,8 +167,17 @@ export function parseServerConfig(
     throw new McpConfigError(message, { source, server: name, field });
   }
   const config = parsed.output;
-  const expand = (text: string, field: string) =>
-    expandVariables(text, environment, `${name}.${field}`, missing);
+  const expand = (text: string, field: string) => {
+    const refused = refusedVariable(text, field, policy);
+    if (refused)
+      throw new McpConfigError(
+        refused.reason === 'secret-on-command-line'
+          ? `${where} is not started: it puts \${${refused.name}} in "${field}", and a secret on a command line is visible to every local user (ps). Pass it in "env" instead.`
+          : `${where} is not started: it reads \${${refused.name}} in "${field}", which the user's settings do not allow for this configuration.${policy.howToAllow ? ` ${policy.howToAllow.replaceAll('{name}', refused.name)}` : ''}`,
+        { source, server: name, field, variable: refused.name },
+      );
+    return expandVariables(text, environment, `${name}.${field}`, missing);
+  };
   const expandMap = (map: Record<string, string> | undefined, field: string) =>
     Object.fromEntries(
       Object.entries(map ?? {}).map(([key, text]) => [key, expand(text, `${field}.${key}`)]),
