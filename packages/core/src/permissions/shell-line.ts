@@ -56,7 +56,6 @@ const EVALUATES_ARITHMETIC = new Set([
   'local',
   'readonly',
   'export',
-  'printf',
   'read',
   'test',
   '[',
@@ -82,7 +81,7 @@ function wordValue(word: Word): ShellWord {
 function isDescriptorOrNull(target: Word | undefined, operator: string): boolean {
   if (!target) return true;
   const value = wordValue(target);
-  if (value === '/dev/null') return true;
+  if (value === '/dev/null' || value === '/dev/stdout' || value === '/dev/stderr') return true;
   return (operator === '>&' || operator === '<&') && value !== undefined && /^(?:\d+|-)$/.test(value);
 }
 
@@ -164,10 +163,8 @@ class LineAnalysis {
       this.refuse(reason);
       return;
     }
-    if (
-      EVALUATES_ARITHMETIC.has(program) &&
-      words.some((word) => word !== undefined && /\$\(|`/.test(word))
-    ) {
+    const evaluates = EVALUATES_ARITHMETIC.has(program) || (program === 'printf' && words.includes('-v'));
+    if (evaluates && words.some((word) => word !== undefined && /\$\(|`/.test(word))) {
       this.refuse(`${program} may evaluate a string with a command substitution in it`);
       return;
     }
