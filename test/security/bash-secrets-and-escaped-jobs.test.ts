@@ -35,8 +35,13 @@ describe('bash secrets', () => {
   it('credential-looking variables are not passed to commands by default', async () => {
     const bash = createBashTool({ root: sandbox.root });
     const text = await outcome(() => bash.execute({ command: 'env' }, toolContext()));
-    expect(text).toContain('TROUPE_HARMLESS=visible');
+    // The environment is an allow-list (issue #21): a variable that is not on it needs bashPassEnv.
+    expect(text).not.toContain('TROUPE_HARMLESS');
     expect(text).not.toMatch(/leak-me/);
+    const passing = createBashTool({ root: sandbox.root, bashPassEnv: ['TROUPE_HARMLESS'] });
+    expect(await outcome(() => passing.execute({ command: 'env' }, toolContext()))).toContain(
+      'TROUPE_HARMLESS=visible',
+    );
   });
 
   it("/proc/$PPID/environ (the command's parent) holds no secret", () => {

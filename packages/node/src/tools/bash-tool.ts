@@ -1,5 +1,6 @@
 import { defineTool, type Tool, ToolError } from '@troupe/core';
 import * as v from 'valibot';
+import { bashEnvironment } from './bash-environment.js';
 import {
   type NodeToolsContext,
   type NodeToolsOptions,
@@ -22,31 +23,13 @@ const bashInput = v.object({
   ),
 });
 
-/**
- * Names that look like credentials (`*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, ...): kept from
- * commands unless `bashEnv` is given or the name is listed in `bashPassEnv`.
- */
-const CREDENTIAL_NAME =
-  /(^|_)(API_?KEY|KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD_HASH|CREDENTIALS?|AUTH|PRIVATE_KEY|ACCESS_KEY(_ID)?|SESSION_TOKEN|COOKIE)$/i;
-
-/** Whether an environment variable name looks like it holds a credential. */
-function looksLikeCredential(name: string): boolean {
-  return CREDENTIAL_NAME.test(name) && name !== 'PWD';
-}
-
-function defaultEnvironment(pass: readonly string[]): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!looksLikeCredential(name) || pass.includes(name)) environment[name] = value;
-  return environment;
-}
-
 /** Input of the `bash` tool. */
 export type BashInput = v.InferOutput<typeof bashInput>;
 
 /**
  * The `bash` tool (access `execute`): runs a command with `bash -c` in the workspace root and
- * returns stdout and stderr together plus the exit code. The command runs in its own process
+ * returns stdout and stderr together plus the exit code. Its environment is built from an
+ * allow-list (`PATH`, `HOME`, `LANG`, `TERM`, ...; see `bashPassEnv` and `bashEnv`). The command runs in its own process
  * group; on timeout or cancellation the whole group is killed, and nothing it started in the
  * background outlives it. Long output keeps its start and end with a note on what was cut.
  */
@@ -82,7 +65,7 @@ export function createBashTool(options: NodeToolsOptions | NodeToolsContext): To
           shell: context.shell,
           command,
           cwd: workspace.realRoot,
-          env: context.bashEnv ?? defaultEnvironment(context.bashPassEnv),
+          env: context.bashEnv ?? bashEnvironment(context.bashPassEnv),
           timeoutMs,
           killGraceMs: context.bashKillGraceMs,
           maxOutputChars: context.maxOutputChars,

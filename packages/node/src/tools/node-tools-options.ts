@@ -14,13 +14,14 @@ export interface NodeToolsOptions {
   /** Time between SIGTERM and SIGKILL when a command's process group is killed, in ms (default 2,000). */
   bashKillGraceMs?: number;
   /**
-   * Environment of `bash` commands, used as given. Default: this process's environment, read at
-   * each call, without any variable whose name looks like a credential (`*_KEY`, `*_TOKEN`,
-   * `*_SECRET`, `*_PASSWORD`, ...; see `bashPassEnv`), so that a command cannot print them into a
-   * conversation that is then persisted.
+   * Environment of `bash` commands, used exactly as given. Default: built at each call from this
+   * process's environment through an allow-list (`PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`, `LANG`,
+   * `LANGUAGE`, `LC_*`, `TERM`, `COLORTERM`, `NO_COLOR`, `TZ`, `TMPDIR`, `TMP`, `TEMP`) plus
+   * `bashPassEnv`, so that a command cannot print a secret (`DATABASE_URL`, `GH_PAT`, an API key)
+   * into a conversation that is then persisted.
    */
   bashEnv?: NodeJS.ProcessEnv;
-  /** Credential-looking variables to pass to `bash` commands anyway (default none). */
+  /** Further variables of this process to pass to `bash` commands, by exact name (default none). */
   bashPassEnv?: readonly string[];
   /** Shell used by `bash` (default `bash`). */
   shell?: string;
