@@ -7,6 +7,7 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
+import { SCHEMA_VERSION } from '@troupe/core/store';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
   APPLICATION_VERSION,
@@ -23,6 +24,7 @@ import { ClaimedTasksStore } from './claimed-tasks-store.js';
 import { clusterLimits, type WorkerOptions } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
+import { quarantine } from './quarantine-task.js';
 import { WorkerLiveness } from './worker-liveness.js';
 
 const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
@@ -66,7 +68,7 @@ export class ClusterWorker {
   constructor(options: WorkerOptions, store: PostgresTaskStore, id: string) {
     this.id = id;
     this.store = store;
-    this.claims = new ClaimedTasksStore(store);
+    this.claims = new ClaimedTasksStore(store, () => this.stopped);
     this.onTasksLost = options.onTasksLost;
     this.deadAfterMs = options.deadAfterMs ?? (options.heartbeatMs ?? 1_000) * 10;
     // Writes for a task another worker has claimed are dropped by the store: give the task up.
@@ -120,9 +122,26 @@ export class ClusterWorker {
     }
     const claimed = await claimTask(this.store.pool, taskId, this.id);
     if (!claimed) return 'ended';
+    if ('unreadable' in claimed) return this.endUnreadable(taskId, claimed.spec, claimed.unreadable);
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
-    await this.runtime.restore();
+    try {
+      await this.runtime.restore({ taskIds: [taskId] });
+    } catch (error) {
+      // Stopping: the workflow stays pending, for this worker id or another worker to recover.
+      if (this.stopped) return new Promise<string>(() => {});
+      if (!this.runtime.get(taskId)) {
+        this.waiting.delete(taskId);
+        const reason = (error as Error)?.message ?? String(error);
+        return this.endUnreadable(
+          taskId,
+          claimed.task.spec,
+          `Task ${taskId} cannot be restored on worker ${this.id} from what the store holds: ${reason}`,
+        );
+      }
+    } finally {
+      this.claims.restored(taskId);
+    }
     // Requested before the claim (read by it), or notified since (held until the task was here).
     const requested = this.earlyCancels.has(taskId)
       ? (this.earlyCancels.get(taskId) ?? '')
@@ -136,6 +155,22 @@ export class ClusterWorker {
     // Stopped before it was stored: the workflow stays pending, recovered from the journal.
     if (!(await this.persisted())) return new Promise<string>(() => {});
     return status;
+  }
+
+  /**
+   * Ends a claimed task this worker cannot run from what is stored (its spec unreadable, its
+   * restore thrown): failed with `PERSISTENCE_CORRUPT` and `message`, which names the task and the
+   * document. Quarantined, not retried: a record that cannot be read now never will be, and
+   * throwing would leave the task unfinished forever (or, crashing the process, every worker in
+   * turn). The worker and its other tasks carry on.
+   */
+  private async endUnreadable(taskId: string, spec: unknown, message: string): Promise<string> {
+    const { record, event } = quarantine(taskId, spec, message, Date.now());
+    this.store.appendStatus(record);
+    this.store.saveResult({ v: SCHEMA_VERSION, result: event.result });
+    this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent('task.failed', event));
+    if (!(await this.persisted())) return new Promise<string>(() => {});
+    return 'failed';
   }
 
   /**
