@@ -36,10 +36,10 @@ afterEach(async () => {
 describe('loadAgentDirectories', () => {
   it('reads the folders in precedence order: project, user, built-in', () => {
     expect(agentDirectories({ cwd: '/p', home: '/h', builtinDir: '/b' })).toEqual([
-      { dir: join('/p', '.troupe', 'agents'), source: 'project' },
-      { dir: join('/p', '.claude', 'agents'), source: 'project' },
-      { dir: join('/h', '.troupe', 'agents'), source: 'user' },
-      { dir: join('/h', '.claude', 'agents'), source: 'user' },
+      { dir: join('/p', '.troupe', 'agents'), source: 'project', base: '/p' },
+      { dir: join('/p', '.claude', 'agents'), source: 'project', base: '/p' },
+      { dir: join('/h', '.troupe', 'agents'), source: 'user', base: '/h' },
+      { dir: join('/h', '.claude', 'agents'), source: 'user', base: '/h' },
       { dir: '/b', source: 'builtin' },
     ]);
     expect(agentDirectories({ cwd: '/p', home: '/h', builtinDir: false })).toHaveLength(4);

@@ -1,5 +1,5 @@
-import { open, realpath, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   type AgentDefinition,
   type AgentRegistry,
@@ -16,6 +16,12 @@ import { walkAgentFolder } from './walk-agent-folder.js';
 export interface AgentDirectory {
   dir: string;
   source: AgentSource;
+  /**
+   * The folder `dir` must stay in once links are resolved (the project for project folders, the
+   * home folder for user folders): a `dir` inside it lexically that leads out of it through a
+   * link is not read. Absent: no such check (the built-in folder, a folder the host names outside).
+   */
+  base?: string;
 }
 
 /** Options of {@link loadAgentDirectories}. */
@@ -38,6 +44,12 @@ export interface LoadAgentDirectoriesOptions {
   extraDirs?: readonly string[];
 }
 
+/** Whether `path` is `folder` or below it (both absolute and resolved the same way). */
+function isWithin(path: string, folder: string): boolean {
+  const below = relative(folder, path);
+  return below === '' || (below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below));
+}
+
 /**
  * The folders read, highest precedence first: project (`.troupe`, `.claude`, then `extraDirs`),
  * user, built-in.
@@ -45,15 +57,19 @@ export interface LoadAgentDirectoriesOptions {
 export function agentDirectories(
   options: Pick<LoadAgentDirectoriesOptions, 'cwd' | 'home' | 'builtinDir' | 'extraDirs'>,
 ): AgentDirectory[] {
+  const project = resolve(options.cwd);
+  const home = resolve(options.home);
   const dirs: AgentDirectory[] = [
-    { dir: join(options.cwd, '.troupe', 'agents'), source: 'project' },
-    { dir: join(options.cwd, '.claude', 'agents'), source: 'project' },
-    ...(options.extraDirs ?? []).map((dir) => ({
-      dir: resolve(options.cwd, dir),
-      source: 'project' as const,
-    })),
-    { dir: join(options.home, '.troupe', 'agents'), source: 'user' },
-    { dir: join(options.home, '.claude', 'agents'), source: 'user' },
+    { dir: join(options.cwd, '.troupe', 'agents'), source: 'project', base: project },
+    { dir: join(options.cwd, '.claude', 'agents'), source: 'project', base: project },
+    ...(options.extraDirs ?? []).map((dir) => {
+      const absolute = resolve(options.cwd, dir);
+      return isWithin(absolute, project)
+        ? { dir: absolute, source: 'project' as const, base: project }
+        : { dir: absolute, source: 'project' as const };
+    }),
+    { dir: join(options.home, '.troupe', 'agents'), source: 'user', base: home },
+    { dir: join(options.home, '.claude', 'agents'), source: 'user', base: home },
   ];
   const builtin = options.builtinDir ?? BUILTIN_AGENTS_DIR;
   if (builtin !== false) dirs.push({ dir: builtin, source: 'builtin' });
@@ -66,7 +82,9 @@ export function agentDirectories(
  * files skipped). A missing folder is skipped silently. A file that cannot be read or parsed is
  * recorded in `registry.problems()` and loading goes on; parse warnings are in
  * `registry.warnings()`; a definition hidden by a higher source is in `registry.shadowed()`.
- * When `cwd` is `home`, each folder is read once, as project.
+ * When `cwd` is `home`, each folder is read once, as project. A project folder that leads out of
+ * the project through a link (`.claude/agents -> /`, or `.claude` itself a link), or a user folder
+ * that leads out of the home folder, is not read: a problem names it and where it leads.
  */
 export async function loadAgentDirectories(options: LoadAgentDirectoriesOptions): Promise<AgentRegistry> {
   const registry = createAgentRegistry(options.aliases === undefined ? {} : { aliases: options.aliases });
@@ -78,8 +96,9 @@ export async function loadAgentDirectories(options: LoadAgentDirectoriesOptions)
     }
   }
   const seen = new Set<string>();
-  for (const { dir, source } of agentDirectories(options)) {
-    const files = await listAgentFiles(dir, source, registry, seen);
+  for (const directory of agentDirectories(options)) {
+    const { source } = directory;
+    const files = await listAgentFiles(directory, registry, seen);
     const parsed = await Promise.all(files.map((file) => readAgentFile(file)));
     for (const result of parsed) {
       if (result instanceof Error) {
@@ -131,8 +150,7 @@ export async function readAgentFile(file: string): Promise<ParsedAgent | Definit
 }
 
 async function listAgentFiles(
-  dir: string,
-  source: AgentSource,
+  { dir, source, base }: AgentDirectory,
   registry: AgentRegistry,
   seen: Set<string>,
 ): Promise<string[]> {
@@ -155,6 +173,11 @@ async function listAgentFiles(
     );
     return [];
   }
+  const escape = base === undefined ? undefined : await linkOutOf(dir, real, base, source);
+  if (escape !== undefined) {
+    registry.addProblem({ message: escape, file: dir }, source);
+    return [];
+  }
   if (seen.has(real)) return [];
   seen.add(real);
   try {
@@ -168,6 +191,31 @@ async function listAgentFiles(
     );
     return [];
   }
+}
+
+/**
+ * Why the folder `dir` (real path `real`) is not read because it leads out of `base` through a
+ * link, or `undefined` when it stays inside.
+ */
+async function linkOutOf(
+  dir: string,
+  real: string,
+  base: string,
+  source: AgentSource,
+): Promise<string | undefined> {
+  let realBase: string;
+  try {
+    realBase = await realpath(base);
+  } catch {
+    realBase = base;
+  }
+  if (isWithin(real, realBase)) return undefined;
+  const isLink = await lstat(dir).then(
+    (info) => info.isSymbolicLink(),
+    () => false,
+  );
+  const where = source === 'project' ? `the project (${base})` : `the home folder (${base})`;
+  return `${dir}: ${isLink ? 'is a link' : 'leads through a link'} to ${real}, outside ${where}; not followed. Agent folders are read only inside ${source === 'project' ? 'the project' : 'the home folder'}: copy the files in, or link to a folder inside it.`;
 }
 
 function asProblem(error: unknown, file?: string): DefinitionError {
