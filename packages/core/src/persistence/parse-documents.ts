@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { exceedsDocumentBounds, exceedsDocumentSize } from './document-bounds.js';
 import {
   journalEntrySchema,
   resultDocumentSchema,
@@ -17,7 +18,10 @@ import {
 /** The schema versions this troupe reads. Documents of version 1 are upgraded as they are read. */
 export const READABLE_SCHEMA_VERSIONS: readonly number[] = Object.freeze([1, SCHEMA_VERSION]);
 
-/** A parsed document, or why it cannot be used. */
+/**
+ * A parsed document, or why it cannot be used. Every parser here refuses a document nested more
+ * than `MAX_DOCUMENT_DEPTH` levels or larger than `MAX_DOCUMENT_CHARS` (`PERSISTENCE_CORRUPT`).
+ */
 export type Parsed<T> =
   | { ok: true; value: T }
   | { ok: false; code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION'; message: string };
@@ -52,6 +56,11 @@ function parseWith<T>(
       message: `${what} has schema version ${version}, but this troupe reads versions ${READABLE_SCHEMA_VERSIONS.join(' and ')}: it was written by a newer troupe; use that version to read it`,
     };
   }
+  // Before anything reads it further: a hostile record nested 100,000 deep must not overflow the
+  // stack of a reader that recurses (a replay's comparison, a clone).
+  const outOfBounds = exceedsDocumentBounds(value);
+  if (outOfBounds)
+    return { ok: false, code: 'PERSISTENCE_CORRUPT', message: `${what} cannot be read: ${outOfBounds}` };
   const parsed = v.safeParse(schema, value);
   if (!parsed.success) {
     return {
@@ -66,14 +75,17 @@ function parseWith<T>(
 }
 
 /**
- * Parses JSON text with `parse`, for stores that keep documents as text. Invalid JSON is a
- * `PERSISTENCE_CORRUPT` result naming `what`.
+ * Parses JSON text with `parse`, for stores that keep documents as text. Invalid JSON, or text
+ * past `MAX_DOCUMENT_CHARS`, is a `PERSISTENCE_CORRUPT` result naming `what`.
  */
 export function parseJsonDocument<T>(
   text: string,
   parse: (value: unknown) => Parsed<T>,
   what: string,
 ): Parsed<T> {
+  const tooLarge = exceedsDocumentSize(text.length);
+  if (tooLarge)
+    return { ok: false, code: 'PERSISTENCE_CORRUPT', message: `${what} cannot be read: ${tooLarge}` };
   let value: unknown;
   try {
     value = JSON.parse(text);
