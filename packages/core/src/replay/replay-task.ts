@@ -2,8 +2,10 @@ import { createActor, type InspectionEvent, type Observer, type SnapshotFrom } f
 import { TroupeError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
+import { exceedsDocumentBounds } from '../persistence/document-bounds.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
-import type { TaskResult, TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
+import { describeThrown } from '../persistence/plain-json.js';
+import type { JournalEntry, TaskResult, TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import { toResult } from '../runtime/task-results.js';
 import { checkReplay, type ReplayDifference } from './check-replay.js';
@@ -52,6 +54,11 @@ export interface ReplayOutcome {
   compared: string[];
   /** What could not be compared, and why (`the stored snapshot cannot be read: …`). */
   skipped?: string;
+  /**
+   * Journal records the store could not read (too deep, malformed, torn by a crash), each naming
+   * the task's journal and where: the replay is of the readable entries only.
+   */
+  journalWarnings?: string[];
 }
 
 /**
@@ -68,7 +75,10 @@ export async function replayTask(
 ): Promise<ReplayOutcome> {
   const task = await store.getTask(taskId);
   if (!task) throw new TroupeError('TASK_NOT_FOUND', `No task "${taskId}" in the store.`);
-  const { entries } = await store.loadJournal(taskId);
+  const journal = await store.loadJournal(taskId);
+  const journalWarnings = journal.warnings.map((warning) => warning.message);
+  // A store that does not check what it reads (a host's own) must not overflow the stack here.
+  const entries = readableEntries(taskId, journal.entries, journalWarnings);
   const spec = task.spec;
   const actor = createActor(subagentMachine, {
     input: machineInputFromSpec(spec),
@@ -92,14 +102,27 @@ export async function replayTask(
   const snapshot = actor.getSnapshot();
   actor.stop();
   const result = snapshot.status === 'done' && snapshot.output ? toResult(spec, snapshot.output) : undefined;
-  const recorded = task.result ?? (await store.loadResult(taskId));
+  let recorded = task.result;
   let stored: TaskSnapshotDocument | undefined;
-  let skipped: string | undefined;
+  const unreadable: string[] = [];
+  try {
+    recorded ??= await store.loadResult(taskId);
+  } catch (error) {
+    unreadable.push(`the stored result cannot be read: ${describeThrown(error)}`);
+  }
   try {
     stored = await store.loadSnapshot(taskId);
+    const outOfBounds = stored === undefined ? undefined : exceedsDocumentBounds(stored);
+    if (outOfBounds) {
+      stored = undefined;
+      unreadable.push(
+        `the stored snapshot cannot be read: task ${taskId}'s snapshot document: ${outOfBounds}`,
+      );
+    }
   } catch (error) {
-    skipped = `the stored snapshot cannot be read: ${(error as Error).message}`;
+    unreadable.push(`the stored snapshot cannot be read: ${describeThrown(error)}`);
   }
+  const skipped = unreadable.length ? unreadable.join('; ') : undefined;
   if (steps.length < entries.length) {
     // Stopped early on purpose: the stored documents reflect more than this replay.
     const outcome = { steps, snapshot, result, recorded, matches: true, differences: [], compared: [] };
@@ -119,5 +142,20 @@ export async function replayTask(
     ...(check.first ? { first: check.first } : {}),
     compared: check.compared,
     ...(skipped ? { skipped } : {}),
+    ...(journalWarnings.length ? { journalWarnings } : {}),
   };
+}
+
+/** The journal's entries up to the first one past the document bounds (which is reported). */
+function readableEntries(taskId: string, entries: JournalEntry[], warnings: string[]): JournalEntry[] {
+  for (let index = 0; index < entries.length; index++) {
+    const outOfBounds = exceedsDocumentBounds(entries[index]);
+    if (outOfBounds) {
+      warnings.push(
+        `Task ${taskId}: journal entry ${index} cannot be read: ${outOfBounds}; the replay stops before it.`,
+      );
+      return entries.slice(0, index);
+    }
+  }
+  return entries;
 }
