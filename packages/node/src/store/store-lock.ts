@@ -1,6 +1,7 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { PersistenceError, type PersistenceErrorCode } from '@troupe/core';
+import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
 
 /** Who holds a lock file: written into it when the lock is taken. */
@@ -9,6 +10,11 @@ export interface LockHolder {
   host: string;
   /** When the lock was taken, in ms since the epoch. */
   at: number;
+  /**
+   * When the holder process started (Linux: clock ticks since boot), so that a new process that
+   * reused the pid does not pass for the holder. Absent in locks of older troupes and off Linux.
+   */
+  start?: number;
 }
 
 /** A lock file this process holds. */
@@ -39,21 +45,14 @@ export interface LockOptions {
 /** A lock file without a readable holder this old was left by a writer that died mid-write. */
 const UNREADABLE_STALE_MS = 60_000;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readHolder(path: string): LockHolder | undefined {
   try {
     const holder = JSON.parse(readRegularFileSync(path)) as LockHolder;
-    return typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.at === 'number'
-      ? holder
-      : undefined;
+    if (typeof holder.pid !== 'number' || typeof holder.host !== 'string' || typeof holder.at !== 'number')
+      return undefined;
+    const read: LockHolder = { pid: holder.pid, host: holder.host, at: holder.at };
+    if (typeof holder.start === 'number') read.start = holder.start;
+    return read;
   } catch {
     return undefined;
   }
@@ -63,7 +62,10 @@ function createLockFile(path: string): boolean {
   try {
     const fd = openSync(path, 'wx');
     try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
+      const start = processStart('self');
+      const holder: LockHolder = { pid: process.pid, host: hostname(), at: Date.now() };
+      if (start !== undefined) holder.start = start;
+      writeSync(fd, JSON.stringify(holder));
     } finally {
       closeSync(fd);
     }
@@ -80,7 +82,7 @@ function createLockFile(path: string): boolean {
 
 /**
  * Takes the lock file at `path` (created with O_EXCL, holding this process's pid, host and time).
- * A lock whose holder is a dead process on this host, or older than `staleMs` (a minute when its
+ * A lock whose holder is a dead process on this host (gone, a zombie, or its pid reused), or older than `staleMs` (a minute when its
  * holder cannot be read), is taken over once (the result names the previous holder). Throws a `PersistenceError` with `options.code` naming the
  * store, the lock file and its holder (pid, host, since when) when another live process holds it.
  */
@@ -99,7 +101,9 @@ export function acquireLock(path: string, options: LockOptions): HeldLock {
     }
     const holder = readHolder(path);
     const since = holder?.at ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    const dead = holder !== undefined && holder.host === hostname() && !isAlive(holder.pid);
+    // A holder on this host that is gone, a zombie, or whose pid now names another process.
+    const dead =
+      holder !== undefined && holder.host === hostname() && !processAlive(holder.pid, holder.start);
     const age = Date.now() - since;
     const stale = age > options.staleMs || (holder === undefined && age > UNREADABLE_STALE_MS);
     if (attempt === 0 && (dead || stale)) {

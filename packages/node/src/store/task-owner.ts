@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
 
 /**
@@ -20,19 +21,7 @@ export interface TaskOwner {
   runner: string;
 }
 
-/** When the process `pid` started (Linux: field 22 of `/proc/<pid>/stat`), or undefined. */
-function startOf(pid: number | 'self'): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    return Number.isFinite(start) ? start : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const selfStart = startOf('self');
+const selfStart = processStart('self');
 /** Runner files of this process still open, removed if it exits without closing their stores. */
 const open = new Set<string>();
 let exitHookInstalled = false;
@@ -88,26 +77,14 @@ export class StoreRunner {
 
   /**
    * Whether `owner` is another runtime still running its tasks: its runner file is still there
-   * and, on this host, its process is alive (and started when the record says). On another host
+   * and, on this host, its process is alive (not a zombie, and started when the record says). On another host
    * the process cannot be checked: the runner file decides.
    */
   runsElsewhere(owner: TaskOwner): boolean {
     if (owner.runner === this.owner.runner) return false;
     if (!existsSync(runnerFile(this.dir, owner.runner))) return false;
-    return owner.host !== this.owner.host || processAlive(owner);
+    return owner.host !== this.owner.host || processAlive(owner.pid, owner.start);
   }
-}
-
-/** Whether the process `owner` names, on this host, still runs (and started when it says). */
-function processAlive(owner: { pid: number; start?: number }): boolean {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (owner.start === undefined) return true;
-  const start = startOf(owner.pid);
-  return start === undefined || start === owner.start;
 }
 
 /**
@@ -131,9 +108,8 @@ export function removeDeadRunners(dir: string): void {
         start?: unknown;
       };
       if (holder.host !== hostname() || typeof holder.pid !== 'number') continue;
-      const owner =
-        typeof holder.start === 'number' ? { pid: holder.pid, start: holder.start } : { pid: holder.pid };
-      if (!processAlive(owner)) rmSync(path, { force: true });
+      const start = typeof holder.start === 'number' ? holder.start : undefined;
+      if (!processAlive(holder.pid, start)) rmSync(path, { force: true });
     } catch {
       // Being written, or not ours to judge: left alone.
     }
