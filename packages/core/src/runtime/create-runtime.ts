@@ -367,14 +367,24 @@ export class Runtime {
    * A store that can lock (`TaskStore.lockForRestore`) is locked first: a second runtime restoring
    * the same store rejects with `PERSISTENCE_LOCKED` naming the holder, and resumes nothing; tasks
    * the store says another live runtime runs are left to it (a `PERSISTENCE_TASK_OWNED` warning).
-   * Calls made while one runs share it: the same `taskIds` (or none) get its promise; other
-   * `taskIds` run after it. A task whose stored state cannot be read fails alone
+   * Those tasks are watched: every `ownerCheckMs` (default 2,000; 0 = never) the store is asked
+   * again, and each is resumed here once its runtime is gone, without another call; `shutdown()`
+   * stops the watch. Calls made while one runs share it: the same `taskIds` (or none) get its
+   * promise; other `taskIds` run after it. A task whose stored state cannot be read fails alone
    * (`PERSISTENCE_CORRUPT`, with a `runtime.warning`); the others restore.
    */
   restore(
-    options: { taskIds?: readonly string[] } = {},
+    options: { taskIds?: readonly string[]; ownerCheckMs?: number } = {},
   ): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
     if (this.stopped) return Promise.reject(this.stoppedError());
+    const every = options.ownerCheckMs;
+    if (every !== undefined && !(Number.isFinite(every) && every >= 0))
+      return Promise.reject(
+        new ValidationError(`restore: ownerCheckMs must be a number of ms ≥ 0; got ${String(every)}.`, [
+          'ownerCheckMs',
+        ]),
+      );
+    if (every !== undefined) this.ownerCheckMs = every;
     const key = options.taskIds ? JSON.stringify([...options.taskIds].sort()) : '*';
     const running = this.restoring;
     if (running?.key === key) return running.promise;
@@ -388,6 +398,31 @@ export class Runtime {
     };
     promise.then(done, done);
     return promise;
+  }
+
+  /** Unfinished tasks the store said another live runtime runs: resumed here once it is gone. */
+  private readonly ownedElsewhere = new Set<string>();
+  private ownerCheckMs = 2_000;
+  private ownerCheck: { handle: unknown } | undefined;
+
+  /** Asks the store again about {@link ownedElsewhere} in `ownerCheckMs` (an unreferenced timer). */
+  private watchOwners(): void {
+    if (this.stopped || this.ownerCheck || this.ownedElsewhere.size === 0 || this.ownerCheckMs === 0) return;
+    const handle = this.clock.setTimeout(() => {
+      this.ownerCheck = undefined;
+      if (this.stopped || this.ownedElsewhere.size === 0) return;
+      this.restore({ taskIds: [...this.ownedElsewhere] }).catch((error: unknown) => {
+        if (this.stopped) return;
+        this.emitter.emit('runtime.warning', {
+          code: 'PERSISTENCE_FAILED',
+          message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${(error as Error)?.message ?? String(error)}; checking again in ${this.ownerCheckMs} ms.`,
+        });
+        this.watchOwners();
+      });
+    }, this.ownerCheckMs);
+    // A host that is otherwise done exits: the watch alone never keeps the process up.
+    (handle as { unref?: () => void } | undefined)?.unref?.();
+    this.ownerCheck = { handle };
   }
 
   /** The restore run in progress, shared by calls for the same task ids. */
@@ -414,6 +449,15 @@ export class Runtime {
           (!only || only.has(task.spec.taskId)),
       )
       .sort((a, b) => a.spec.createdAt - b.spec.createdAt);
+    // Who runs what, as the store says now: the tasks left to another live runtime are watched.
+    if (only) for (const id of only) this.ownedElsewhere.delete(id);
+    else this.ownedElsewhere.clear();
+    for (const task of tasks) {
+      const id = task.spec.taskId;
+      if (elsewhere.has(id) && (!only || only.has(id)) && !task.result && !isFinalStatus(task.status))
+        this.ownedElsewhere.add(id);
+    }
+    this.watchOwners();
     for (const task of pending) {
       const spec = task.spec;
       if (this.table.get(spec.taskId)) continue;
@@ -469,6 +513,9 @@ export class Runtime {
         this.cancel(info.id, 'The runtime shut down.');
     }
     this.stopped = true;
+    if (this.ownerCheck) this.clock.clearTimeout(this.ownerCheck.handle);
+    this.ownerCheck = undefined;
+    this.ownedElsewhere.clear();
     this.table.detachAll();
     this.supervisor.stop();
     await this.store.flush();

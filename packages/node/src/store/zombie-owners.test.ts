@@ -1,0 +1,196 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createRuntime } from '@troupe/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
+import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import { createFileStore } from './file-store.js';
+import { processStart } from './process-liveness.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const restoreScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
+const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
+
+let root: string;
+let dir: string;
+let marker: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'troupe-zombie-'));
+  dir = join(root, 'tasks');
+  marker = join(root, 'marker.txt');
+});
+afterEach(async () => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Output {
+  pid?: number;
+  spawned?: string;
+  restored?: string[];
+  warnings?: { code: string; message: string }[];
+  error?: { code: string; message: string };
+  finished?: string[];
+}
+
+/**
+ * Runs `script` (a runner of test/helpers) as the child of a parent that never reaps it: `sh`
+ * starts it in the background, then becomes `sleep`. Killed, the runner stays a zombie until the
+ * test ends, as a SIGKILLed runtime does until its parent waits for it. `stdout` ends when it dies.
+ */
+function startUnreaped(script: string) {
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      '"$0" --conditions=source --import tsx "$1" "$2" "$3" 0<&0 & echo "{\\"pid\\":$!}"; exec sleep 600 >/dev/null 2>&1 </dev/null',
+      process.execPath,
+      script,
+      dir,
+      marker,
+    ],
+    { cwd: repositoryRoot, stdio: 'pipe' },
+  );
+  children.push(child);
+  return { ...reader(child), ended: once(child.stdout, 'end') };
+}
+
+function startRunner(script: string) {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir, marker], {
+    cwd: repositoryRoot,
+    stdio: 'pipe',
+  });
+  children.push(child);
+  return { ...reader(child), pid: child.pid!, exited: once(child, 'exit') };
+}
+
+function reader(child: ChildProcessWithoutNullStreams) {
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const outputs: Output[] = [];
+  const waiters: (() => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    outputs.push(JSON.parse(line) as Output);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = once(child.stdout, 'close');
+  /** The first line that has one of `keys`. */
+  const first = (...keys: (keyof Output)[]) =>
+    new Promise<Output>((resolve, reject) => {
+      const has = (output: Output) => keys.some((key) => output[key] !== undefined);
+      const check = () => {
+        const found = outputs.find(has);
+        if (found) resolve(found);
+        else waiters.push(check);
+      };
+      check();
+      closed.then(() => {
+        if (!outputs.some(has))
+          reject(new Error(`runner ended before printing ${keys.join(' or ')}: ${stderr}`));
+      });
+    });
+  return { first, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
+}
+
+function stateOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+}
+
+async function markerLines(): Promise<string[]> {
+  return (await readFile(marker, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+}
+
+describe('a SIGKILLed runtime not yet reaped (a zombie)', () => {
+  it('is not taken for the live owner of its tasks: a restore resumes them', async () => {
+    const owner = startUnreaped(spawnScript);
+    const { pid } = await owner.first('pid');
+    const { spawned } = await owner.first('spawned');
+    process.kill(pid!, 'SIGKILL');
+    await owner.ended;
+    expect(stateOf(pid!)).toBe('Z');
+    const restorer = startRunner(restoreScript);
+    expect(await restorer.first('restored')).toEqual({ restored: [spawned], warnings: [] });
+    restorer.go();
+    expect(await restorer.first('finished')).toEqual({ finished: ['completed'] });
+    restorer.end();
+    await restorer.exited;
+    expect(await markerLines()).toEqual([String(restorer.pid)]);
+  }, 60_000);
+
+  it('does not hold the restore lock: the next restore takes it over with a warning naming it', async () => {
+    const holder = startUnreaped(restoreScript);
+    const { pid } = await holder.first('pid');
+    expect(await holder.first('restored')).toEqual({ restored: [], warnings: [] });
+    process.kill(pid!, 'SIGKILL');
+    await holder.ended;
+    expect(stateOf(pid!)).toBe('Z');
+    const next = startRunner(restoreScript);
+    const output = await next.first('restored', 'error');
+    expect(output.error).toBeUndefined();
+    expect(output.warnings).toEqual([
+      expect.objectContaining({
+        code: 'PERSISTENCE_LOCK_TAKEN',
+        message: expect.stringContaining(`left by process ${pid} on ${hostname()}`),
+      }),
+    ]);
+    next.end();
+    await next.exited;
+  }, 60_000);
+});
+
+describe('the restore lock', () => {
+  it('whose holder pid now names another process (its start time differs) is taken over', async () => {
+    await mkdir(dir, { recursive: true });
+    const lock = join(dir, 'restore.lock');
+    const start = processStart('self');
+    expect(start).toBeTypeOf('number');
+    // This process's pid, but a process that started at another time: the holder is gone.
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now(), start: start! + 1 }),
+    );
+    const store = createFileStore({ dir });
+    const { warnings } = await store.lockForRestore();
+    expect(warnings).toEqual([expect.objectContaining({ code: 'PERSISTENCE_LOCK_TAKEN', path: lock })]);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, start });
+    await store.close();
+  });
+});
+
+describe('tasks left to another runtime', () => {
+  it('are resumed once that runtime is gone, without a second restore() call', async () => {
+    const owner = startRunner(spawnScript);
+    const { spawned } = await owner.first('spawned');
+    const runtime = createRuntime({
+      model: markerModel(Promise.resolve()),
+      agents: [restoreLockAgent],
+      tools: [appendMarkerTool(marker)],
+      approval: 'auto',
+      store: createFileStore({ dir }),
+    });
+    const completed = new Promise<string>((resolve) =>
+      runtime.on('task.completed', (event) => resolve(event.taskId)),
+    );
+    const { restored, warnings } = await runtime.restore({ ownerCheckMs: 50 });
+    expect(restored).toEqual([]);
+    expect(warnings.map((warning) => warning.code)).toEqual(['PERSISTENCE_TASK_OWNED']);
+    owner.end();
+    // Its owner killed mid-task: this runtime notices and resumes it.
+    process.kill(owner.pid, 'SIGKILL');
+    await owner.exited;
+    expect(await completed).toBe(spawned);
+    expect(await markerLines()).toEqual([String(process.pid)]);
+    await runtime.shutdown();
+  }, 60_000);
+});
