@@ -1,5 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ApprovalRequest, createPermissionPolicy } from '@troupe/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicServer,
@@ -56,4 +58,116 @@ describe('troupe run --approval auto with a deny rule in the user settings (issu
     expect(allowed.stdout).toContain('git ran: status');
     expect(readFileSync(log, 'utf8')).toBe('status\n');
   }, 90_000);
+});
+
+// Lines that really run `git push` in bash (checked below with a logging git), and lines that do
+// not. The policy must deny every one of the first kind; the second kind it lets through.
+const PUSHES = [
+  'true; git push',
+  'true && git push',
+  'false || git push',
+  'true | git push',
+  'git push | cat',
+  'true\ngit push',
+  'echo $(git push)',
+  'echo `git push`',
+  '(git push)',
+  '{ git push; }',
+  'GIT_TRACE=0 git push',
+  'env git push',
+  '"git" push',
+  '\\git push',
+  "bash -c 'git push'",
+  'git push &',
+  'true |& git push',
+  '! git push',
+  "$'git' push",
+  'g"it" pu\'sh\'',
+  'echo "$(git push)"',
+  'x=$(git push)',
+  'diff <(git push) file',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+  'echo ${x:-$(git push)}',
+  'cat <<EOF\n$(git push)\nEOF',
+  'cat <<< $(git push)',
+  'a=(1 $(git push))',
+  '[[ -n $(git push) ]]',
+  'f() { git push; }; f',
+  'while git push; do :; done',
+  'case x in x) git push;; esac',
+  'echo $((1 + $(git push)))',
+  'env -u HOME git push',
+  'exec git push',
+  'command git push',
+  'nice -n 5 git push',
+  'nice -10 git push',
+  'nohup git push',
+  'time -p git push',
+  'timeout -k5 --signal=KILL 5s git push',
+  'stdbuf -oL git push',
+  'xargs git push < /dev/null',
+  'echo push | xargs git',
+  'xargs -I % sh -c "echo %; git push"',
+  'find . -maxdepth 0 -exec git push \\;',
+  "script -qc 'git push' /dev/null",
+  "bash -o errexit -ce 'git push'",
+  "sh -c 'git push' -- x",
+  'git -C . push',
+  'git --no-pager push',
+  'git -c core.askPass=x push',
+  'git $SUB',
+  'git pu*',
+];
+const DOES_NOT_PUSH = [
+  'git status',
+  'git pull',
+  'git commit -m "push"',
+  'echo git push',
+  'git log --grep=push',
+  "printf '%s\\n' 'git push'",
+  "cat <<'EOF'\n$(git push)\nEOF",
+  'echo "git push" > notes.txt',
+  'xargs -I{} git add {} < /dev/null',
+];
+
+/** Runs `line` in bash with a git on PATH that logs its sub-command; the sub-commands it ran. */
+function gitSubcommandsIn(line: string): string[] {
+  const dir = tempDir('bash');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const log = join(dir, 'git.log');
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -C|-c) shift 2;; -*) shift;; *) break;; esac; done\necho "$1" >> '${log}'\nexit 1\n`,
+  );
+  chmodSync(join(bin, 'git'), 0o755);
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  writeFileSync(join(work, 'file'), '');
+  writeFileSync(join(work, 'push'), '');
+  spawnSync('bash', ['-c', `${line}\nwait`], {
+    cwd: work,
+    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: dir, SUB: 'push' },
+    input: 'push\n',
+    timeout: 10_000,
+  });
+  const ran = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  rmSync(dir, { recursive: true, force: true });
+  return ran;
+}
+
+describe('the policy against real bash: every line that runs git push is denied', () => {
+  const policy = createPermissionPolicy({ deny: ['Bash(git push:*)'], otherwise: 'approve' });
+  const decide = (command: string) =>
+    policy.decide({ tool: 'bash', input: { command } } as unknown as ApprovalRequest);
+
+  it.each(PUSHES)('%j runs git push in bash, and the policy denies it', (line) => {
+    expect(gitSubcommandsIn(line)).toContain('push');
+    expect(decide(line)).toMatchObject({ decision: 'deny' });
+  });
+
+  it.each(DOES_NOT_PUSH)('%j does not run git push in bash, and the policy lets it run', (line) => {
+    expect(gitSubcommandsIn(line)).not.toContain('push');
+    expect(decide(line)).toBe('approve');
+  });
 });
