@@ -69,7 +69,6 @@ const SPELLINGS = [
   'env -u HOME git push',
   'command git push',
   'command -p git push',
-  'builtin git push',
   'exec git push',
   'nice git push',
   'nice -n 5 git push',
