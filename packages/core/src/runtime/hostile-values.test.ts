@@ -485,3 +485,63 @@ describe('model text is capped like tool output', () => {
     expect(warnings).toEqual([expect.stringMatching(/^MODEL_TEXT_TRUNCATED: .*102,857,600 characters/)]);
   });
 });
+
+describe('other code a task runs', () => {
+  it("a tool whose input schema's own check throws is answered with an error naming the tool", async () => {
+    const picky = defineTool({
+      name: 'picky',
+      description: 'Has a schema that throws',
+      access: 'read',
+      input: v.pipe(
+        v.object({}),
+        v.check(() => {
+          throw Object.create(null);
+        }),
+      ),
+      execute: () => 'ran',
+      inputJsonSchema: { type: 'object' },
+    });
+    const { runtime, model } = fixtureRuntime([toolReply('picky', {}), textReply('survived')], {
+      tools: [picky],
+      agents: [{ name: 'explore', description: 'x', systemPrompt: 'x', tools: ['picky'] }],
+    });
+    expect(await runtime.spawn({ agent: 'explore', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+      output: 'survived',
+    });
+    expect(resultOf(model.requests[1]!.messages)).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(
+        /^Error: the input of tool "picky" could not be checked: its input schema failed/,
+      ),
+    });
+  });
+
+  it('an adapter streaming deltas that cannot be read still answers; progress shows the readable ones', async () => {
+    const progress: string[] = [];
+    const model: ModelAdapter = {
+      async generate(_request, _signal, options) {
+        options?.onDelta?.(null as never);
+        options?.onDelta?.(
+          Object.defineProperty({}, 'type', {
+            get() {
+              throw new Error('delta bites');
+            },
+          }) as never,
+        );
+        options?.onDelta?.({ type: 'text', text: 10n } as never);
+        options?.onDelta?.({ type: 'text', text: 'fine' });
+        return { content: [{ type: 'text', text: 'done' }], usage: { input: 1, output: 1 } };
+      },
+    };
+    const { runtime } = fixtureRuntime([], { model });
+    runtime.on('task.progress', (event) => {
+      if (event.kind === 'text') progress.push(event.text!);
+    });
+    expect(await runtime.spawn({ agent: 'explore', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+      output: 'done',
+    });
+    expect(progress).toEqual(['fine']);
+  });
+});

@@ -12,8 +12,8 @@ export function errorResult(toolUseId: string, message: string): ToolResultBlock
 
 /**
  * Checks a tool call against the agent's registry and the tool's input schema. Returns the parsed
- * input, or an error result for the model: a call outside the registry or with bad input is
- * answered, never executed.
+ * input, or an error result for the model: a call outside the registry, with bad input, or whose
+ * schema throws is answered, never executed.
  */
 export function checkToolCall(
   registry: ToolRegistry,
@@ -30,7 +30,19 @@ export function checkToolCall(
       ),
     };
   }
-  const parsed = v.safeParse(tool.input, call.input);
+  let parsed: ReturnType<typeof v.safeParse<typeof tool.input>>;
+  try {
+    parsed = v.safeParse(tool.input, call.input);
+  } catch (error) {
+    // A schema's own check (`v.check`, `v.custom`, a transform) is the tool author's code.
+    return {
+      ok: false,
+      result: errorResult(
+        call.id,
+        `Error: the input of tool "${call.name}" could not be checked: its input schema failed: ${describeThrown(error)}`,
+      ),
+    };
+  }
   if (!parsed.success) {
     const issues = parsed.issues
       .map((issue) => {

@@ -26,9 +26,16 @@ export async function callModel(
   const emitter = host.emitter;
   const onDelta = emitter.listening('task.progress')
     ? (delta: ModelDelta) => {
-        if (delta.type === 'tool_use') return;
-        const text = delta.type === 'text' ? delta.text : delta.thinking;
-        emitter.emit('task.progress', io.event({ kind: delta.type, text }));
+        // Called by the adapter, maybe with anything: progress is best effort and never throws.
+        try {
+          const kind = delta.type;
+          if (kind !== 'text' && kind !== 'thinking') return;
+          const text =
+            kind === 'text' ? (delta as { text?: unknown }).text : (delta as { thinking?: unknown }).thinking;
+          if (typeof text === 'string') emitter.emit('task.progress', io.event({ kind, text }));
+        } catch {
+          // A delta that cannot be read is not shown.
+        }
       }
     : undefined;
   const request: ModelRequest = {
