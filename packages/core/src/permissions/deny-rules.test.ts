@@ -112,6 +112,10 @@ const SPELLINGS = [
   'git -C . push',
   'git --no-pager push',
   'git -c core.askPass=x push',
+  // Case-insensitive file systems (macOS, Windows) and Git Bash run these as git.
+  'GIT push',
+  'git.exe push',
+  '/c/Program\\ Files/Git/cmd/git.exe push',
   // Arguments an expansion decides (git $SUB may be git push).
   'git $SUB',
   'git "$@"',

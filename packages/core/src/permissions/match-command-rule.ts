@@ -24,6 +24,14 @@ function scopeWords(scope: CommandScope): readonly string[] {
 }
 
 /**
+ * A program name as a deny rule compares it: letter case ignored and `.exe` dropped, since on
+ * macOS and Windows `GIT` and `git.exe` run git.
+ */
+function programKey(name: string): string {
+  return name.toLowerCase().replace(/\.exe$/, '');
+}
+
+/**
  * Whether a deny rule's words meet a command. Between the rule's words the command may carry
  * options, each perhaps with a value (`git -C dir push` meets `git push`), so that an option
  * cannot slip a command past a deny rule. A word that depends on an expansion may be anything,
@@ -31,7 +39,7 @@ function scopeWords(scope: CommandScope): readonly string[] {
  */
 function denyWords(rule: readonly string[], command: ShellCommand, exact: boolean): DenyVerdict {
   const words = command.words;
-  if (words[0] !== rule[0]) return 'none';
+  if (words[0] === undefined || programKey(words[0]) !== programKey(rule[0] ?? '')) return 'none';
   const memo = new Map<number, DenyVerdict>();
   const best = (a: DenyVerdict, b: DenyVerdict): DenyVerdict =>
     a === 'match' || b === 'match' ? 'match' : a === 'maybe' || b === 'maybe' ? 'maybe' : 'none';
