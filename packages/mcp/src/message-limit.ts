@@ -21,6 +21,7 @@ export function formatBytes(bytes: number): string {
 /**
  * What is kept of a message too large to keep whole: its size and its first and last kilobyte,
  * where the JSON-RPC `id` sits (first for most clients, last for the SDK's `{result, jsonrpc, id}`).
+ * The message is a line of JSON, or an SSE `data:` line holding one.
  */
 export class OversizedMessage {
   bytes = 0;
@@ -37,16 +38,17 @@ export class OversizedMessage {
 
   /** True when the message is a request or notification of the server's own: it names a method first. */
   isFromServer(): boolean {
-    return /^\s*\{(?:\s*"(?:jsonrpc|id)"\s*:\s*(?:"[^"]*"|-?\d+)\s*,)*\s*"method"\s*:/.test(
+    return /^\s*(?:data: ?)?\{(?:\s*"(?:jsonrpc|id)"\s*:\s*(?:"[^"]*"|-?\d+)\s*,)*\s*"method"\s*:/.test(
       this.text(this.head),
     );
   }
 
   /** The message's `id`, when its start or its end shows it; otherwise undefined. */
   id(): string | number | undefined {
-    const first = /^\s*\{(?:\s*"jsonrpc"\s*:\s*"2\.0"\s*,)?\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(
-      this.text(this.head),
-    );
+    const first =
+      /^\s*(?:data: ?)?\{(?:\s*"jsonrpc"\s*:\s*"2\.0"\s*,)?\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(
+        this.text(this.head),
+      );
     const last = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(this.text(this.tail));
     const found = first?.[1] ?? last?.[1];
     if (found === undefined) return undefined;
