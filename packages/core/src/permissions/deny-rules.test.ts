@@ -194,6 +194,17 @@ describe('deny rules against every spelling of a command (issue #21)', () => {
     expect(policy.decide(bash(command))).toBe('approve');
   });
 
+  it('names the deny rule that certainly covers a line before one that only may', () => {
+    const two = createPermissionPolicy({
+      deny: ['Bash(rm -rf:*)', 'Bash(git push:*)'],
+      otherwise: 'approve',
+    });
+    expect(two.decide(bash('rm $X; git push'))).toEqual({
+      decision: 'deny',
+      reason: 'the permission rule Bash(git push:*) denies it',
+    });
+  });
+
   it('unanalysable lines are not refused when no deny rule speaks about the tool', () => {
     const lax = createPermissionPolicy({ deny: ['Write(.env)'], otherwise: 'approve' });
     expect(lax.decide(bash("eval 'echo hi'"))).toBe('approve');

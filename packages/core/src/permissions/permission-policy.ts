@@ -62,11 +62,14 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): P
     matching(request) {
       const line = lineOf(commandOf(request));
       const context = line === undefined ? where : { ...where, line };
+      // A rule that certainly covers the call is named before one that may.
+      let maybe: { rule: PermissionRule; effect: 'deny'; reason: string } | undefined;
       for (const rule of denyRules) {
         const found = ruleVerdict(rule, request, { ...context, effect: 'deny' });
         if (found.verdict === 'match') return { rule, effect: 'deny' };
-        if (found.verdict === 'maybe') return { rule, effect: 'deny', reason: found.why };
+        if (found.verdict === 'maybe') maybe ??= { rule, effect: 'deny', reason: found.why };
       }
+      if (maybe) return maybe;
       const allowed = allowRules.find(
         (rule) => ruleVerdict(rule, request, { ...context, effect: 'allow' }).verdict === 'match',
       );
