@@ -11,7 +11,8 @@ export type CommandName =
   | 'demo'
   | 'help'
   | 'worker'
-  | 'replay';
+  | 'replay'
+  | 'trust';
 
 /** Values of every flag, after parsing. Which flags a command accepts is checked by {@link parseCommandLine}. */
 export interface CliOptions {
@@ -43,6 +44,8 @@ export interface CliOptions {
   agentsDirs?: string[];
   /** Internal: the id a detached `run --background` child gives its task. */
   taskId?: string;
+  /** `--trust-project`: use what the project folder brings for this command (not remembered). */
+  trustProject?: boolean;
 }
 
 /** A parsed command line. */
@@ -75,6 +78,7 @@ const OPTIONS = {
   inspect: { type: 'boolean' },
   stately: { type: 'boolean' },
   save: { type: 'string' },
+  'trust-project': { type: 'boolean' },
 } as const;
 
 type FlagName = keyof typeof OPTIONS;
@@ -84,9 +88,10 @@ const MODEL_FLAGS: FlagName[] = ['model', 'small-model', 'plan-model', 'thinking
 
 /** Flags each command accepts besides the global ones. */
 const ALLOWED: Record<CommandName, FlagName[]> = {
-  interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir', 'inspect', 'stately'],
+  interactive: [...MODEL_FLAGS, 'approval', 'store', 'agents-dir', 'inspect', 'stately', 'trust-project'],
   run: [
     ...MODEL_FLAGS,
+    'trust-project',
     'approval',
     'store',
     'agent',
@@ -98,16 +103,37 @@ const ALLOWED: Record<CommandName, FlagName[]> = {
     'inspect',
     'stately',
   ],
-  agents: ['json', 'agents-dir'],
-  mcp: ['json'],
-  tasks: [...MODEL_FLAGS, 'approval', 'store', 'status', 'limit', 'json', 'agents-dir', 'postgres'],
-  worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres', 'dead-after'],
+  agents: ['json', 'agents-dir', 'trust-project'],
+  mcp: ['json', 'trust-project'],
+  tasks: [
+    ...MODEL_FLAGS,
+    'approval',
+    'store',
+    'status',
+    'limit',
+    'json',
+    'agents-dir',
+    'postgres',
+    'trust-project',
+  ],
+  worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres', 'dead-after', 'trust-project'],
   demo: ['approval'],
   replay: ['store', 'inspect', 'stately', 'save'],
   help: [],
+  trust: ['json'],
 };
 
-const COMMANDS = new Set<string>(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker', 'replay']);
+const COMMANDS = new Set<string>([
+  'run',
+  'agents',
+  'tasks',
+  'mcp',
+  'demo',
+  'help',
+  'worker',
+  'replay',
+  'trust',
+]);
 const APPROVALS = new Set(['ask', 'auto', 'deny']);
 const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
 
@@ -129,7 +155,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (first !== undefined) {
     if (!COMMANDS.has(first)) {
       throw new UsageError(
-        `Unknown command "${first}". Commands: run, agents, tasks, demo, replay, help (or no command for a session). Run \`troupe --help\`.`,
+        `Unknown command "${first}". Commands: run, agents, tasks, mcp, trust, demo, replay, help (or no command for a session). Run \`troupe --help\`.`,
       );
     }
     command = first as CommandName;
@@ -150,6 +176,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     background: values.background === true,
   };
   if (values.inspect) options.inspect = true;
+  if (values['trust-project']) options.trustProject = true;
   if (values.stately) options.stately = true;
   const save = nonEmpty('save', values.save);
   if (save) options.save = save;

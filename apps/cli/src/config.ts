@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as v from 'valibot';
 import { CliError } from './errors.js';
 
@@ -55,10 +56,20 @@ const ConfigSchema = v.strictObject(
 /** Settings from the config files. */
 export type CliConfig = v.InferOutput<typeof ConfigSchema>;
 
+/** A project setting left out because the user does not trust the project folder. */
+export interface IgnoredSetting {
+  file: string;
+  /** `approval` (only `auto` widens) or `agentDirs` (a folder outside the project). */
+  setting: 'approval' | 'agentDirs';
+  value: string;
+}
+
 /** The merged settings and the files they came from (user first, then project). */
 export interface LoadedConfig {
   config: CliConfig;
   files: string[];
+  /** Project settings that widen what troupe does, left out of `config` (untrusted project). */
+  ignored: IgnoredSetting[];
 }
 
 /** The config files read, lowest precedence first: `~/.troupe/config.json`, then `<cwd>/.troupe/config.json`. */
@@ -70,21 +81,66 @@ function configPaths(options: { home: string; cwd: string }): string[] {
 
 /**
  * Reads and checks the config files; the project file wins field by field (and limit by limit).
- * A missing file is skipped. Throws {@link CliError} naming the file and the field for a file that
- * cannot be read, is not JSON, or has an unknown or invalid setting.
+ * Unless `trustProject`, the project file cannot widen what troupe does: its `approval: "auto"`
+ * and its `agentDirs` outside the project folder are left out and listed in `ignored`. A missing
+ * file is skipped. Throws {@link CliError} naming the file and the field for a file that cannot be
+ * read, is not JSON, or has an unknown or invalid setting.
  */
-export async function loadConfig(options: { home: string; cwd: string }): Promise<LoadedConfig> {
+export async function loadConfig(options: {
+  home: string;
+  cwd: string;
+  trustProject?: boolean;
+}): Promise<LoadedConfig> {
   const config: CliConfig = {};
   const files: string[] = [];
-  for (const file of configPaths(options)) {
-    const parsed = await readConfigFile(file);
+  const ignored: IgnoredSetting[] = [];
+  const paths = configPaths(options);
+  for (const file of paths) {
+    let parsed = await readConfigFile(file);
     if (!parsed) continue;
     files.push(file);
+    if (file !== paths[0] && !options.trustProject) parsed = withoutWidening(parsed, file, options, ignored);
     const { limits, ...rest } = parsed;
     Object.assign(config, rest);
     if (limits) config.limits = { ...config.limits, ...limits };
   }
-  return { config, files };
+  return { config, files, ignored };
+}
+
+/** An untrusted project file's settings without those that widen what troupe does. */
+function withoutWidening(
+  parsed: CliConfig,
+  file: string,
+  places: { home: string; cwd: string },
+  ignored: IgnoredSetting[],
+): CliConfig {
+  const { approval, agentDirs, ...rest } = parsed;
+  const kept: CliConfig = rest;
+  if (approval === 'auto') ignored.push({ file, setting: 'approval', value: approval });
+  else if (approval) kept.approval = approval;
+  if (agentDirs) {
+    const inside = agentDirs.filter((dir) => {
+      if (isInsideProject(dir, places)) return true;
+      ignored.push({ file, setting: 'agentDirs', value: dir });
+      return false;
+    });
+    if (inside.length) kept.agentDirs = inside;
+  }
+  return kept;
+}
+
+/** True when an `agentDirs` entry (followed through links) stays inside the project folder. */
+function isInsideProject(dir: string, places: { home: string; cwd: string }): boolean {
+  if (dir === '~' || dir.startsWith('~/')) return false;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const inside = relative(real(places.cwd), real(resolve(places.cwd, dir)));
+  return inside.split(sep)[0] !== '..' && !isAbsolute(inside);
 }
 
 /** Reads one config file; undefined when it does not exist. */

@@ -11,6 +11,7 @@ Usage:
   troupe demo                              offline demo: no API key needed
   troupe worker --postgres URL             run tasks of a cluster (run/tasks take --postgres too)
   troupe replay ID [--inspect|--stately]   replay a stored task step by step, offline
+  troupe trust [FOLDER] | trust revoke [FOLDER] | trust list   project folders you trust
   troupe help [COMMAND]
 
 Session options:
@@ -24,6 +25,14 @@ Session options:
   --store DIR           task store folder (default ~/.troupe/tasks)
   --inspect             watch every actor live in the offline inspector (local web page)
   --stately             watch it in the hosted Stately inspector (needs the internet)
+  --trust-project       use what this folder brings (see Project trust) for this command only
+
+Project trust: what a folder brings that can run code or widen permissions (.mcp.json, inline
+mcpServers in its agent files, allow rules in .troupe/settings*.json, approval: auto and outside
+agentDirs in .troupe/config.json) is ignored until you trust the folder. A session on a terminal
+asks once, naming it all; other commands print what they ignored. Trust with \`troupe trust\`,
+--trust-project or TROUPE_TRUST_PROJECT=1 (CI). A project's .mcp.json expands only the \${VAR}s
+listed in "mcpVariables" of ~/.troupe/settings.json; a secret never goes on a command line.
 
 Global options:
   -h, --help            show help      -v, --version   show the version
@@ -58,6 +67,9 @@ Options:
   --background          start the task in a detached process, print its id and exit
   --json                print the result as JSON on stdout
   --approval MODE       ask | auto | deny (default: ask in a terminal, deny otherwise)
+  --trust-project       use what this folder brings (.mcp.json, its allow rules and approval
+                        mode) for this run; without it, an untrusted folder's are ignored and
+                        the run says so (see troupe help trust)
   --model ID, --small-model ID, --plan-model ID, --store DIR
   --inspect, --stately  watch it in the offline / hosted Stately inspector; with --postgres the
                         worker's task is followed by replaying its journal as it grows
@@ -105,6 +117,22 @@ Options:
   --stately             send it to the hosted Stately inspector (needs the internet)
   --save FILE           write the replay's timeline (JSON Lines) to FILE
   --store DIR           task store folder (default ~/.troupe/tasks)
+`,
+  trust: `Usage:
+  troupe trust [FOLDER]           trust a project folder (default: this one) and show what that
+                                  lets it do: run its MCP servers, grant its allow rules, use its
+                                  approval mode and outside agent folders
+  troupe trust revoke [FOLDER]    stop trusting it
+  troupe trust list               the trusted folders
+
+Trust is remembered per folder (its real path) in ~/.troupe/trusted-folders.json; subfolders are
+not covered. Until then every command ignores what the folder brings and says so; a session on a
+terminal asks once. For one command: --trust-project; in CI: TROUPE_TRUST_PROJECT=1. Your home
+folder and ~/.troupe, ~/.claude are yours and always trusted. \${VAR} in a project's MCP config
+reads only the variables you list in ~/.troupe/settings.json: { "mcpVariables": ["GITHUB_TOKEN"] }.
+
+Options:
+  --json                          machine-readable output
 `,
   demo: `Usage: troupe demo [--approval ask|auto|deny]
 

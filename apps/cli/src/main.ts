@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';
 import type { CliContext, CliIo } from './io.js';
 
-const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker', 'replay']);
+const HELP_TOPICS = new Set(['run', 'agents', 'tasks', 'mcp', 'demo', 'help', 'worker', 'replay', 'trust']);
 
 /**
  * Runs `troupe` with `argv` (the arguments after the script) and resolves to the exit code. Only
@@ -52,6 +52,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./commands/demo.js')).demoCommand(context);
       case 'replay':
         return await (await import('./commands/replay.js')).replayCommand(context);
+      case 'trust':
+        return await (await import('./commands/trust.js')).trustCommand(context);
       default:
         return await (await import('./commands/interactive.js')).interactiveCommand(context);
     }

@@ -34,7 +34,35 @@ describe('config files', () => {
     expect(await loadConfig({ home: tempDir('home'), cwd: tempDir('project') })).toEqual({
       config: {},
       files: [],
+      ignored: [],
     });
+  });
+
+  it('an untrusted project cannot widen: its approval auto and agentDirs outside it are ignored, the rest kept', async () => {
+    const home = tempDir('home');
+    const cwd = tempDir('project');
+    mkdirSync(join(cwd, 'agents-here'));
+    write(home, { approval: 'deny' });
+    const file = write(cwd, {
+      approval: 'auto',
+      model: 'sonnet',
+      agentDirs: ['agents-here', '~/elsewhere', '/etc', '../sibling'],
+    });
+    const untrusted = await loadConfig({ home, cwd });
+    expect(untrusted.config).toEqual({ approval: 'deny', model: 'sonnet', agentDirs: ['agents-here'] });
+    expect(untrusted.ignored).toEqual([
+      { file, setting: 'approval', value: 'auto' },
+      { file, setting: 'agentDirs', value: '~/elsewhere' },
+      { file, setting: 'agentDirs', value: '/etc' },
+      { file, setting: 'agentDirs', value: '../sibling' },
+    ]);
+    const trusted = await loadConfig({ home, cwd, trustProject: true });
+    expect(trusted.config.approval).toBe('auto');
+    expect(trusted.config.agentDirs).toHaveLength(4);
+    expect(trusted.ignored).toEqual([]);
+    // A narrowing mode from the project is kept without trust.
+    write(cwd, { approval: 'ask' });
+    expect((await loadConfig({ home, cwd })).config.approval).toBe('ask');
   });
 
   it.each([

@@ -48,9 +48,20 @@ function serverProcesses(): string[] {
 beforeEach(async () => {
   project = fixtureProject();
   home = tempDir('home');
+  // The user lets projects' MCP configs read PROJECT_DIR; the project is trusted (TROUPE_TRUST_PROJECT in env()).
+  mkdirSync(join(home, '.troupe'), { recursive: true });
+  writeFileSync(join(home, '.troupe', 'settings.json'), JSON.stringify({ mcpVariables: ['PROJECT_DIR'] }));
   writeFileSync(join(project, 'secret-plan.txt'), 'Step 1: ship the MCP client.\n');
   writeConfig({ filesystem: { command: process.execPath, args: [FILESYSTEM, '${PROJECT_DIR}'] } });
   writeAgent('reader', 'tools: mcp__filesystem__read_text_file\n');
+  // The user's word that read_text_file only reads (the server's readOnlyHint alone is not enough).
+  writeConfig({
+    filesystem: {
+      command: process.execPath,
+      args: [FILESYSTEM, '${PROJECT_DIR}'],
+      toolAccess: { read_text_file: 'read' },
+    },
+  });
   server = await startFakeClaude((request) => {
     const results = toolResultsOf(request);
     if (results.length === 0)
@@ -63,7 +74,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const env = () => cleanEnv(home, { ...fakeEnv(server), PROJECT_DIR: project });
+const env = () => cleanEnv(home, { ...fakeEnv(server), PROJECT_DIR: project, TROUPE_TRUST_PROJECT: '1' });
 
 // Each test starts the CLI and a real MCP server as processes: seconds each on a busy machine.
 describe('MCP in the CLI', { timeout: 60_000 }, () => {
@@ -87,7 +98,14 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
       command: process.execPath,
       args: ['-e', 'require("fs").writeFileSync(process.argv[1], "x")', marker],
     };
-    writeConfig({ filesystem: { command: process.execPath, args: [FILESYSTEM, '${PROJECT_DIR}'] }, probe });
+    writeConfig({
+      filesystem: {
+        command: process.execPath,
+        args: [FILESYSTEM, '${PROJECT_DIR}'],
+        toolAccess: { read_text_file: 'read' },
+      },
+      probe,
+    });
     writeAgent('plain', 'tools: read\n');
     await server.close();
     server = await startFakeClaude(() => textStep('No MCP needed.'));

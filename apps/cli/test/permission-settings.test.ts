@@ -26,7 +26,7 @@ function projectWith(settings: unknown): string {
 }
 
 describe('permission rules in .troupe/settings.json, honoured by the runtime', () => {
-  it('troupe run (no one to ask) runs an allowed command and refuses a denied one', async () => {
+  it('troupe run (no one to ask) runs an allowed command of a trusted project and refuses a denied one', async () => {
     server = await startFakeClaude((request) => {
       const results = toolResultsOf(request);
       if (results.length) return textStep(`Result: ${results[0]!.content}`);
@@ -36,8 +36,9 @@ describe('permission rules in .troupe/settings.json, honoured by the runtime', (
       permissions: { allow: ['Bash(echo hi:*)'], deny: ['Bash(echo secret:*)'] },
     });
     const env = cleanEnv(tempDir('home'), fakeEnv(server));
-    const allowed = await runCli(['run', 'hi there'], { cwd: project, env });
+    const allowed = await runCli(['run', '--trust-project', 'hi there'], { cwd: project, env });
     expect(allowed.stdout).toContain('Result: hi there');
+    // The project's deny rules hold without trust: they only narrow.
     const denied = await runCli(['run', '--approval', 'auto', 'secret stuff'], { cwd: project, env });
     expect(denied.stdout).toMatch(/Result: .*the permission rule Bash\(echo secret:\*\) denies it/);
   }, 40_000);

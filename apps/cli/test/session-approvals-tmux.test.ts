@@ -96,18 +96,29 @@ describe('approvals worth reading (tmux)', () => {
     expect(screen.split('Approval needed:').length - 1).toBe(2);
   });
 
-  it('honours allow and deny rules from .troupe/settings.json', async () => {
+  it('asks once to trust a folder whose settings grant permissions, then honours its allow and deny rules', async () => {
     const project = fixtureProject();
     mkdirSync(join(project, '.troupe'), { recursive: true });
     writeFileSync(
       join(project, '.troupe', 'settings.json'),
       JSON.stringify({ permissions: { allow: ['Bash(echo hi:*)'], deny: ['Bash(echo secret:*)'] } }),
     );
-    const terminal = await start(project);
-    terminal.line('say hi there');
-    await terminal.waitFor(/Result: hi there/);
-    terminal.line('say secret stuff');
-    const screen = await terminal.waitFor(/Result: .*Bash\(echo secret:\*\)/);
+    const home = tempDir('home');
+    server = await startFakeClaude(direct);
+    const question = TmuxTerminal.start(cliCommandLine([]), {
+      cwd: project,
+      env: { HOME: home, ...fakeEnv(server), TERM: 'xterm-256color' },
+    });
+    terminal = question;
+    const asked = await question.waitFor(/Trust this folder .*\[y\/N\]/, 60_000);
+    expect(asked).toContain('allow without asking: Bash(echo hi:*)  (from .troupe/settings.json)');
+    question.line('y');
+    await question.waitFor(/^> $/m, 60_000);
+    expect(readFileSync(join(home, '.troupe', 'trusted-folders.json'), 'utf8')).toContain('"path"');
+    question.line('say hi there');
+    await question.waitFor(/Result: hi there/);
+    question.line('say secret stuff');
+    const screen = await question.waitFor(/Result: .*Bash\(echo secret:\*\)/);
     expect(screen).not.toContain('Approval needed:');
   });
 

@@ -7,6 +7,7 @@ import type { CliContext } from '../io.js';
 import { agentDetailLines, agentListLines } from '../render/agent-details.js';
 import { colorsFor } from '../render/colors.js';
 import { type AgentPlaces, agentPlaces, loadAgents } from '../setup/agents.js';
+import { projectTrust } from '../setup/project-trust.js';
 import { unknownToolFindings } from '../setup/unknown-tools.js';
 import { type ValidationReport, validateAgentPaths } from './validate-agents.js';
 import { mcpFindings } from './validate-mcp.js';
@@ -17,7 +18,13 @@ export async function agentsCommand(context: CliContext): Promise<number> {
   const colors = colorsFor(context.stdout, context.env);
   const json = context.line.options.json;
   const print = (lines: string[]) => context.stdout.write(`${lines.join('\n')}\n`);
-  const { config } = await loadConfig({ cwd: context.cwd, home: context.home });
+  const trust = projectTrust({
+    cwd: context.cwd,
+    home: context.home,
+    env: context.env,
+    flag: context.line.options.trustProject === true,
+  });
+  const { config } = await loadConfig({ cwd: context.cwd, home: context.home, trustProject: trust.trusted });
   const places = agentPlaces(
     { cwd: context.cwd, home: context.home },
     context.line.options.agentsDirs,
@@ -58,7 +65,7 @@ export async function agentsCommand(context: CliContext): Promise<number> {
       const report: ValidationReport = rest.length
         ? await validateAgentPaths(rest, { cwd: context.cwd, collect: definitions })
         : await validateDefaultFolders(places, definitions);
-      report.warnings.push(...(await mcpFindings(definitions, { ...places, env: context.env })));
+      report.warnings.push(...(await mcpFindings(definitions, { ...places, env: context.env }, trust)));
       print(json ? [JSON.stringify(report, null, 2)] : reportLines(report, colors));
       return report.errors.length ? EXIT.error : EXIT.ok;
     }

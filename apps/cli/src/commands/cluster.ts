@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { agentPlaces, loadAgents } from '../setup/agents.js';
+import { projectTrust } from '../setup/project-trust.js';
 
 /** `troupe run --postgres URL [--agent NAME] PROMPT`: submits one task to the cluster and waits for it. */
 export async function clusterRunCommand(context: CliContext): Promise<number> {
@@ -99,7 +100,12 @@ export function postgresUrl(context: CliContext): string {
 async function connect(context: CliContext): Promise<ClusterClient> {
   const url = postgresUrl(context);
   const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
+  const trust = projectTrust({
+    ...places,
+    env: context.env,
+    flag: context.line.options.trustProject === true,
+  });
+  const { config } = await loadConfig({ ...places, trustProject: trust.trusted });
   const registry = await loadAgents(agentPlaces(places, context.line.options.agentsDirs, config.agentDirs));
   const { connectCluster } = await import('@troupe/postgres');
   return connectCluster({

@@ -16,7 +16,10 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
       `Unexpected argument "${line.args[0]}". To run one prompt, use \`troupe run "${line.args.join(' ')}"\`.`,
     );
   }
-  const settings = await loadCliSettings(context, { interactive: isInteractive(context) });
+  const settings = await loadCliSettings(context, {
+    interactive: isInteractive(context),
+    askTrust: isInteractive(context),
+  });
   const approval = settings.approvalChoice;
   let notify: (notice: string) => void = () => {};
   const setup = await loadCliSetup(context, settings, { onRetry: (notice) => notify(notice) });

@@ -5,6 +5,8 @@ import { colorsFor } from '../render/colors.js';
 import { mcpStatusLines } from '../render/mcp-status.js';
 import { loadAgents } from '../setup/agents.js';
 import { openMcp } from '../setup/mcp.js';
+import { projectTrust } from '../setup/project-trust.js';
+import { ignoredNotice } from '../setup/trust-report.js';
 
 /** `troupe mcp list [--json]`: starts every configured MCP server, shows status and tools, stops them. */
 export async function mcpCommand(context: CliContext): Promise<number> {
@@ -13,7 +15,10 @@ export async function mcpCommand(context: CliContext): Promise<number> {
     throw new UsageError(`Unknown mcp command "${[sub, ...rest].join(' ')}": use troupe mcp list.`);
   const places = { cwd: context.cwd, home: context.home, env: context.env };
   const registry = await loadAgents({ cwd: context.cwd, home: context.home });
-  const mcp = await openMcp(places, registry.list(), { listAll: true });
+  const trust = projectTrust({ ...places, flag: context.line.options.trustProject === true });
+  const mcp = await openMcp(places, registry.list(), { listAll: true, trust });
+  if (mcp.ignored.length)
+    mcp.notices.unshift(ignoredNotice({ mcp: mcp.ignored, allow: [], settings: [] }, trust.folder));
   try {
     const servers = mcp.hub?.status() ?? [];
     if (context.line.options.json) {

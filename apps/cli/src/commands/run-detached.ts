@@ -29,6 +29,7 @@ export function startDetached(
     options.storeDir,
   ];
   if (options.approval) args.push('--approval', options.approval);
+  if (line.options.trustProject) args.push('--trust-project');
   if (line.options.model) args.push('--model', line.options.model);
   if (line.options.smallModel) args.push('--small-model', line.options.smallModel);
   if (line.options.planModel) args.push('--plan-model', line.options.planModel);

@@ -1,19 +1,27 @@
 import { type AgentDefinition, MCP_TOOL_PREFIX, mcpServerOf } from '@troupe/core';
 import { mcpServers, serversNamedBy, usesMcp } from '../setup/mcp.js';
+import type { ProjectTrust } from '../setup/project-trust.js';
 
 /**
  * Checks what agents say about MCP against the configuration: a server no configuration provides,
  * and an exact tool name (`mcp__server__tool`) its server does not offer. To know a server's
- * tools, the servers such names refer to are started (and stopped again).
+ * tools, the servers such names refer to are started (and stopped again): only those `trust`
+ * allows (an untrusted project's servers are never started; names they provide are reported).
  */
 export async function mcpFindings(
   agents: readonly AgentDefinition[],
   places: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> },
+  trust: Pick<ProjectTrust, 'trusted' | 'projectVariables'>,
 ): Promise<{ message: string; file?: string }[]> {
   if (!usesMcp(places, agents)) return [];
-  const { servers, warnings } = await mcpServers(places, agents);
+  const { servers, warnings, ignored } = await mcpServers(places, agents, trust);
   const { createNodeMcpHub } = await import('@troupe/mcp/node');
   const findings: { message: string; file?: string }[] = warnings.map((message) => ({ message }));
+  for (const server of ignored)
+    findings.push({
+      message: `MCP server "${server.name}" (${server.source}) was not checked: the project folder is not trusted (troupe trust).`,
+    });
+  const unchecked = new Set(ignored.map((server) => server.name));
   const hub = createNodeMcpHub({ servers });
   const where = (agent: AgentDefinition) =>
     agent.path ? `${agent.path}: agent "${agent.name}"` : `agent "${agent.name}"`;
@@ -21,7 +29,7 @@ export async function mcpFindings(
   const exact: { agent: AgentDefinition; tool: string; server: string }[] = [];
   for (const agent of agents) {
     for (const name of serversNamedBy(agent)) {
-      if (!hub.serverNamed(name))
+      if (!hub.serverNamed(name) && !unchecked.has(name))
         findings.push({
           message: `${where(agent)} names MCP server "${name}", which no configuration provides (.mcp.json, ~/.troupe/mcp.json or an inline mcpServers entry).`,
           ...at(agent),

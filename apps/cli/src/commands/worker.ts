@@ -5,6 +5,8 @@ import { EXIT } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import { agentNotices, agentPlaces, loadAgents } from '../setup/agents.js';
+import { projectTrust } from '../setup/project-trust.js';
+import { ignoredNotice } from '../setup/trust-report.js';
 import { postgresUrl } from './cluster.js';
 
 /**
@@ -18,7 +20,10 @@ export async function workerCommand(context: CliContext): Promise<number> {
   const { options } = context.line;
   const url = postgresUrl(context);
   const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
+  const trust = projectTrust({ ...places, env: context.env, flag: options.trustProject === true });
+  const { config, ignored } = await loadConfig({ ...places, trustProject: trust.trusted });
+  if (ignored.length)
+    context.stderr.write(`${ignoredNotice({ mcp: [], allow: [], settings: ignored }, trust.folder)}\n`);
   const registry = await loadAgents(agentPlaces(places, context.line.options.agentsDirs, config.agentDirs));
   const { model, models } = await createClaudeModel(context.env, modelChoice(options, config));
   const tools = createNodeTools({ root: context.cwd });

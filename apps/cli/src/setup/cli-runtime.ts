@@ -12,14 +12,17 @@ import {
   type ToolSource,
 } from '@troupe/core';
 import { createNodeTools } from '@troupe/node';
-import { type CliConfig, configLimits, loadConfig } from '../config.js';
+import { type CliConfig, configLimits } from '../config.js';
 import type { CliContext } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
-import { type AgentPlaces, agentPlaces, loadAgents } from './agents.js';
+import type { AgentPlaces } from './agents.js';
 import { type ApprovalChoice, chooseApproval } from './approval-policy.js';
 import { type McpSetup, openMcp } from './mcp.js';
-import { loadPermissionSettings, permissionPolicyFor, runtimeApproval } from './permissions.js';
+import { permissionPolicyFor, runtimeApproval } from './permissions.js';
+import { loadProjectParts } from './project-parts.js';
+import { type ProjectTrust, projectTrust, rememberTrust } from './project-trust.js';
 import { openStore, storeDir } from './task-store.js';
+import { askToTrust, hasUntrustedParts, ignoredNotice } from './trust-report.js';
 
 /** What a CLI runtime is built from: every command that runs agents fills this in. */
 export interface CliRuntimeSetup {
@@ -47,6 +50,10 @@ export interface CliSettings {
   permissions: PermissionPolicy;
   storeDir: string;
   limits: Partial<RuntimeLimits>;
+  /** Whether the user trusts the project folder (what it brings is used only then). */
+  trust: ProjectTrust;
+  /** What to tell the user at start: what an untrusted project brought that was ignored, and why. */
+  notices: string[];
 }
 
 /** Settings plus the model, the Node tools and the MCP servers: ready for {@link createCliRuntime}. */
@@ -57,23 +64,32 @@ export interface CliSetup extends CliSettings, CliRuntimeSetup {
 
 /**
  * Reads the config file, the agent folders and the permission settings, and chooses how approvals
- * go (`interactive`: a terminal can answer them). Cheap: no model, no MCP server.
+ * go (`interactive`: a terminal can answer them). What the project folder brings that could run
+ * code or widen permissions is used only if the user trusts the folder (see `projectTrust`);
+ * otherwise it is left out and `notices` says what and why, or, with `askTrust` (a session on a
+ * terminal), the user is asked once and a yes is remembered. Cheap: no model, no MCP server.
  */
 export async function loadCliSettings(
   context: CliContext,
-  options: { interactive: boolean },
+  options: { interactive: boolean; askTrust?: boolean },
 ): Promise<CliSettings> {
   const places = { cwd: context.cwd, home: context.home };
-  const { config } = await loadConfig(places);
-  const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
-  const registry = await loadAgents(agentsAt);
+  let trust = projectTrust({ ...places, env: context.env, flag: context.line.options.trustProject === true });
+  let parts = await loadProjectParts(context, trust);
+  const notices: string[] = [];
+  if (!trust.trusted && hasUntrustedParts(parts.untrusted)) {
+    if (options.askTrust && (await askToTrust(context, parts.untrusted, trust.folder))) {
+      rememberTrust(context.home, trust.folder);
+      trust = { ...trust, trusted: true, reason: 'remembered' };
+      parts = await loadProjectParts(context, trust);
+    } else notices.push(ignoredNotice(parts.untrusted, trust.folder));
+  }
+  const { config, agentsAt, registry } = parts;
   const approvalChoice = chooseApproval(context.line.options, config, options.interactive);
-  const permissions = permissionPolicyFor(
-    await loadPermissionSettings(places),
-    approvalChoice.mode,
-    context.cwd,
-  );
+  const permissions = permissionPolicyFor(parts.permissions, approvalChoice.mode, context.cwd);
   return {
+    trust,
+    notices,
     places,
     config,
     agentsAt,
@@ -99,7 +115,11 @@ export async function loadCliSetup(
     modelChoice(context.line.options, settings.config),
     hooks,
   );
-  const mcp = await openMcp({ ...settings.places, env: context.env }, settings.registry.list());
+  const mcp = await openMcp({ ...settings.places, env: context.env }, settings.registry.list(), {
+    trust: settings.trust,
+  });
+  // Shown where every command shows its MCP notices: first, what an untrusted project brought.
+  mcp.notices.unshift(...settings.notices);
   return {
     ...settings,
     model,

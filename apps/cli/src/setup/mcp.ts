@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentDefinition, mcpServerOf, type Runtime, type ToolSource } from '@troupe/core';
-import type { McpHub, McpServerEntry } from '@troupe/mcp';
+import type { IgnoredMcpServer, McpHub, McpServerEntry } from '@troupe/mcp';
+import type { ProjectTrust } from './project-trust.js';
 
 /**
  * The MCP side of a CLI run: the hub (close it at the end), the tool source to give the runtime
@@ -12,6 +13,8 @@ export interface McpSetup {
   /** `createRuntime({ toolSources })`: empty when MCP is not configured. */
   toolSources: ToolSource[];
   notices: string[];
+  /** The project's servers left out because the folder is not trusted. */
+  ignored: IgnoredMcpServer[];
   close(): Promise<void>;
 }
 
@@ -21,35 +24,45 @@ interface Places {
   env: Readonly<Record<string, string | undefined>>;
 }
 
+/** What the CLI tells the user about a `${VAR}` it refused in a project's MCP configuration. */
+export const HOW_TO_ALLOW_VARIABLE =
+  'To allow it, add "{name}" to "mcpVariables" in ~/.troupe/settings.json.';
+
+/** The configured MCP servers, and those of an untrusted project that were left out. */
+export interface McpServers {
+  servers: McpServerEntry[];
+  warnings: string[];
+  ignored: IgnoredMcpServer[];
+}
+
 /**
  * The configured MCP servers: the project's `.mcp.json`, the user's `~/.troupe/mcp.json`, then
  * inline definitions in agent files' `mcpServers` (a configured server of the same name wins).
+ * The project's (`.mcp.json`, project agents' inline servers) only when `trust` says the user
+ * trusts the folder; otherwise they are in `ignored`.
  */
 export async function mcpServers(
   places: Places,
   agents: readonly AgentDefinition[],
-): Promise<{ servers: McpServerEntry[]; warnings: string[] }> {
+  trust: Pick<ProjectTrust, 'trusted' | 'projectVariables'>,
+): Promise<McpServers> {
   const { loadMcpConfig } = await import('@troupe/mcp/node');
-  const { parseServerConfig } = await import('@troupe/mcp');
-  const loaded = loadMcpConfig({ cwd: places.cwd, home: places.home, environment: places.env });
-  const servers = [...loaded.servers];
-  const warnings = [...loaded.warnings];
-  for (const agent of agents) {
-    for (const server of agent.mcpServers ?? []) {
-      if (typeof server === 'string' || servers.some((entry) => entry.name === server.name)) continue;
-      const source = `agent ${agent.name}${agent.path ? ` (${agent.path})` : ''}`;
-      try {
-        servers.push({
-          name: server.name,
-          source,
-          config: parseServerConfig(server.name, server.config, source, places.env),
-        });
-      } catch (error) {
-        warnings.push((error as Error).message);
-      }
-    }
-  }
-  return { servers, warnings };
+  const { agentMcpServers } = await import('@troupe/mcp');
+  const options = {
+    trustProject: trust.trusted,
+    projectVariables: trust.projectVariables,
+    howToAllow: HOW_TO_ALLOW_VARIABLE,
+  };
+  const loaded = loadMcpConfig({ cwd: places.cwd, home: places.home, environment: places.env, ...options });
+  const inline = agentMcpServers(agents, places.env, {
+    ...options,
+    taken: loaded.servers.map((server) => server.name),
+  });
+  return {
+    servers: [...loaded.servers, ...inline.servers],
+    warnings: [...loaded.warnings, ...inline.warnings],
+    ignored: [...loaded.ignored, ...inline.ignored],
+  };
 }
 
 /** The MCP servers an agent refers to: its `mcpServers` and the servers in its tool patterns. */
@@ -80,18 +93,19 @@ export function usesMcp(places: Places, agents: readonly AgentDefinition[]): boo
 export async function openMcp(
   places: Places,
   agents: readonly AgentDefinition[],
-  options: { listAll?: boolean } = {},
+  options: { listAll?: boolean; trust: Pick<ProjectTrust, 'trusted' | 'projectVariables'> },
 ): Promise<McpSetup> {
-  const none = (notices: string[]): McpSetup => ({
+  const none = (notices: string[], ignored: IgnoredMcpServer[] = []): McpSetup => ({
     hub: undefined,
     toolSources: [],
     notices,
+    ignored,
     close: async () => {},
   });
   // The MCP SDK is loaded only when MCP is in use: CLI start-up stays fast without it.
   if (!usesMcp(places, agents)) return none([]);
-  const { servers, warnings } = await mcpServers(places, agents);
-  if (servers.length === 0) return none(warnings);
+  const { servers, warnings, ignored } = await mcpServers(places, agents, options.trust);
+  if (servers.length === 0) return none(warnings, ignored);
   const { createNodeMcpHub } = await import('@troupe/mcp/node');
   const hub = createNodeMcpHub({ servers });
   const notices = [...warnings];
@@ -105,7 +119,7 @@ export async function openMcp(
         .map((server) => `MCP server "${server.name}" is unavailable: ${server.error}`),
     );
   } else notices.push(...hub.problems());
-  return { hub, toolSources: [hub.toolSource()], notices, close: () => hub.close() };
+  return { hub, toolSources: [hub.toolSource()], notices, ignored, close: () => hub.close() };
 }
 
 /** Shows the runtime's MCP warnings (a server that could not start for a task) through `log`. */

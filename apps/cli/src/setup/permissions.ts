@@ -19,6 +19,8 @@ export interface PermissionSettings {
   allow: string[];
   deny: string[];
   files: string[];
+  /** Allow rules of an untrusted project's files, left out (its deny rules are kept: they only narrow). */
+  ignoredAllow: { file: string; rules: string[] }[];
 }
 
 function ruleList(value: unknown, file: string, field: string): string[] {
@@ -40,15 +42,18 @@ function ruleList(value: unknown, file: string, field: string): string[] {
 /**
  * Reads `permissions.allow` and `permissions.deny` (Claude Code's rule syntax) from
  * `~/.troupe/settings.json`, `.troupe/settings.json` and `.troupe/settings.local.json`; the lists
- * add up. Other keys are left alone (the files may hold more settings). A missing file is skipped;
- * a file that is not JSON, or a rule that cannot be parsed, is a {@link CliError} naming the file
- * and the field.
+ * add up. Unless `trustProject`, the project files' allow rules are left out (in `ignoredAllow`):
+ * a repository cannot grant itself permissions; its deny rules always count. Other keys are left
+ * alone (the files may hold more settings). A missing file is skipped; a file that is not JSON,
+ * or a rule that cannot be parsed, is a {@link CliError} naming the file and the field.
  */
 export async function loadPermissionSettings(places: {
   cwd: string;
   home: string;
+  trustProject?: boolean;
 }): Promise<PermissionSettings> {
-  const settings: PermissionSettings = { allow: [], deny: [], files: [] };
+  const settings: PermissionSettings = { allow: [], deny: [], files: [], ignoredAllow: [] };
+  const userFile = join(places.home, '.troupe', 'settings.json');
   for (const file of settingsPaths(places)) {
     let text: string;
     try {
@@ -70,7 +75,9 @@ export async function loadPermissionSettings(places: {
     if (permissions === null || typeof permissions !== 'object' || Array.isArray(permissions))
       throw new CliError(`${file}: permissions must be an object with "allow" and "deny" lists.`);
     const { allow, deny } = permissions as { allow?: unknown; deny?: unknown };
-    settings.allow.push(...ruleList(allow, file, 'permissions.allow'));
+    const allowRules = ruleList(allow, file, 'permissions.allow');
+    if (file === userFile || places.trustProject) settings.allow.push(...allowRules);
+    else if (allowRules.length) settings.ignoredAllow.push({ file, rules: allowRules });
     settings.deny.push(...ruleList(deny, file, 'permissions.deny'));
     settings.files.push(file);
   }
