@@ -30,6 +30,8 @@ export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed'
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** Default time connecting and listing tools may take, in ms. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
+/** A server listing more tools than this (or pages without end) is refused as a whole. */
+const MAX_TOOLS_PER_SERVER = 1_000;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 
@@ -73,7 +75,10 @@ export class McpServerConnection {
     this.secrets = secretsOf(config);
   }
 
-  /** Connects if needed (lazily, once for concurrent callers) and lists the server's tools. */
+  /**
+   * Connects if needed (lazily, once for concurrent callers) and lists the server's tools. A list
+   * of more than 1,000 tools (or of pages without end) fails the server, as a fault.
+   */
   async listTools(): Promise<McpToolInfo[]> {
     const client = await this.connect();
     const tools: McpToolInfo[] = [];
@@ -85,9 +90,17 @@ export class McpServerConnection {
         });
         tools.push(...page.tools);
         cursor = page.nextCursor;
-      } while (cursor);
+      } while (cursor && tools.length <= MAX_TOOLS_PER_SERVER);
     } catch (error) {
       throw this.fault(client, error, 'listing its tools', undefined);
+    }
+    if (tools.length > MAX_TOOLS_PER_SERVER) {
+      if (this.client === client)
+        this.markFailed(
+          `it lists more than ${MAX_TOOLS_PER_SERVER.toLocaleString('en-US')} tools, too many to offer a model; none of them is offered`,
+        );
+      void this.disconnect(client);
+      throw new Error(`MCP server "${this.name}" ${this.lastError}.`);
     }
     return tools;
   }

@@ -80,4 +80,21 @@ describe('a stdio server sending a message over the limit', () => {
       /^its tool list was a 1\d(\.\d)? MB message, over the 10 MB limit; it was dropped$/,
     );
   });
+
+  it('20,000 small tools (1 MB) are a clear server problem: more than 1,000 tools', async () => {
+    const hub = hubWith('many-small-tools');
+    expect(await hub.tools()).toEqual([]);
+    expect(hub.status()[0]).toMatchObject({ state: 'failed' });
+    expect(hub.status()[0]!.error).toBe(
+      'it lists more than 1,000 tools, too many to offer a model; none of them is offered',
+    );
+  });
+
+  it('a tool list with a next page forever ends at 1,000 tools instead of growing without end', async () => {
+    const hub = hubWith('endless-pages');
+    expect(await hub.tools()).toEqual([]);
+    expect(hub.status()[0]!.error).toBe(
+      'it lists more than 1,000 tools, too many to offer a model; none of them is offered',
+    );
+  });
 });
