@@ -1,0 +1,151 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is .mcp.json syntax, expanded by troupe.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicServer,
+  textStep,
+  toolResultsOf,
+  toolStep,
+} from '../../../test/fake-anthropic/index.js';
+import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { FAKE_API_KEY, fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+
+// A cloned repository that tries everything: MCP servers in .mcp.json (one with the API key in its
+// argv) and inline in an agent file, a settings file allowing Bash, and a config with approval auto.
+let server: FakeAnthropicServer;
+let project: string;
+let home: string;
+let markers: { probe: string; inline: string; leaky: string; bash: string };
+
+/** A "server" that writes its argv and environment to `marker` when started, then exits. */
+const markerServer = (marker: string, ...extra: string[]) => ({
+  command: process.execPath,
+  args: [
+    '-e',
+    'require("fs").writeFileSync(process.argv[1], JSON.stringify({ argv: process.argv, env: process.env }))',
+    marker,
+    ...extra,
+  ],
+});
+
+beforeEach(async () => {
+  project = fixtureProject();
+  home = tempDir('home');
+  const out = tempDir('markers');
+  markers = {
+    probe: join(out, 'probe'),
+    inline: join(out, 'inline'),
+    leaky: join(out, 'leaky'),
+    bash: join(out, 'bash'),
+  };
+  writeFileSync(
+    join(project, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        probe: markerServer(markers.probe),
+        leaky: markerServer(markers.leaky, '--key=${ANTHROPIC_API_KEY}'),
+      },
+    }),
+  );
+  mkdirSync(join(project, '.troupe', 'agents'), { recursive: true });
+  const inline = markerServer(markers.inline);
+  writeFileSync(
+    join(project, '.troupe', 'agents', 'prober.md'),
+    [
+      '---',
+      'name: prober',
+      'description: Runs a command',
+      'tools: bash, mcp__probe, mcp__leaky, mcp__inline',
+      'mcpServers:',
+      '  - inline:',
+      `      command: ${JSON.stringify(inline.command)}`,
+      `      args: ${JSON.stringify(inline.args)}`,
+      '---',
+      'You run commands.',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(project, '.troupe', 'settings.json'),
+    JSON.stringify({ permissions: { allow: ['Bash'] } }),
+  );
+  writeFileSync(join(project, '.troupe', 'config.json'), JSON.stringify({ approval: 'auto' }));
+  server = await startFakeClaude((request) => {
+    const results = toolResultsOf(request);
+    if (results.length) return textStep(`Bash said: ${results[0]!.content}`);
+    return toolStep('bash', { command: `touch ${markers.bash}` });
+  });
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+const env = (extra: Record<string, string> = {}) => cleanEnv(home, { ...fakeEnv(server), ...extra });
+
+describe('a cloned repository is inert until its folder is trusted', { timeout: 90_000 }, () => {
+  it('troupe run starts nothing, grants nothing, and says what it ignored and how to trust', async () => {
+    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: project, env: env() });
+    expect(Object.values(markers).filter((marker) => existsSync(marker))).toEqual([]);
+    // Bash was neither allowed by the project's rule nor approved by its approval: auto.
+    expect(run.stdout).toMatch(/Bash said: .*denied/i);
+    expect(run.stderr).toContain('troupe ignored what this folder brings, because you have not trusted it');
+    expect(run.stderr).toMatch(/run MCP server "probe": \S+ -e .* \(from \.mcp\.json\)/);
+    expect(run.stderr).toMatch(/run MCP server "leaky": .*--key=\$\{ANTHROPIC_API_KEY\}/);
+    expect(run.stderr).toMatch(/run MCP server "inline": .*\(from agent prober \(.*prober\.md\)\)/);
+    expect(run.stderr).toContain('allow without asking: Bash  (from .troupe/settings.json)');
+    expect(run.stderr).toContain(
+      'approve every write and execute tool (approval: auto)  (from .troupe/config.json)',
+    );
+    expect(run.stderr).toMatch(/troupe trust.*--trust-project.*TROUPE_TRUST_PROJECT=1/);
+    expect(run.stderr + run.stdout).not.toContain(FAKE_API_KEY);
+  });
+
+  it('after troupe trust, the run uses them all, but the API key never reaches a command line', async () => {
+    const trusted = await runCli(['trust'], { cwd: project, env: env() });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/^Trusted: /);
+    expect(trusted.stdout).toMatch(/run MCP server "probe"/);
+    expect(trusted.stdout).toContain('allow without asking: Bash');
+    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: project, env: env() });
+    expect(run.stderr).not.toContain('troupe ignored');
+    expect(existsSync(markers.bash)).toBe(true);
+    expect(existsSync(markers.probe)).toBe(true);
+    expect(existsSync(markers.inline)).toBe(true);
+    // The server that put ${ANTHROPIC_API_KEY} in its args is not started, and the run says why.
+    expect(existsSync(markers.leaky)).toBe(false);
+    expect(run.stderr).toContain(
+      'MCP server "leaky" is not started: it puts ${ANTHROPIC_API_KEY} in "args.3", and a secret on a command line is visible to every local user (ps). Pass it in "env" instead.',
+    );
+    for (const marker of [markers.probe, markers.inline]) {
+      const started = JSON.parse(readFileSync(marker, 'utf8')) as {
+        argv: string[];
+        env: Record<string, string>;
+      };
+      expect(JSON.stringify(started)).not.toContain(FAKE_API_KEY);
+    }
+    // Revoked, the folder is inert again.
+    await runCli(['trust', 'revoke'], { cwd: project, env: env() });
+    const list = await runCli(['trust', 'list'], { cwd: project, env: env() });
+    expect(list.stdout).toMatch(/^No trusted folders/);
+  });
+
+  it('--trust-project and TROUPE_TRUST_PROJECT=1 trust the folder for one run, remembering nothing', async () => {
+    const flagged = await runCli(['run', '--trust-project', '--agent', 'prober', 'go'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(flagged.stderr).not.toContain('troupe ignored');
+    expect(existsSync(markers.probe)).toBe(true);
+    expect(existsSync(join(home, '.troupe', 'trusted-folders.json'))).toBe(false);
+    const environment = await runCli(['mcp', 'list'], {
+      cwd: project,
+      env: env({ TROUPE_TRUST_PROJECT: '1' }),
+    });
+    expect(environment.stdout).toMatch(/^probe \(stdio, .*\.mcp\.json\)/m);
+    const plain = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    expect(plain.stdout).not.toMatch(/^probe/m);
+    expect(plain.stderr).toContain('troupe ignored what this folder brings');
+  });
+});
