@@ -74,6 +74,7 @@ async function seed(count: number): Promise<{ url: string; taskIds: string[] }> 
 }
 
 interface RunnerOutput {
+  spawned?: string;
   restored?: string[];
   warnings?: { code: string; message: string }[];
   error?: { code: string; message: string; details: Record<string, unknown> };
@@ -81,8 +82,8 @@ interface RunnerOutput {
 }
 
 /** A runtime restoring the store at `url` in a child process (test/fixtures/restore-runner.ts). */
-function startRunner(url: string) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', runnerScript, url], {
+function startRunner(url: string, mode: 'restore' | 'spawn' = 'restore') {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', runnerScript, url, mode], {
     cwd: repositoryRoot,
     stdio: 'pipe',
   });
@@ -226,6 +227,72 @@ describe('restore lock of the Postgres store', () => {
       await admin.end();
       await first.close();
       await second.close();
+    }
+  }, 60_000);
+});
+
+describe('tasks another live runtime runs on the Postgres store', () => {
+  it('are not resumed by a restore in another process: the task ends once, where it runs', async () => {
+    const { url } = await seed(0);
+    const owner = startRunner(url, 'spawn');
+    const { spawned } = await owner.line(1);
+    expect(spawned).toMatch(/^t_/);
+    const restorer = startRunner(url);
+    expect(await restorer.line(1)).toEqual({
+      restored: [],
+      warnings: [
+        {
+          code: 'PERSISTENCE_TASK_OWNED',
+          message: expect.stringContaining(
+            `Task ${spawned} is not resumed: process ${owner.pid} on ${hostname()}, which runs it, still has the task store at postgres://`,
+          ),
+        },
+      ],
+    });
+    owner.go();
+    restorer.go();
+    expect(await owner.line(2)).toEqual({ finished: ['completed'] });
+    expect(await restorer.line(2)).toEqual({ finished: [] });
+    await restorer.stop();
+    await owner.stop();
+    expect(await marks(url)).toEqual([{ task_id: spawned, pid: owner.pid }]);
+  }, 120_000);
+
+  it('are resumed once their process is gone (killed mid-task)', async () => {
+    const { url } = await seed(0);
+    const owner = startRunner(url, 'spawn');
+    const { spawned } = await owner.line(1);
+    await owner.kill();
+    const restorer = startRunner(url);
+    expect(await restorer.line(1)).toEqual({ restored: [spawned], warnings: [] });
+    restorer.go();
+    expect(await restorer.line(2)).toEqual({ finished: ['completed'] });
+    await restorer.stop();
+    expect(await marks(url)).toEqual([{ task_id: spawned, pid: restorer.pid }]);
+  }, 120_000);
+
+  it('tasksRunElsewhere names the tasks whose writer still has the store open, and none once it closed', async () => {
+    const { url } = await seed(0);
+    const ownerStore = await openPostgresStore({ url });
+    const owner = createRuntime({
+      model: scriptedModel(
+        (_request, { signal }) =>
+          new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      ),
+      agents,
+      tools: [mark],
+      store: ownerStore,
+    });
+    const { id } = owner.spawn({ agent: 'marker', prompt: 'mark once' });
+    await ownerStore.flush();
+    const other = await openPostgresStore({ url });
+    try {
+      expect(await other.tasksRunElsewhere([id, 'unknown'])).toEqual([id]);
+      expect(await ownerStore.tasksRunElsewhere([id])).toEqual([]);
+      await owner.shutdown({ keepTasks: true });
+      expect(await other.tasksRunElsewhere([id])).toEqual([]);
+    } finally {
+      await other.close();
     }
   }, 60_000);
 });

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   type JournalEntry,
   PersistenceError,
@@ -24,8 +26,8 @@ import {
 } from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
-import { RestoreLock } from './restore-lock.js';
 import { ensureSchema } from './schema.js';
+import { ADVISORY_LOCKS_HERE, RUNNER_LOCKS, SessionLock } from './session-lock.js';
 import { type BatchNotification, writeBatch } from './write-batch.js';
 
 /** Options of {@link openPostgresStore}. */
@@ -69,7 +71,14 @@ export class PostgresTaskStore implements TaskStore {
   private closed = false;
   private fence: { workerId: string; onFenced: (taskIds: string[]) => void } | undefined;
   private readonly url: string;
-  private restoreLock: Promise<RestoreLock> | undefined;
+  private restoreLock: Promise<SessionLock> | undefined;
+  /**
+   * Who writes this store's status records (`owner` in each): a runner key, whose lock the store
+   * holds from its first status record until it closes, so a restore elsewhere can tell that the
+   * tasks it runs have a live runtime.
+   */
+  private readonly owner = { runner: randomInt(1, 2 ** 31), pid: process.pid, host: hostname() };
+  private runnerLock: Promise<SessionLock> | undefined;
 
   /** @internal Use {@link openPostgresStore}. */
   constructor(pool: pg.Pool, where: string, url: string) {
@@ -89,7 +98,7 @@ export class PostgresTaskStore implements TaskStore {
     if (this.closed)
       throw new PersistenceError('PERSISTENCE_FAILED', `The task store at ${this.where} is closed.`);
     if (!this.restoreLock) {
-      const taking = RestoreLock.take(this.url, this.where);
+      const taking = SessionLock.restore(this.url, this.where);
       this.restoreLock = taking;
       // A refusal leaves nothing held: the next call tries again.
       taking.catch(() => {
@@ -97,7 +106,63 @@ export class PostgresTaskStore implements TaskStore {
       });
     }
     await this.restoreLock;
-    return { warnings: [], runElsewhere: [] };
+    const owned = await this.ownedElsewhere();
+    const warnings = owned.map(
+      (task): StoreWarning => ({
+        code: 'PERSISTENCE_TASK_OWNED',
+        message: `Task ${task.taskId} is not resumed: process ${task.pid} on ${task.host}, which runs it, still has the task store at ${this.where} open.`,
+      }),
+    );
+    return { warnings, runElsewhere: owned.map((task) => task.taskId) };
+  }
+
+  /**
+   * `TaskStore.tasksRunElsewhere`: which of `taskIds` another live runtime still runs (their
+   * last status record's writer still has its store open). One indexed query.
+   */
+  async tasksRunElsewhere(taskIds: readonly string[]): Promise<string[]> {
+    return (await this.ownedElsewhere(taskIds)).map((task) => task.taskId);
+  }
+
+  private holdRunnerLock(): Promise<SessionLock> {
+    if (!this.runnerLock) {
+      const holding = SessionLock.runner(this.url, this.where, this.owner.runner);
+      this.runnerLock = holding;
+      holding.catch(() => {
+        if (this.runnerLock === holding) this.runnerLock = undefined;
+      });
+    }
+    return this.runnerLock;
+  }
+
+  /**
+   * The unfinished tasks (of `taskIds`, or all) whose last status record was written by another
+   * store that is still open (its runner lock is held): another live runtime runs them.
+   */
+  private async ownedElsewhere(
+    taskIds?: readonly string[],
+  ): Promise<{ taskId: string; pid: string; host: string }[]> {
+    await this.flush();
+    const { rows } = await this.read(
+      `SELECT t.task_id, last.pid, last.host
+       FROM troupe.tasks t
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN json_typeof(record->'owner'->'runner') = 'number'
+                      AND (record->'owner'->>'runner') ~ '^[0-9]{1,10}$'
+                     THEN (record->'owner'->>'runner')::bigint END AS runner,
+                record->'owner'->>'pid' AS pid, record->'owner'->>'host' AS host
+         FROM troupe.status_log s WHERE s.task_id = t.task_id ORDER BY s.id DESC LIMIT 1
+       ) last
+       WHERE t.status NOT IN ('completed', 'failed', 'cancelled') AND last.runner <> $2
+         AND ($3::text[] IS NULL OR t.task_id = ANY($3))
+         AND EXISTS (
+           SELECT 1 FROM pg_locks l
+           WHERE ${ADVISORY_LOCKS_HERE} AND l.classid = $1::oid AND l.objid::text::bigint = last.runner
+         )
+       ORDER BY t.created_at, t.task_id`,
+      [String(RUNNER_LOCKS), this.owner.runner, taskIds ?? null],
+    );
+    return rows.map((row) => ({ taskId: row.task_id, pid: row.pid, host: row.host }));
   }
 
   /**
@@ -110,7 +175,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   appendStatus(record: TaskStatusRecord): void {
-    this.statuses.push(record);
+    this.statuses.push({ ...record, owner: this.owner } as TaskStatusRecord);
     this.schedule();
   }
 
@@ -183,6 +248,8 @@ export class PostgresTaskStore implements TaskStore {
     this.notifications = [];
     let fenced: string[];
     try {
+      // Records name this store's runner: its lock is held before any of them lands.
+      if (batch.statuses.length) await this.holdRunnerLock();
       fenced = await writeBatch(this.pool, batch, this.fence?.workerId);
       this.retryDelay = 0;
     } catch (error) {
@@ -364,9 +431,10 @@ export class PostgresTaskStore implements TaskStore {
     } finally {
       this.closed = true;
       if (this.retry) clearTimeout(this.retry);
-      const lock = this.restoreLock;
+      for (const lock of [this.restoreLock, this.runnerLock])
+        await lock?.then((held) => held.release()).catch(() => {});
       this.restoreLock = undefined;
-      await lock?.then((held) => held.release()).catch(() => {});
+      this.runnerLock = undefined;
       await this.pool.end();
     }
   }

@@ -4,6 +4,14 @@ import pg from 'pg';
 
 /** The restore lock's advisory key, in the two-integer form (`'trup'`, 1): one lock per database. */
 const RESTORE_LOCK = [0x74727570, 1] as const;
+/**
+ * The first half of a runner lock's key (`'trun'`): an open store that has written a status
+ * record holds (`RUNNER_LOCKS`, its runner key) while it is open, and stamps its records with it.
+ */
+export const RUNNER_LOCKS = 0x7472756e;
+/** `pg_locks` rows of advisory locks in the two-integer form, in this database. */
+export const ADVISORY_LOCKS_HERE = `l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 /** What the lock's session calls itself (`application_name`), so a refused runtime can name it. */
 const SESSION_NAME = /^troupe restore: process (\d+) on (.*)$/;
 /** Delays between attempts to take the lock again after its connection was lost. */
@@ -21,21 +29,48 @@ export interface RestoreLockHolder {
 }
 
 /**
- * A database's restore lock, held by this process (see `TaskStore.lockForRestore`): a
- * session-level advisory lock on a connection of its own. It lives exactly as long as that
+ * A session-level advisory lock this process holds on a connection of its own: a database's
+ * restore lock (see `TaskStore.lockForRestore`), or an open store's runner lock (its tasks run
+ * here). It lives exactly as long as that
  * connection, so a runtime that dies (SIGKILL, a lost machine once TCP keepalive notices) frees
  * it without anyone deleting anything. A connection lost while held (a server restart) is
  * reconnected and the lock taken again in the background.
  */
-export class RestoreLock {
+export class SessionLock {
   private released = false;
   private retake: NodeJS.Timeout | undefined;
 
   private constructor(
     private client: pg.Client,
     private readonly url: string,
+    private readonly key: readonly [number, number],
   ) {
     this.watch(client);
+  }
+
+  /**
+   * Holds the runner lock `key` (see {@link RUNNER_LOCKS}) on a connection of its own, or throws
+   * a `PersistenceError` (`PERSISTENCE_FAILED`) naming the store when it cannot connect. Held
+   * again after a lost connection, as the restore lock is.
+   */
+  static async runner(url: string, where: string, key: number): Promise<SessionLock> {
+    const client = await connect(url, where);
+    try {
+      if (await tryLock(client, [RUNNER_LOCKS, key]))
+        return new SessionLock(client, url, [RUNNER_LOCKS, key]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `Could not register with the task store at ${where}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    await client.end().catch(() => {});
+    throw new PersistenceError(
+      'PERSISTENCE_FAILED',
+      `Could not register with the task store at ${where}: runner key ${key} is taken.`,
+    );
   }
 
   /**
@@ -43,12 +78,12 @@ export class RestoreLock {
    * (`where`, its redacted URL) and the runtime that holds it. A failure to connect is a
    * `PERSISTENCE_FAILED` naming the store.
    */
-  static async take(url: string, where: string): Promise<RestoreLock> {
+  static async restore(url: string, where: string): Promise<SessionLock> {
     for (let attempt = 0; ; attempt++) {
       const client = await connect(url, where);
       let holder: RestoreLockHolder | undefined;
       try {
-        if (await tryLock(client)) return new RestoreLock(client, url);
+        if (await tryLock(client, RESTORE_LOCK)) return new SessionLock(client, url, RESTORE_LOCK);
         holder = await findHolder(client);
       } catch (error) {
         await client.end().catch(() => {});
@@ -88,7 +123,7 @@ export class RestoreLock {
       let client: pg.Client | undefined;
       try {
         client = await connect(this.url, '');
-        if (!this.released && (await tryLock(client))) {
+        if (!this.released && (await tryLock(client, this.key))) {
           this.client = client;
           this.watch(client);
           return;
@@ -126,9 +161,9 @@ async function connect(url: string, where: string): Promise<pg.Client> {
   return client;
 }
 
-async function tryLock(client: pg.Client): Promise<boolean> {
+async function tryLock(client: pg.Client, key: readonly [number, number]): Promise<boolean> {
   const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS got', [
-    ...RESTORE_LOCK,
+    ...key,
   ]);
   return rows[0]?.got === true;
 }
@@ -137,8 +172,7 @@ async function findHolder(client: pg.Client): Promise<RestoreLockHolder | undefi
   const { rows } = await client.query<{ pid: number; name: string | null; since: Date }>(
     `SELECT a.pid, a.application_name AS name, a.backend_start AS since
      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-     WHERE l.locktype = 'advisory' AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 2
-       AND l.granted`,
+     WHERE ${ADVISORY_LOCKS_HERE} AND l.classid = $1::oid AND l.objid = $2::oid`,
     [String(RESTORE_LOCK[0]), String(RESTORE_LOCK[1])],
   );
   const row = rows[0];
