@@ -70,6 +70,7 @@ export function createBashTool(options: NodeToolsOptions | NodeToolsContext): To
           killGraceMs: context.bashKillGraceMs,
           maxOutputChars: context.maxOutputChars,
           signal,
+          useCgroup: context.bashCgroup,
         });
       } catch (cause) {
         throw new ToolError(

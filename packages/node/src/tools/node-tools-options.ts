@@ -26,6 +26,13 @@ export interface NodeToolsOptions {
   /** Shell used by `bash` (default `bash`). */
   shell?: string;
   /**
+   * Run each `bash` call in a cgroup (v2) of its own, made below this process's cgroup, where
+   * that is possible (root, or a delegated systemd unit; Linux 5.14+), so that every process it
+   * starts is killed when it ends, also one that left its session and cleared its environment
+   * (default `true`; `false` relies on the process group, the session and an environment tag).
+   */
+  bashCgroup?: boolean;
+  /**
    * The ripgrep executable `grep` uses: a command name or path (default `rg`, looked up once), or
    * `false` to always use the built-in JavaScript search.
    */
@@ -58,6 +65,7 @@ export interface NodeToolsContext {
   bashEnv: NodeJS.ProcessEnv | undefined;
   bashPassEnv: readonly string[];
   shell: string;
+  bashCgroup: boolean;
   ripgrep: string | false;
   grepPatternTimeoutMs: number;
   ignoreDirectories: readonly string[];
@@ -90,6 +98,7 @@ export function resolveNodeToolsOptions(options: NodeToolsOptions | NodeToolsCon
     bashEnv: options.bashEnv,
     bashPassEnv: options.bashPassEnv ?? [],
     shell: options.shell ?? 'bash',
+    bashCgroup: options.bashCgroup ?? true,
     ripgrep: options.ripgrep ?? 'rg',
     grepPatternTimeoutMs: positive('grepPatternTimeoutMs', options.grepPatternTimeoutMs, 5_000),
     ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],

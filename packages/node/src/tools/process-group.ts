@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { JOB_TAG_VARIABLE, signalTaggedProcesses } from './escaped-jobs.js';
+import { JOB_TAG_VARIABLE, type JobSession, jobSession, signalTaggedProcesses } from './escaped-jobs.js';
+import { createJobCgroup, type JobCgroup } from './job-cgroup.js';
 import { OutputCollector } from './output-collector.js';
 
 /**
  * The launcher: a shell whose own environment is the command's clean one runs the command as its
- * child, so that the command's parent (`/proc/$PPID/environ`) holds no secret of troupe's. It
- * exits as the command did (re-raising the signal that killed it).
+ * child, so that the command's parent (`/proc/$PPID/environ`) holds no secret of troupe's. Given a
+ * cgroup directory, it moves itself into it first, so the command starts inside. It exits as the
+ * command did (re-raising the signal that killed it).
  */
 const LAUNCHER =
-  '"$0" -c "$1"; status=$?; if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -s "$((status - 128))" $$; fi; exit "$status"';
+  'if [ -n "$2" ]; then echo $$ > "$2/cgroup.procs" 2>/dev/null; fi; "$0" -c "$1"; status=$?; if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -s "$((status - 128))" $$; fi; exit "$status"';
 
 /** What {@link runInProcessGroup} needs. */
 export interface ProcessGroupCommand {
@@ -22,6 +24,8 @@ export interface ProcessGroupCommand {
   killGraceMs: number;
   maxOutputChars: number;
   signal: AbortSignal;
+  /** Run the call in a cgroup of its own where one can be made (see `createJobCgroup`). */
+  useCgroup: boolean;
 }
 
 /** How a command ended. */
@@ -35,8 +39,15 @@ export interface ProcessGroupResult {
   aborted: boolean;
 }
 
-/** Process groups still running (by leader pid, with their job tag), killed if this process exits first. */
-const liveGroups = new Map<number, string>();
+/** A call still running: its job tag and cgroup, if any. */
+interface LiveJob {
+  tag: string;
+  cgroup: JobCgroup | undefined;
+  session: JobSession | undefined;
+}
+
+/** Process groups still running (by leader pid), killed if this process exits first. */
+const liveGroups = new Map<number, LiveJob>();
 let exitHookInstalled = false;
 
 function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -52,9 +63,10 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const [pid, tag] of liveGroups) {
+    for (const [pid, { tag, cgroup, session }] of liveGroups) {
       killGroup(pid, 'SIGKILL');
-      signalTaggedProcesses(tag, 'SIGKILL');
+      cgroup?.kill();
+      signalTaggedProcesses(tag, 'SIGKILL', session);
     }
   });
 }
@@ -71,7 +83,9 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
     const collector = new OutputCollector(options.maxOutputChars);
     // Every process of this call inherits the tag, so jobs that leave the process group are found.
     const tag = randomBytes(12).toString('hex');
-    const child = spawn(options.shell, ['-c', LAUNCHER, options.shell, options.command], {
+    // Where it can be made, a cgroup holds every process of the call, whatever the command does.
+    const cgroup = options.useCgroup ? createJobCgroup(tag) : undefined;
+    const child = spawn(options.shell, ['-c', LAUNCHER, options.shell, options.command, cgroup?.path ?? ''], {
       cwd: options.cwd,
       env: { ...options.env, [JOB_TAG_VARIABLE]: tag },
       detached: true,
@@ -84,12 +98,16 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     const pid = child.pid;
+    const session = pid === undefined ? undefined : jobSession(pid);
 
     const terminate = () => {
       if (terminating || pid === undefined) return;
       terminating = true;
       killGroup(pid, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs);
+      killTimer = setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+        cgroup?.kill();
+      }, options.killGraceMs);
     };
     const onAbort = () => {
       aborted = true;
@@ -101,7 +119,7 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
     }, options.timeoutMs);
 
     if (pid !== undefined) {
-      liveGroups.set(pid, tag);
+      liveGroups.set(pid, { tag, cgroup, session });
       installExitHook();
     }
     if (options.signal.aborted) onAbort();
@@ -116,18 +134,25 @@ export function runInProcessGroup(options: ProcessGroupCommand): Promise<Process
       clearTimeout(timeout);
       options.signal.removeEventListener('abort', onAbort);
       if (pid !== undefined) liveGroups.delete(pid);
+      cgroup?.removeWhenEmpty();
       reject(error);
     });
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
       // Background jobs the shell left behind would otherwise outlive the command: those still in
-      // its group get the group's SIGTERM then SIGKILL; those that left it (setsid) are killed now.
+      // its group get the group's SIGTERM then SIGKILL; those that left it (setsid) are killed now:
+      // all of the cgroup, or else those still in its session or still carrying the tag.
       if (pid !== undefined && killGroup(pid, 0)) terminate();
-      signalTaggedProcesses(tag, 'SIGKILL');
+      killEscaped();
     });
+    const killEscaped = () => {
+      cgroup?.kill();
+      signalTaggedProcesses(tag, 'SIGKILL', session);
+    };
     child.on('close', () => {
-      signalTaggedProcesses(tag, 'SIGKILL');
+      killEscaped();
+      cgroup?.removeWhenEmpty();
       clearTimeout(timeout);
       options.signal.removeEventListener('abort', onAbort);
       if (pid !== undefined) {
