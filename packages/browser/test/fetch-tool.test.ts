@@ -89,4 +89,14 @@ describe('fetch tool redirects (Node fetch)', () => {
       /more than 5 redirects/,
     );
   });
+
+  it('does not return what a custom fetch that ignores redirect: manual brought back from another origin', async () => {
+    const following: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'follow' });
+    const tool = createFetchTool({ allowedOrigins: [servers.allowed], fetch: following });
+    await expect(
+      tool.execute({ url: redirect(302, `${servers.other}/followed-anyway`) }, context),
+    ).rejects.toThrow(
+      /was redirected to .*\/followed-anyway, an origin that is not allowed; its answer is not returned/,
+    );
+  });
 });

@@ -54,6 +54,17 @@ export async function followRedirects(
         { url: hop.url.href },
       );
     }
+    // A custom fetch may follow redirects itself despite `manual`: then at least its answer from
+    // an origin off the list is not handed to the model.
+    if (response.redirected && response.url && !allowed.has(new URL(response.url).origin)) {
+      await response.body?.cancel();
+      throw toolFailure(
+        'fetch',
+        `${hop.url.href} was redirected to ${response.url}, an origin that is not allowed; its answer is not ` +
+          `returned. The fetch given to createFetchTool followed the redirect although asked not to.`,
+        { url: hop.url.href, location: response.url },
+      );
+    }
     const location = response.headers.get('location');
     if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) {
       return response;
