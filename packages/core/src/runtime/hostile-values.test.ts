@@ -545,3 +545,63 @@ describe('other code a task runs', () => {
     expect(progress).toEqual(['fine']);
   });
 });
+
+describe('a tool source that misbehaves', () => {
+  const good = defineTool({
+    name: 'mcp__files__read',
+    description: 'Read',
+    access: 'read',
+    input: v.object({}),
+    execute: () => 'contents',
+  });
+  const sources: [string, () => unknown][] = [
+    ['rejects with Object.create(null)', () => Promise.reject(Object.create(null))],
+    ['answers tools that are not a list', () => ({ tools: 'nope' })],
+    [
+      'answers junk and a tool whose name getter throws, next to a good tool',
+      () => ({
+        tools: [
+          null,
+          42,
+          { name: 'no_execute', description: 'x' },
+          Object.defineProperty({}, 'name', {
+            get() {
+              throw new Error('name bites');
+            },
+          }),
+          good,
+        ],
+        warnings: [10n, 'a real warning'],
+      }),
+    ],
+    [
+      'answers a Proxy whose every trap throws',
+      () =>
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error('trap');
+            },
+          },
+        ),
+    ],
+  ];
+  it.each(sources)(
+    'a source that %s: the task goes on with the readable tools, with warnings',
+    async (_label, answer) => {
+      const warnings: string[] = [];
+      const { runtime, model } = fixtureRuntime([textReply('went on')], {
+        toolSources: [{ name: 'files', tools: async () => answer() as never }],
+      });
+      runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+      const handle = runtime.spawn({ agent: 'general-purpose', prompt: 'x' });
+      expect(await handle.result).toMatchObject({ status: 'completed', output: 'went on' });
+      expect(warnings.length).toBeGreaterThan(0);
+      for (const warning of warnings)
+        expect(warning).toMatch(/^TOOL_SOURCE_FAILED: .*"files"|^TOOL_SOURCE_FAILED: a real warning/);
+      const offered = model.requests[0]!.tools.map((tool) => tool.name);
+      expect(offered.includes('mcp__files__read')).toBe(_label.includes('good tool'));
+    },
+  );
+});

@@ -1,20 +1,66 @@
+import { describeThrown } from '../persistence/plain-json.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolSource, ToolSourceRequest } from '../tools/tool-source.js';
 
+/**
+ * A tool a source answered, copied from its fields (each read once) when it has what the runtime
+ * uses: a name, a description, an access class, an input schema and `execute`. Else the reason.
+ */
+function readTool(value: unknown, index: number): Tool | string {
+  if (typeof value !== 'object' || value === null) return `tools[${index}] is not a tool`;
+  const { name, description, access, input, inputJsonSchema, execute } = value as Record<string, unknown>;
+  if (typeof name !== 'string' || name.length === 0) return `tools[${index}] has no name`;
+  if (
+    typeof description !== 'string' ||
+    (access !== 'read' && access !== 'write' && access !== 'execute') ||
+    typeof input !== 'object' ||
+    input === null ||
+    typeof inputJsonSchema !== 'object' ||
+    inputJsonSchema === null ||
+    typeof execute !== 'function'
+  )
+    return `its tool "${name.slice(0, 64)}" is not a tool made by defineTool`;
+  return {
+    name,
+    description,
+    access,
+    input: input as Tool['input'],
+    inputJsonSchema: inputJsonSchema as Tool['inputJsonSchema'],
+    execute: (toolInput, context) => execute.call(value, toolInput, context),
+  };
+}
+
+/** What `source` offers `request`'s task: the tools it can read; the rest, and its failures, warned about. */
 async function ask(
   source: ToolSource,
   request: ToolSourceRequest,
   warn: (message: string) => void,
 ): Promise<readonly Tool[]> {
+  const failed = (why: string) => warn(`Tool source "${source.name}" gave task ${request.taskId} ${why}`);
   try {
     const answer = await source.tools(request);
-    for (const message of answer.warnings ?? []) warn(message);
-    return answer.tools;
+    const { tools, warnings } = answer as { tools?: unknown; warnings?: unknown };
+    if (Array.isArray(warnings))
+      for (const message of warnings) if (typeof message === 'string') warn(message);
+    if (!Array.isArray(tools)) {
+      failed('no tools: its answer has no list of tools');
+      return [];
+    }
+    const kept: Tool[] = [];
+    for (let index = 0; index < tools.length; index++) {
+      let tool: Tool | string;
+      try {
+        tool = readTool(tools[index], index);
+      } catch (error) {
+        tool = `tools[${index}] cannot be read: ${describeThrown(error)}`;
+      }
+      if (typeof tool === 'string') failed(`a tool it cannot use, left out: ${tool}`);
+      else kept.push(tool);
+    }
+    return kept;
   } catch (error) {
-    warn(
-      `Tool source "${source.name}" gave task ${request.taskId} no tools: ${(error as Error)?.message ?? String(error)}`,
-    );
+    failed(`no tools: ${describeThrown(error)}`);
     return [];
   }
 }
@@ -35,6 +81,15 @@ export function withToolSources(
   let pending: Promise<void> | undefined;
   let done = false;
   const resolve = async () => {
+    try {
+      await gather();
+    } catch (error) {
+      // Never a rejected `ready()`: the task would wait for it again and again.
+      warn(`The tool sources gave task ${request.taskId} no tools: ${describeThrown(error)}`);
+    }
+    done = true;
+  };
+  const gather = async () => {
     const answers = await Promise.all(sources.map((source) => ask(source, request, warn)));
     const selected = createToolRegistry(answers.flat(), request.selection);
     const tools = base.names.map((name) => base.get(name)!);
@@ -48,7 +103,6 @@ export function withToolSources(
       tools.push(selected.get(name)!);
     }
     current = createToolRegistry(tools);
-    done = true;
   };
   return {
     get names() {

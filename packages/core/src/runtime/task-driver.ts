@@ -122,9 +122,11 @@ export class TaskDriver {
       if (waiting) {
         // The task's tool sources are still answering (an MCP server starting): the effect starts
         // from the then current snapshot once they have.
-        void waiting.then(() => {
+        const resume = () => {
           if (!this.ended && this.snapshot) this.observe(this.snapshot, true);
-        });
+        };
+        // The sources warn about their own failures; the task goes on with the tools it has.
+        void waiting.then(resume, resume);
       } else {
         this.effectKey = key;
         if (wanted) this.perform(wanted, snapshot.context);
