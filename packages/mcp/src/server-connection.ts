@@ -53,6 +53,8 @@ export class McpServerConnection {
   private connecting: Promise<Client> | undefined;
   private failures = 0;
   private retryAt = 0;
+  /** Why the last connection closed, as its failed calls report it. */
+  private exitReason: string | undefined;
   private closed = false;
   state: McpServerState = 'idle';
   /** The last fault, for status displays (secrets redacted). */
@@ -162,9 +164,11 @@ export class McpServerConnection {
     try {
       transport = this.createTransport(this.name, this.config, { maxMessageBytes: this.maxMessageBytes });
       this.transport = transport;
+      this.exitReason = undefined;
       client.onclose = () => {
-        if (this.client === client && !this.closed)
-          this.markFailed(`${this.problem() ?? 'the server exited'}${this.diagnostics()}`);
+        // Read now: the calls it fails see the error after the transport is gone.
+        this.exitReason = `${this.problem() ?? 'the server exited'}${this.diagnostics()}`;
+        if (this.client === client && !this.closed) this.markFailed(this.exitReason);
       };
       await client.connect(transport, { timeout: this.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS });
     } catch (error) {
@@ -228,7 +232,7 @@ export class McpServerConnection {
     if (isTimeout(error))
       reason = `it did not answer within ${this.config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS} ms`;
     else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
-      reason = `${this.problem() ?? 'the server exited'}${this.diagnostics()}`;
+      reason = this.exitReason ?? `the server exited${this.diagnostics()}`;
     else reason = describeError(error);
     if (this.client === client || this.client === undefined) {
       if (this.client === client) this.markFailed(reason);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Tool, type ToolContext, toolResultText } from '@troupe/core';
+import { manualClock } from '@troupe/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
@@ -69,6 +70,28 @@ describe('a stdio server sending a message over the limit', () => {
     const tools = await hub.tools();
     const error = await failure(find(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, context()));
     expect(error?.message).toMatch(/^MCP server "big" sent a 12 MB message in answer to "huge-hidden-id"/);
+    expect(toolResultText(await find(tools, 'mcp__big__ok').execute({}, context()))).toBe('ok');
+  });
+
+  it('an oversized answer that cannot be matched while two calls wait restarts the connection, saying why', async () => {
+    const clock = manualClock();
+    const hub = createNodeMcpHub({ servers: [nodeServer('big', HOSTILE)], clock });
+    hubs.push(hub);
+    const tools = await hub.tools();
+    const [slow, hidden] = await Promise.all([
+      failure(find(tools, 'mcp__big__slow').execute({ ms: 30_000 }, context())),
+      failure(find(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, context())),
+    ]);
+    for (const [error, tool] of [
+      [slow, 'slow'],
+      [hidden, 'huge-hidden-id'],
+    ] as const)
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^MCP server "big" failed while calling "${tool}": it sent a 12 MB message, over the 10 MB limit, an answer troupe could not match to a request.* It will be restarted on next use\\.$`,
+        ),
+      );
+    clock.advance(1_000);
     expect(toolResultText(await find(tools, 'mcp__big__ok').execute({}, context()))).toBe('ok');
   });
 
