@@ -93,4 +93,27 @@ describe('the Postgres store while the server is away', () => {
       await store.close();
     }
   });
+
+  it('a restore while the server is away is a clear error naming the store, and works once it is back', async () => {
+    const url = await cluster.createDatabase('restore_outage');
+    const store = await openPostgresStore({ url });
+    const runtime = createRuntime({
+      model: scriptedModel(() => textReply('unused')),
+      agents: [{ name: 'explore', description: 'explores', systemPrompt: 'explore' }],
+      store,
+    });
+    try {
+      await cluster.stop('fast');
+      const refused = await runtime.restore().catch((error: unknown) => error);
+      expect(PersistenceError.isInstance(refused)).toBe(true);
+      expect(refused).toMatchObject({ code: 'PERSISTENCE_FAILED' });
+      expect((refused as Error).message).toMatch(
+        /^Could not connect to the task store at postgres:\/\/.*restore_outage to take its restore lock: /,
+      );
+      await cluster.start();
+      expect(await runtime.restore()).toEqual({ restored: [], warnings: [] });
+    } finally {
+      await runtime.shutdown();
+    }
+  }, 90_000);
 });
