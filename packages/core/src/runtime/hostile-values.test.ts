@@ -605,3 +605,21 @@ describe('a tool source that misbehaves', () => {
     },
   );
 });
+
+describe("a session's message listener that throws", () => {
+  it('is a LISTENER_FAILED warning; the reply still arrives and the other listeners run', async () => {
+    const { runtime } = fixtureRuntime([textReply('hello there')]);
+    const warnings: string[] = [];
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const session = runtime.createSession();
+    const seen: string[] = [];
+    session.on('message', () => {
+      throw Object.create(null);
+    });
+    session.on('message', (message) => seen.push(message.text));
+    const reply = await session.send('hi');
+    expect(reply.text).toBe('hello there');
+    expect(seen).toEqual(['hello there']);
+    expect(warnings).toEqual([expect.stringMatching(/^LISTENER_FAILED: A session message listener threw/)]);
+  });
+});

@@ -6,6 +6,7 @@ import type { SubagentInput } from '../machines/subagent-machine.js';
 import { textOf } from '../model/content.js';
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
+import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
@@ -125,11 +126,24 @@ export class Session {
     return this.enqueue(text);
   }
 
-  /** Listens to replies and announcements as they happen. */
+  /**
+   * Listens to replies and announcements as they happen. A listener that throws is reported as a
+   * `runtime.warning` (`LISTENER_FAILED`); the reply and the other listeners are not affected.
+   */
   on(event: 'message', listener: (message: SessionMessage) => void): () => void {
-    this.events.on(event, listener);
+    const guarded = (message: SessionMessage) => {
+      try {
+        listener(message);
+      } catch (error) {
+        this.host.emitter.emit('runtime.warning', {
+          code: 'LISTENER_FAILED',
+          message: `A session message listener threw: ${describeThrown(error)}. The session carried on; fix the listener.`,
+        });
+      }
+    };
+    this.events.on(event, guarded);
     return () => {
-      this.events.off(event, listener);
+      this.events.off(event, guarded);
     };
   }
 
