@@ -214,6 +214,12 @@ export interface TaskStore {
    * runtime runs (they are not resumed; a `PERSISTENCE_TASK_OWNED` warning names each).
    */
   lockForRestore?(): Promise<{ warnings: StoreWarning[]; runElsewhere?: readonly string[] }>;
+  /**
+   * Optional, with `runElsewhere` from `lockForRestore`: which of `taskIds` another live runtime
+   * still runs. The runtime asks it every `ownerCheckMs` about the tasks it left to another runtime,
+   * and restores the others; it should cost the lines appended since the last call, not the log.
+   */
+  tasksRunElsewhere?(taskIds: readonly string[]): Promise<readonly string[]>;
   /** Where a task's snapshot or journal lives (a file path), for error messages. Optional. */
   locate?(taskId: string, kind: 'snapshot' | 'journal'): string;
 }

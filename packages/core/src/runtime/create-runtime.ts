@@ -411,7 +411,19 @@ export class Runtime {
     const handle = this.clock.setTimeout(() => {
       this.ownerCheck = undefined;
       if (this.stopped || this.ownedElsewhere.size === 0) return;
-      this.restore({ taskIds: [...this.ownedElsewhere] }).catch((error: unknown) => {
+      const watched = [...this.ownedElsewhere];
+      // A store that can say cheaply who still runs what is asked first; the restore that follows
+      // checks again under the lock.
+      const check: Promise<unknown> = this.store.tasksRunElsewhere
+        ? this.store.tasksRunElsewhere(watched).then((still) => {
+            const running = new Set(still);
+            const gone = watched.filter((id) => !running.has(id));
+            if (gone.length) return this.restore({ taskIds: gone });
+            this.watchOwners();
+            return undefined;
+          })
+        : this.restore({ taskIds: watched });
+      check.catch((error: unknown) => {
         if (this.stopped) return;
         this.emitter.emit('runtime.warning', {
           code: 'PERSISTENCE_FAILED',

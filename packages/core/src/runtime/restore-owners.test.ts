@@ -45,6 +45,31 @@ describe('restore() and tasks another live runtime runs', () => {
     await second.runtime.shutdown();
   });
 
+  it('asks a store that has tasksRunElsewhere on each check, and locks and loads only once one is gone', async () => {
+    const { id, owned, elsewhere, asked } = await storeWithOwnedTask();
+    let checked = 0;
+    const cheap: TaskStore = {
+      ...owned,
+      tasksRunElsewhere: async (taskIds) => {
+        checked++;
+        return taskIds.filter((taskId) => elsewhere.has(taskId));
+      },
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: cheap });
+    await second.runtime.restore({ ownerCheckMs: 1_000 });
+    for (let round = 0; round < 3; round++) {
+      second.clock.advance(1_000);
+      await settle();
+    }
+    expect([checked, asked()]).toEqual([3, 1]);
+    elsewhere.clear();
+    second.clock.advance(1_000);
+    await settle();
+    expect([checked, asked()]).toEqual([4, 2]);
+    expect(await second.runtime.result(id)).toMatchObject({ status: 'completed', output: 'resumed' });
+    await second.runtime.shutdown();
+  });
+
   it('stops watching at shutdown, and never with ownerCheckMs 0', async () => {
     const { owned, asked } = await storeWithOwnedTask();
     const second = fixtureRuntime(() => textReply('resumed'), { store: owned });

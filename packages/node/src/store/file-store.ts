@@ -267,6 +267,19 @@ class FileTaskStore implements FileStore {
     return { warnings, runElsewhere: [...elsewhere.keys()] };
   }
 
+  /**
+   * Which of `taskIds` another live runtime still runs (see `lockForRestore`), from the index of
+   * the status log: costs the lines appended since the last read, not the whole log.
+   */
+  async tasksRunElsewhere(taskIds: readonly string[]): Promise<string[]> {
+    this.flushNow();
+    const owners = await this.index.unfinishedOwners();
+    return taskIds.filter((taskId) => {
+      const owner = owners.get(taskId);
+      return owner !== undefined && this.runner.runsElsewhere(owner);
+    });
+  }
+
   async prune(options: { olderThan?: number } = {}): Promise<number> {
     const olderThan = options.olderThan ?? this.now() - this.retentionMs;
     if (!Number.isFinite(olderThan)) {

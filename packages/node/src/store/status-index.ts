@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { StoredTask, TaskStatusRecord, TaskSummary } from '@troupe/core';
-import { applyStatusRecord, summaryOf } from '@troupe/core/store';
+import { applyStatusRecord, isFinalStatus, summaryOf } from '@troupe/core/store';
 import { openRegularFile } from './regular-files.js';
 import { parseStatusLine } from './status-log.js';
+import { ownerOf, type TaskOwner } from './task-owner.js';
 
 /**
  * The file store's index of `tasks.jsonl`, kept in memory and brought up to date by reading only
@@ -24,6 +25,9 @@ export class StatusIndex {
   /** One copy of each system prompt: every task of an agent carries the same text. */
   private prompts = new Map<string, string>();
   private reading: Promise<void> = Promise.resolve();
+  /** Who wrote the last record of each unfinished task (see `ownerOf`); ended tasks are left out. */
+  private owners = new Map<string, TaskOwner | undefined>();
+  private ended = new Set<string>();
 
   constructor(private readonly path: string) {}
 
@@ -37,6 +41,12 @@ export class StatusIndex {
   async all(): Promise<Iterable<TaskSummary>> {
     await this.refresh();
     return this.summaries.values();
+  }
+
+  /** The writer of the last record of each unfinished task, from the log as it is now. */
+  async unfinishedOwners(): Promise<ReadonlyMap<string, TaskOwner | undefined>> {
+    await this.refresh();
+    return this.owners;
   }
 
   /** Reads what was appended since the last read; one read at a time. */
@@ -53,6 +63,8 @@ export class StatusIndex {
     this.summaries = new Map();
     this.seen = new Set();
     this.prompts = new Map();
+    this.owners = new Map();
+    this.ended = new Set();
   }
 
   private async readNew(): Promise<void> {
@@ -88,6 +100,11 @@ export class StatusIndex {
     if (!parsed.ok) return;
     const record: TaskStatusRecord = parsed.value;
     if (record.spec) record.spec.system = this.prompt(record.spec.system);
+    // As `unfinishedTasksRunElsewhere` reads the log: a task that ended once stays ended.
+    if (isFinalStatus(record.status)) {
+      this.ended.add(record.taskId);
+      this.owners.delete(record.taskId);
+    } else if (!this.ended.has(record.taskId)) this.owners.set(record.taskId, ownerOf(record));
     const changed = applyStatusRecord(this.tasks, record);
     if (changed) this.summaries.set(record.taskId, summaryOf(changed));
   }

@@ -51,7 +51,8 @@ function startUnreaped(script: string) {
     'sh',
     [
       '-c',
-      '"$0" --conditions=source --import tsx "$1" "$2" "$3" 0<&0 & echo "{\\"pid\\":$!}"; exec sleep 600 >/dev/null 2>&1 </dev/null',
+      // A background job's stdin is /dev/null unless given another: keep the pipe on fd 3 for it.
+      'exec 3<&0; "$0" --conditions=source --import tsx "$1" "$2" "$3" 0<&3 3<&- & echo "{\\"pid\\":$!}"; exec sleep 600 >/dev/null 2>&1 </dev/null 3<&-',
       process.execPath,
       script,
       dir,
@@ -172,12 +173,13 @@ describe('tasks left to another runtime', () => {
   it('are resumed once that runtime is gone, without a second restore() call', async () => {
     const owner = startRunner(spawnScript);
     const { spawned } = await owner.first('spawned');
+    const store = createFileStore({ dir });
     const runtime = createRuntime({
       model: markerModel(Promise.resolve()),
       agents: [restoreLockAgent],
       tools: [appendMarkerTool(marker)],
       approval: 'auto',
-      store: createFileStore({ dir }),
+      store,
     });
     const completed = new Promise<string>((resolve) =>
       runtime.on('task.completed', (event) => resolve(event.taskId)),
@@ -185,10 +187,12 @@ describe('tasks left to another runtime', () => {
     const { restored, warnings } = await runtime.restore({ ownerCheckMs: 50 });
     expect(restored).toEqual([]);
     expect(warnings.map((warning) => warning.code)).toEqual(['PERSISTENCE_TASK_OWNED']);
+    expect(await store.tasksRunElsewhere([spawned!, 'unknown'])).toEqual([spawned]);
     owner.end();
     // Its owner killed mid-task: this runtime notices and resumes it.
     process.kill(owner.pid, 'SIGKILL');
     await owner.exited;
+    expect(await store.tasksRunElsewhere([spawned!])).toEqual([]);
     expect(await completed).toBe(spawned);
     expect(await markerLines()).toEqual([String(process.pid)]);
     await runtime.shutdown();
