@@ -4,7 +4,6 @@ import { isRipgrepAvailable, ripgrepEngine } from './grep-ripgrep.js';
 import { scanEngine } from './grep-scan.js';
 import { createGrepTool } from './grep-tool.js';
 import type { GrepFileResult, GrepQuery } from './grep-types.js';
-import { createWorkspace } from './workspace.js';
 
 let ws: TestWorkspace;
 
@@ -45,7 +44,6 @@ function query(overrides: Partial<GrepQuery>): GrepQuery {
   const targetRelative = overrides.targetRelative ?? '.';
   return {
     root: ws.root,
-    confine: createWorkspace(ws.root).confineResult,
     target: targetRelative === '.' ? ws.root : `${ws.root}/${targetRelative}`,
     targetRelative,
     targetIsFile: false,

@@ -95,7 +95,6 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
       }
       const query: GrepQuery = {
         root: workspace.realRoot,
-        confine: workspace.confineResult,
         target,
         targetRelative: workspace.display(target),
         targetIsFile,

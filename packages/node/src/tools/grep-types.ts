@@ -22,11 +22,6 @@ export interface GrepFileResult {
 export interface GrepQuery {
   /** The workspace's real root; engines run from here and report paths relative to it. */
   root: string;
-  /**
-   * Re-checks a file the JavaScript engine is about to read (relative to the root): its real path
-   * when it is inside the workspace, `undefined` otherwise (see `Workspace.confineResult`).
-   */
-  confine(path: string): Promise<string | undefined>;
   /** Real path of the file or directory to search. */
   target: string;
   /** `target` relative to the root (`.` for the root). */
