@@ -7,8 +7,12 @@ import { bundleSizeReport } from './bundle-size.js';
 export default defineConfig({
   resolve: {
     conditions: ['source', 'browser', 'module', 'import', 'default'],
-    // The Anthropic SDK's webhook verification (server-side only) is left out of the page.
-    alias: { standardwebhooks: fileURLToPath(new URL('./src/shims/standardwebhooks.ts', import.meta.url)) },
+    // The Anthropic SDK's webhook verification (server-side only) and OpenTelemetry API (a page
+    // registers no OpenTelemetry SDK) are replaced by small stand-ins: see src/shims/.
+    alias: {
+      standardwebhooks: fileURLToPath(new URL('./src/shims/standardwebhooks.ts', import.meta.url)),
+      '@opentelemetry/api': fileURLToPath(new URL('./src/shims/opentelemetry-api.ts', import.meta.url)),
+    },
   },
   build: { target: 'es2022', sourcemap: true, reportCompressedSize: false },
   plugins: [bundleSizeReport()],
