@@ -29,9 +29,11 @@ export type BashInput = v.InferOutput<typeof bashInput>;
 /**
  * The `bash` tool (access `execute`): runs a command with `bash -c` in the workspace root and
  * returns stdout and stderr together plus the exit code. Its environment is built from an
- * allow-list (`PATH`, `HOME`, `LANG`, `TERM`, ...; see `bashPassEnv` and `bashEnv`). The command runs in its own process
- * group; on timeout or cancellation the whole group is killed, and nothing it started in the
- * background outlives it. Long output keeps its start and end with a note on what was cut.
+ * allow-list (`PATH`, `HOME`, `LANG`, `TERM`, ...; see `bashPassEnv` and `bashEnv`). The command
+ * runs in its own process group, and in a cgroup of its own where one can be made (`bashCgroup`);
+ * on timeout or cancellation the whole group is killed, and when the call ends nothing it started
+ * outlives it (without a cgroup, a job that leaves the session and clears its environment can).
+ * Long output keeps its start and end with a note on what was cut.
  */
 export function createBashTool(options: NodeToolsOptions | NodeToolsContext): Tool<BashInput> {
   const context = resolveNodeToolsOptions(options);
