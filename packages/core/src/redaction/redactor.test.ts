@@ -3,6 +3,7 @@ import { createRedactor, REDACTED } from './redactor.js';
 
 // The test runs in Node; core compiles without Node's types.
 declare const Buffer: { from(text: string): { toString(encoding: 'base64' | 'base64url' | 'hex'): string } };
+declare const performance: { now(): number };
 
 const KEY = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345';
 const base64 = (text: string) => Buffer.from(text).toString('base64');
@@ -57,6 +58,22 @@ describe('createRedactor', () => {
     expect(
       redactString('AWS_SECRET_ACCESS_KEY=abcd1234efgh\nGH_TOKEN="tok_value_1"\npassword: hunter22'),
     ).toBe(`AWS_SECRET_ACCESS_KEY=${REDACTED}\nGH_TOKEN="${REDACTED}"\npassword: ${REDACTED}`);
+  });
+
+  it('stays linear on hostile text (a tool output of 160 KB made to backtrack)', () => {
+    const { redactString } = createRedactor({ secrets: [KEY] });
+    for (const text of [
+      'PASSWORD'.repeat(20_000),
+      `${'PASSWORD_'.repeat(18_000)}= value`,
+      `://a:${'b'.repeat(160_000)}`,
+      'password '.repeat(18_000),
+      '-----BEGIN PRIVATE KEY-----'.repeat(6_000),
+      'Bearer '.repeat(23_000),
+    ]) {
+      const start = performance.now();
+      redactString(text);
+      expect(performance.now() - start, text.slice(0, 20)).toBeLessThan(1_000);
+    }
   });
 
   it('leaves ordinary text alone', () => {

@@ -1,10 +1,10 @@
 import { encodedForms } from './secret-encodings.js';
 import {
-  SECRET_ASSIGNMENT,
-  SECRET_ASSIGNMENT_HINT,
+  ASSIGNMENT,
   SECRET_FIELD_ASSIGNMENT,
   SECRET_FIELD_HINTS,
   SECRET_KEYS,
+  SECRET_NAME,
   SECRET_PATTERNS,
   URL_PASSWORD,
 } from './secret-shapes.js';
@@ -65,15 +65,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (out.includes('://') && out.includes('@')) {
         out = out.replace(URL_PASSWORD, (_match, user: string) => `${user}:${replacement}@`);
       }
-      const lower = out.toLowerCase();
-      const assignments = [
-        SECRET_ASSIGNMENT_HINT.test(out) ? SECRET_ASSIGNMENT : undefined,
-        SECRET_FIELD_HINTS.some((hint) => lower.includes(hint)) ? SECRET_FIELD_ASSIGNMENT : undefined,
-      ];
-      for (const assignment of assignments) {
-        if (!assignment) continue;
-        assignment.lastIndex = 0;
-        out = out.replace(assignment, (match, name: string, value: string) =>
+      if (SECRET_NAME.test(out)) {
+        out = out.replace(ASSIGNMENT, (match, name: string, separator: string, value: string) =>
+          SECRET_NAME.test(name) && !value.startsWith(replacement)
+            ? `${name}${separator}${replacement}`
+            : match,
+        );
+      }
+      if (SECRET_FIELD_HINTS.some((hint) => out.toLowerCase().includes(hint))) {
+        out = out.replace(SECRET_FIELD_ASSIGNMENT, (match, name: string, value: string) =>
           value.startsWith(replacement) ? match : `${name}${replacement}`,
         );
       }

@@ -43,17 +43,16 @@ export const SECRET_PATTERNS: readonly RegExp[] = [
 export const URL_PASSWORD = /(:\/\/[^\s:/?#@]*):([^\s/?#]+)@/g;
 
 /**
- * A secret in an assignment, as `env`, a `.env` file or a shell prints it:
- * `AWS_SECRET_ACCESS_KEY=...`, `DB_PASSWORD: ...`, `GH_TOKEN="..."` (upper-case names holding
- * PASSWORD, SECRET, TOKEN, API_KEY, ...; `MAX_TOKENS` is not one). Groups: the name and the
- * separator with any opening quote (kept), the value (replaced).
+ * An assignment with an upper-case name, as `env`, a `.env` file or a shell prints it:
+ * `AWS_SECRET_ACCESS_KEY=...`, `DB_PASSWORD: ...`, `GH_TOKEN="..."`. Groups: the name, the
+ * separator with any opening quote, the value. Only names that {@link SECRET_NAME} accepts are
+ * secrets. (The name is matched plainly and checked afterwards: a pattern with the keywords
+ * inside the name backtracks quadratically on text like `PASSWORDPASSWORD…`.)
  */
-export const SECRET_ASSIGNMENT =
-  /\b([A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*["']?)([^\s"']{4,})/g;
+export const ASSIGNMENT = /\b([A-Z0-9_]+)(\s*[=:]\s*["']?)([^\s"']{4,})/g;
 
-/** Words one of which {@link SECRET_ASSIGNMENT} needs: a cheap test before the costly one. */
-export const SECRET_ASSIGNMENT_HINT =
-  /PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/;
+/** Upper-case names that hold a secret: PASSWORD, SECRET, TOKEN, API_KEY, ... (`MAX_TOKENS` is not one). */
+export const SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/;
 
 /** The same in lower case, for the usual field names only (`password: ...`, `api_key=...`). */
 export const SECRET_FIELD_ASSIGNMENT =
