@@ -444,16 +444,22 @@ export class PostgresTaskStore implements TaskStore {
    * it (of the version `v` it was written with). Undefined, with a warning, when it cannot be read.
    */
   private storedTask(row: Record<string, unknown>, warnings: StoreWarning[]): StoredTask | undefined {
+    // The row's status and result are checked too: a status that is none (`sideways`) would be
+    // restored as running, a result that is not one would end the task in every view.
     const parsed = parseStatusRecord({
       v: row.v,
       taskId: row.task_id,
       event: 'task.queued',
-      status: 'queued',
+      status: row.status,
       at: Number(row.created_at),
       spec: row.spec,
+      ...(row.result === null || row.result === undefined ? {} : { result: row.result }),
     });
     if (!parsed.ok) {
-      warnings.push({ code: parsed.code, message: `Task ${String(row.task_id)}: ${parsed.message}.` });
+      warnings.push({
+        code: parsed.code,
+        message: `Task ${String(row.task_id)}: its row in troupe.tasks (spec, status, result) cannot be read: ${parsed.message}.`,
+      });
       return undefined;
     }
     const task: StoredTask = {

@@ -1,0 +1,102 @@
+import { createRuntime, defineTool } from '@troupe/core';
+import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import pg from 'pg';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startTestCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.destroy();
+});
+
+const agents = [{ name: 'marker', description: 'marks', systemPrompt: 'Mark.', tools: ['mark'] }];
+const answered = (request: { messages: { content: unknown }[] }) =>
+  request.messages.some(
+    (message) =>
+      Array.isArray(message.content) && message.content.some((block) => block.type === 'tool_result'),
+  );
+
+describe('restore() of the Postgres store with records it cannot read', () => {
+  it('restores the others and never throws: a null context, a bad status, a bad spec, an id that is a path', async () => {
+    const url = await cluster.createDatabase('hostile');
+    const marked: string[] = [];
+    const mark = defineTool({
+      name: 'mark',
+      description: 'Records that it ran',
+      access: 'write',
+      input: v.object({}),
+      execute: async (_input, { taskId }) => {
+        marked.push(taskId);
+        return 'marked';
+      },
+    });
+    let calls = 0;
+    let allCalled!: () => void;
+    const called = new Promise<void>((resolve) => {
+      allCalled = resolve;
+    });
+    const seeding = await openPostgresStore({ url });
+    const crashed = createRuntime({
+      model: scriptedModel((_request, { signal }) => {
+        if (++calls === 4) allCalled();
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        );
+      }),
+      agents,
+      tools: [mark],
+      approval: 'auto',
+      store: seeding,
+    });
+    const [nullContext, badStatus, badSpec, good] = Array.from(
+      { length: 4 },
+      () => crashed.spawn({ agent: 'marker', prompt: 'mark once' }).id,
+    ) as [string, string, string, string];
+    await called;
+    await crashed.shutdown({ keepTasks: true });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      `UPDATE troupe.snapshots SET document = jsonb_set(document::jsonb, '{snapshot,context}', 'null')::json WHERE task_id = $1`,
+      [nullContext],
+    );
+    await client.query(`UPDATE troupe.tasks SET status = 'sideways' WHERE task_id = $1`, [badStatus]);
+    await client.query(`UPDATE troupe.tasks SET spec = '{"taskId": 7}'::json WHERE task_id = $1`, [badSpec]);
+    await client.query(
+      `INSERT INTO troupe.tasks (task_id, created_at, session_key, agent, status, updated_at, spec, v)
+       SELECT '../../escaped', created_at + 1, session_key, agent, 'queued', updated_at,
+              jsonb_set(spec::jsonb, '{taskId}', '"../../escaped"')::json, v
+       FROM troupe.tasks WHERE task_id = $1`,
+      [good],
+    );
+    await client.end();
+
+    const store = await openPostgresStore({ url });
+    const runtime = createRuntime({
+      model: scriptedModel((request) => (answered(request) ? textReply('done') : toolReply('mark', {}))),
+      agents,
+      tools: [mark],
+      approval: 'auto',
+      store,
+    });
+    try {
+      const { restored, warnings } = await runtime.restore();
+      expect(restored.sort()).toEqual([nullContext, good, '../../escaped'].sort());
+      const named = warnings.map((warning) => warning.message);
+      expect(named.find((message) => message.includes(badSpec))).toMatch(/its row in troupe.tasks .*spec/);
+      expect(named.find((message) => message.includes(badStatus))).toMatch(
+        /its row in troupe.tasks .*"sideways"/,
+      );
+      const results = await Promise.all(restored.map((id) => runtime.result(id)));
+      expect(results.map((result) => result?.status)).toEqual(restored.map(() => 'completed'));
+      expect(marked.sort()).toEqual(restored.sort());
+    } finally {
+      await runtime.shutdown();
+    }
+  }, 90_000);
+});
