@@ -72,7 +72,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
             : match,
         );
       }
-      if (SECRET_FIELD_HINTS.some((hint) => out.toLowerCase().includes(hint))) {
+      const lower = out.toLowerCase();
+      if (SECRET_FIELD_HINTS.some((hint) => lower.includes(hint))) {
         out = out.replace(SECRET_FIELD_ASSIGNMENT, (match, name: string, value: string) =>
           value.startsWith(replacement) ? match : `${name}${replacement}`,
         );
