@@ -28,6 +28,24 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['worker', '--dead-after', value]).options.deadAfterMs).toBe(ms);
   });
 
+  it('--trust-project is taken by the commands that read a project; trust takes a folder', () => {
+    for (const argv of [
+      ['--trust-project'],
+      ['run', '--trust-project', 'x'],
+      ['mcp', 'list', '--trust-project'],
+    ])
+      expect(parseCommandLine(argv).options.trustProject).toBe(true);
+    expect(parseCommandLine(['run', 'x']).options.trustProject).toBeUndefined();
+    expect(parseCommandLine(['trust', 'revoke', '../repo'])).toMatchObject({
+      command: 'trust',
+      args: ['revoke', '../repo'],
+    });
+    expect(() => parseCommandLine(['trust', '--trust-project'])).toThrow(
+      /troupe trust does not take --trust-project/,
+    );
+    expect(() => parseCommandLine(['replay', 'x', '--trust-project'])).toThrow(UsageError);
+  });
+
   it('words after -- are prompt text, even when they look like flags', () => {
     expect(parseCommandLine(['run', '--', '--not-a-flag']).args).toEqual(['--not-a-flag']);
   });
