@@ -20,6 +20,23 @@ export interface DocumentBounds {
 
 const DEFAULT_BOUNDS: DocumentBounds = { maxDepth: MAX_DOCUMENT_DEPTH, maxChars: MAX_DOCUMENT_CHARS };
 
+interface Frame {
+  value: unknown;
+  depth: number;
+  /** The frame of the containing object, and this value's key in it (for the path, when needed). */
+  parent: Frame | undefined;
+  key: string | number;
+}
+
+/** The path of `frame` (`snapshot.context.messages[0]`), built only for a report. */
+function pathOf(frame: Frame): string {
+  const parts: string[] = [];
+  for (let at: Frame | undefined = frame; at?.parent; at = at.parent)
+    parts.push(typeof at.key === 'number' ? `[${at.key}]` : `.${at.key}`);
+  const path = parts.reverse().join('').replace(/^\./, '');
+  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
+}
+
 /**
  * Says why a parsed document exceeds `bounds` (nested too deep, naming where; too large), or
  * returns `undefined` when it fits. Walks without recursion and stops at the first bound passed,
@@ -29,28 +46,24 @@ export function exceedsDocumentBounds(
   value: unknown,
   bounds: DocumentBounds = DEFAULT_BOUNDS,
 ): string | undefined {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
+  const stack: Frame[] = [{ value, depth: 0, parent: undefined, key: '' }];
   let chars = 0;
   while (stack.length > 0) {
-    const { value: current, depth, path } = stack.pop()!;
+    const frame = stack.pop()!;
+    const current = frame.value;
     chars++;
     if (typeof current === 'string') chars += current.length;
     else if (current !== null && typeof current === 'object') {
-      if (depth >= bounds.maxDepth) {
-        const where = path.length > 120 ? `${path.slice(0, 120)}…` : path;
-        return `it is nested more than ${bounds.maxDepth.toLocaleString('en-US')} levels deep (at ${where})`;
-      }
+      const depth = frame.depth + 1;
+      if (depth > bounds.maxDepth)
+        return `it is nested more than ${bounds.maxDepth.toLocaleString('en-US')} levels deep (at ${pathOf(frame)})`;
       if (Array.isArray(current)) {
         for (let index = current.length - 1; index >= 0; index--)
-          stack.push({ value: current[index], depth: depth + 1, path: `${path}[${index}]` });
+          stack.push({ value: current[index], depth, parent: frame, key: index });
       } else {
         for (const key of Object.keys(current)) {
           chars += key.length;
-          stack.push({
-            value: (current as Record<string, unknown>)[key],
-            depth: depth + 1,
-            path: path ? `${path}.${key}` : key,
-          });
+          stack.push({ value: (current as Record<string, unknown>)[key], depth, parent: frame, key });
         }
       }
     }
