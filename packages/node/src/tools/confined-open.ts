@@ -150,7 +150,8 @@ export async function readConfined(realPath: string, realRoot: string): Promise<
  * synchronously: a batch of small system calls, cheaper than a thread-pool round trip each.
  * Returns a descriptor per name (the caller closes it), or `undefined` for a name that is gone,
  * is a link now, is no regular file (a FIFO is never waited on) or cannot be read. Returns only
- * `undefined`s when the directory itself now leads outside `realRoot`.
+ * `undefined`s when the directory itself now leads outside `realRoot`. Throws (having closed
+ * what it opened) when out of descriptors (`EMFILE`, `ENFILE`).
  */
 export function openFilesInDirectorySync(
   realDir: string,
@@ -166,18 +167,29 @@ export function openFilesInDirectorySync(
   try {
     const where = hasProcFd ? readlinkSync(`${PROC_FD}/${directory}`) : realpathSync(realDir);
     if (!inside(where, realRoot)) return names.map(() => undefined);
-    return names.map((name) => {
+    const opened: (number | undefined)[] = [];
+    for (const name of names) {
       let fd: number | undefined;
       try {
         const path = hasProcFd ? `${PROC_FD}/${directory}/${name}` : join(realDir, name);
         fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-        if (fstatSync(fd).isFile()) return fd;
-      } catch {
-        // Gone, unreadable, or a link swapped in: not opened.
+        if (fstatSync(fd).isFile()) {
+          opened.push(fd);
+          continue;
+        }
+      } catch (error) {
+        // Out of descriptors: fail rather than leave files out of the results unsaid.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EMFILE' || code === 'ENFILE') {
+          for (const open of opened) if (open !== undefined) closeSync(open);
+          throw error;
+        }
+        // Otherwise gone, unreadable, or a link swapped in: not opened.
       }
       if (fd !== undefined) closeSync(fd);
-      return undefined;
-    });
+      opened.push(undefined);
+    }
+    return opened;
   } finally {
     closeSync(directory);
   }

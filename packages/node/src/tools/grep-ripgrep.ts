@@ -77,12 +77,17 @@ function openBatch(query: GrepQuery, paths: readonly string[]): (number | undefi
     byDirectory.set(directory, indexes);
   });
   const descriptors: (number | undefined)[] = paths.map(() => undefined);
-  for (const [directory, indexes] of byDirectory) {
-    const names = indexes.map((index) => paths[index]!.slice(directory === '' ? 0 : directory.length + 1));
-    const opened = openFilesInDirectorySync(join(query.root, directory), names, query.root);
-    indexes.forEach((index, position) => {
-      descriptors[index] = opened[position];
-    });
+  try {
+    for (const [directory, indexes] of byDirectory) {
+      const names = indexes.map((index) => paths[index]!.slice(directory === '' ? 0 : directory.length + 1));
+      const opened = openFilesInDirectorySync(join(query.root, directory), names, query.root);
+      indexes.forEach((index, position) => {
+        descriptors[index] = opened[position];
+      });
+    }
+  } catch (error) {
+    for (const descriptor of descriptors) if (descriptor !== undefined) closeSync(descriptor);
+    throw error;
   }
   return descriptors;
 }
@@ -111,10 +116,6 @@ function run(
       // The child holds its own copies now (or was never started).
       for (const descriptor of descriptors) closeSync(descriptor);
     }
-    const stdout = child.stdout!;
-    const stderrStream = child.stderr!;
-    let carry = '';
-    let stderr = '';
     let stopped = false;
     const stop = () => {
       if (stopped) return;
@@ -123,6 +124,15 @@ function run(
     };
     const onAbort = () => stop();
     query.signal.addEventListener('abort', onAbort, { once: true });
+    // Attached first: a spawn that fails (out of descriptors) emits it, without any pipe.
+    child.on('error', (error) => {
+      query.signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    const { stdout, stderr: stderrStream } = child;
+    if (!stdout || !stderrStream) return;
+    let carry = '';
+    let stderr = '';
     stdout.setEncoding('utf8');
     stderrStream.setEncoding('utf8');
     stdout.on('data', (chunk: string) => {
@@ -143,10 +153,6 @@ function run(
     stderrStream.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
     });
-    child.on('error', (error) => {
-      query.signal.removeEventListener('abort', onAbort);
-      reject(error);
-    });
     child.on('close', (code) => {
       query.signal.removeEventListener('abort', onAbort);
       if (query.signal.aborted) return reject(query.signal.reason);
@@ -161,9 +167,28 @@ function run(
 
 /**
  * Searches one batch of files (paths relative to the root, in path order). Returns their results
- * in that order, files without a match and binary files left out.
+ * in that order, files without a match and binary files left out. Out of descriptors, it searches
+ * the two halves one after the other; a single file that still cannot be opened fails the search.
  */
 async function searchBatch(
+  command: string,
+  query: GrepQuery,
+  paths: readonly string[],
+): Promise<GrepFileResult[]> {
+  try {
+    return await searchOnce(command, query, paths);
+  } catch (error) {
+    // Out of descriptors (a low limit, or many searches at once): the batch is split, not skipped.
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code !== 'EMFILE' && code !== 'ENFILE') || paths.length <= 1) throw error;
+    const half = Math.ceil(paths.length / 2);
+    const first = await searchBatch(command, query, paths.slice(0, half));
+    return [...first, ...(await searchBatch(command, query, paths.slice(half)))];
+  }
+}
+
+/** One ripgrep process over `paths` (see {@link searchBatch}). */
+async function searchOnce(
   command: string,
   query: GrepQuery,
   paths: readonly string[],
