@@ -102,6 +102,21 @@ describe('a cloned repository is inert until its folder is trusted', { timeout: 
     expect(run.stderr + run.stdout).not.toContain(FAKE_API_KEY);
   });
 
+  it('troupe mcp list and troupe agents validate, which start servers to list tools, start none of them', async () => {
+    writeFileSync(
+      join(project, '.troupe', 'agents', 'exact.md'),
+      '---\nname: exact\ndescription: Names tools exactly\ntools: mcp__probe__read, mcp__inline__read\n---\nYou read.\n',
+    );
+    const list = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    expect(list.stderr).toMatch(/run MCP server "probe"/);
+    const validate = await runCli(['agents', 'validate'], { cwd: project, env: env() });
+    expect(validate.stdout).toMatch(
+      /MCP server "probe" \(.*\.mcp\.json\) was not checked: the project folder is not trusted/,
+    );
+    expect(validate.stdout).toMatch(/MCP server "inline" \(agent prober .*\) was not checked/);
+    expect(Object.values(markers).filter((marker) => existsSync(marker))).toEqual([]);
+  });
+
   it('after troupe trust, the run uses them all, but the API key never reaches a command line', async () => {
     const trusted = await runCli(['trust'], { cwd: project, env: env() });
     expect(trusted.code).toBe(0);
