@@ -25,6 +25,7 @@ import { clusterLimits, type WorkerOptions } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { quarantine } from './quarantine-task.js';
+import { untilReachable } from './until-reachable.js';
 import { WorkerLiveness } from './worker-liveness.js';
 
 const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
@@ -120,7 +121,12 @@ export class ClusterWorker {
       await this.runtime.result(taskId);
       this.runtime.forget(taskId);
     }
-    const claimed = await claimTask(this.store.pool, taskId, this.id);
+    // Thrown, the workflow would end in error and the task stay unfinished for good: a claim that
+    // cannot reach the server is tried again until it can (or this worker stops).
+    const claimed = await untilReachable(
+      () => claimTask(this.store.pool, taskId, this.id),
+      () => this.stopped,
+    );
     if (!claimed) return 'ended';
     if ('unreadable' in claimed) return this.endUnreadable(taskId, claimed.spec, claimed.unreadable);
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
