@@ -7,6 +7,7 @@ import {
   type ToolSelection,
   type ToolSource,
   type ToolSourceAnswer,
+  ValidationError,
 } from '@troupe/core';
 import { sanitiseMcpName, systemClock } from '@troupe/core/internal';
 import * as v from 'valibot';
@@ -68,7 +69,14 @@ export class McpHub {
   private readonly found: string[] = [];
   private readonly options: McpHubOptions;
 
+  /** Throws `ValidationError` when `maxMessageBytes` is not an integer of at least 1,024. */
   constructor(options: McpHubOptions) {
+    const limit = options.maxMessageBytes;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1_024))
+      throw new ValidationError(
+        `createMcpHub: maxMessageBytes must be an integer >= 1024 (bytes); got ${String(limit)}.`,
+        [`maxMessageBytes: expected an integer >= 1024, got ${String(limit)}`],
+      );
     this.options = options;
     for (const entry of options.servers ?? []) this.add(entry);
   }

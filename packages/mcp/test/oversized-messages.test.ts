@@ -121,3 +121,14 @@ describe('a stdio server sending a message over the limit', () => {
     );
   });
 });
+
+describe('the maxMessageBytes option', () => {
+  it.each([0, -1, 1.5, Number.NaN, 1023])('%s is refused with a message naming the option', (value) => {
+    expect(() => createNodeMcpHub({ maxMessageBytes: value })).toThrow(
+      expect.objectContaining({
+        name: 'ValidationError',
+        message: `createMcpHub: maxMessageBytes must be an integer >= 1024 (bytes); got ${value}.`,
+      }),
+    );
+  });
+});
