@@ -164,6 +164,28 @@ describe('${VAR} and secrets', () => {
     expect(allowed.servers[0]!.config).toMatchObject({ env: { GITHUB_TOKEN: 'ghp_2' } });
   });
 
+  it('a variable whose value looks like a credential never goes on a command line, whatever its name', () => {
+    const values = {
+      CONN: 'postgres://app:hunter2@db.local/app',
+      MY_VALUE: 'sk-ant-api03-abcdef',
+      HOST: 'db.local',
+    };
+    const { servers, warnings } = parseMcpConfig(
+      {
+        conn: { command: 'psql-mcp', args: ['${CONN}'] },
+        key: { command: 'x', args: ['--k', '${MY_VALUE}'] },
+        fine: { command: 'x', args: ['${HOST}'], env: { CONN: '${CONN}' } },
+      },
+      { environment: values },
+    );
+    expect(servers.map((server) => server.name)).toEqual(['fine']);
+    expect(warnings).toEqual([
+      expect.stringMatching(/"conn" is not started: it puts \$\{CONN\} in "args.0"/),
+      expect.stringMatching(/"key" is not started: it puts \$\{MY_VALUE\} in "args.1"/),
+    ]);
+    expect(JSON.stringify(warnings)).not.toContain('hunter2');
+  });
+
   it('an allowed secret still never goes on a command line', () => {
     const { servers, warnings } = parseMcpConfig(
       { s: { command: 'node', args: ['${GITHUB_TOKEN}'] } },

@@ -20,10 +20,11 @@ export function refusedVariable(
   text: string,
   field: string,
   policy: VariablePolicy,
+  environment: Readonly<Record<string, string | undefined>> = {},
 ): RefusedVariable | undefined {
   for (const match of text.matchAll(REFERENCE)) {
     const name = match[1]!;
-    const reason = variableRefusal(name, field, policy);
+    const reason = variableRefusal(name, field, policy, environment[name]);
     if (reason) return { name, reason };
   }
   return undefined;

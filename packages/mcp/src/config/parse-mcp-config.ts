@@ -168,7 +168,7 @@ export function parseServerConfig(
   }
   const config = parsed.output;
   const expand = (text: string, field: string) => {
-    const refused = refusedVariable(text, field, policy);
+    const refused = refusedVariable(text, field, policy, environment);
     if (refused)
       throw new McpConfigError(
         refused.reason === 'secret-on-command-line'

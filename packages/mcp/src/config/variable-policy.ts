@@ -23,6 +23,18 @@ export function isSecretLookingName(name: string): boolean {
   return SECRET_WORD.test(name);
 }
 
+/** Credentials recognisable by their value: a URL with a password, well-known key and token prefixes. */
+const SECRET_VALUE =
+  /[a-z][\w+.-]*:\/\/[^/\s:@]*:[^/\s@]+@|\b(sk-ant-|sk-|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA[0-9A-Z]{12}|AIza)/;
+
+/**
+ * True when a variable's value looks like a credential whatever its name (`postgres://u:pw@host`,
+ * `sk-ant-…`, `ghp_…`, `AKIA…`): such a value never goes on a command line either.
+ */
+export function isSecretLookingValue(value: string | undefined): boolean {
+  return value !== undefined && SECRET_VALUE.test(value);
+}
+
 /** Why a `${VAR}` was refused. */
 export type VariableRefusal = 'not-allowed' | 'secret-on-command-line';
 
@@ -31,13 +43,18 @@ export function isCommandLineField(field: string): boolean {
   return field === 'command' || field === 'cwd' || field.startsWith('args.');
 }
 
-/** Why `name`, read in `field`, may not be expanded under `policy`; undefined when it may. */
+/**
+ * Why `name`, read in `field`, may not be expanded under `policy`; undefined when it may. `value`
+ * (the variable's value, if set) is checked too on a command line (see {@link isSecretLookingValue}).
+ */
 export function variableRefusal(
   name: string,
   field: string,
   policy: VariablePolicy,
+  value?: string,
 ): VariableRefusal | undefined {
-  if (isCommandLineField(field) && isSecretLookingName(name)) return 'secret-on-command-line';
+  if (isCommandLineField(field) && (isSecretLookingName(name) || isSecretLookingValue(value)))
+    return 'secret-on-command-line';
   if (policy.allow === 'all' || HARMLESS_VARIABLES.includes(name) || policy.allow.includes(name))
     return undefined;
   return 'not-allowed';
