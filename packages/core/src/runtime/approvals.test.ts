@@ -101,6 +101,25 @@ describe('approvals', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it("always-allow never overrides a policy function's denial (a deny rule holds after an 'always' answer)", async () => {
+    const { runtime, calls } = fixtureRuntime(saveThenDone, {
+      approval: (request) =>
+        (request.input as { note?: string }).note === 'n2'
+          ? { decision: 'deny', reason: 'denied by rule' }
+          : 'ask',
+    });
+    const asked: string[] = [];
+    runtime.on('approval.requested', (request) => {
+      asked.push(request.tool);
+      runtime.approve(request.id, { always: true });
+    });
+    await runtime.spawn({ agent: 'writer', prompt: 'x', sessionKey: 's1' }).result;
+    const second = await runtime.spawn({ agent: 'writer', prompt: 'x', sessionKey: 's1' }).result;
+    expect(asked).toEqual(['save']);
+    expect(calls.map((call) => call.input)).toEqual([{ note: 'n0' }]);
+    expect(second.status).toBe('completed');
+  });
+
   it('background tasks wait for the host; they are never silently denied', async () => {
     const { runtime, clock, calls } = fixtureRuntime(saveThenDone, { approval: 'ask' });
     const handle = runtime.spawn({ agent: 'writer', prompt: 'x', background: true });

@@ -72,7 +72,10 @@ export class ApprovalCoordinator {
   dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition {
     if (this.policy === 'auto') return 'run';
     if (this.policy === 'deny') return { deny: 'the approval policy denies write and execute tools.' };
-    if (this.alwaysAllows(spec.taskId, spec.sessionKey, tool)) return 'run';
+    // A policy function (permission rules) decides every call: an "always allow" only answers the
+    // calls it leaves to the host, so a deny rule still holds after one.
+    if (typeof this.policy !== 'function' && this.alwaysAllows(spec.taskId, spec.sessionKey, tool))
+      return 'run';
     return 'approval';
   }
 
@@ -92,11 +95,11 @@ export class ApprovalCoordinator {
 
   private ask(asked: Pending): void {
     const { request } = asked;
-    if (this.alwaysAllows(request.taskId, request.sessionKey, request.tool)) {
+    const policy = this.policy;
+    if (typeof policy !== 'function' && this.alwaysAllows(request.taskId, request.sessionKey, request.tool)) {
       this.decide(asked, 'approve', undefined, 'always');
       return;
     }
-    const policy = this.policy;
     if (typeof policy === 'function') {
       Promise.resolve()
         .then(() => policy(request))
@@ -121,7 +124,10 @@ export class ApprovalCoordinator {
   /** What a policy function answered, read defensively: anything but a decision denies the call. */
   private policyDecided(asked: Pending, decision: unknown): void {
     if (decision === 'ask') {
-      this.askHost(asked);
+      const { request } = asked;
+      if (this.alwaysAllows(request.taskId, request.sessionKey, request.tool))
+        this.decide(asked, 'approve', undefined, 'always');
+      else this.askHost(asked);
       return;
     }
     let value: ReturnType<typeof readDecision>;
