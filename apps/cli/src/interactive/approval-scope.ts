@@ -1,12 +1,10 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { ApprovalRequest } from '@troupe/core';
-
-/** Shell syntax a prefix rule never covers (see `permissionRuleMatches`). */
-const SHELL_OPERATORS = /[;&|<>`\n\r]|\$\(/;
+import { suggestCommandRule } from '@troupe/core/internal';
 
 /**
  * The narrower "always allow" rule to offer for a call, in Claude Code's syntax: `Bash(npm test:*)`
- * for a command (its program and sub-command), `Edit(src/**)` for a file edit or write (its
+ * for one plain command (its program and sub-command; core's `suggestCommandRule`), `Edit(src/**)` for a file edit or write (its
  * folder). Undefined when no narrower rule fits (a chained command, a file outside the workspace).
  */
 export function suggestScope(
@@ -16,10 +14,7 @@ export function suggestScope(
   const input = (request.input ?? {}) as Record<string, unknown>;
   if (request.tool === 'bash') {
     const command = typeof input.command === 'string' ? input.command.trim() : '';
-    if (!command || SHELL_OPERATORS.test(command)) return undefined;
-    const [program = '', second] = command.split(/\s+/);
-    const sub = second && /^[a-z][\w:-]*$/i.test(second) ? ` ${second}` : '';
-    return `Bash(${program}${sub}:*)`;
+    return command ? suggestCommandRule(command) : undefined;
   }
   if ((request.tool === 'write' || request.tool === 'edit') && typeof input.file_path === 'string') {
     const path = isAbsolute(input.file_path) ? relative(root, input.file_path) : input.file_path;
