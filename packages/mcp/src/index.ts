@@ -25,6 +25,7 @@ export type {
 export {
   HARMLESS_VARIABLES,
   isSecretLookingName,
+  isSecretLookingValue,
   type VariablePolicy,
 } from './config/variable-policy.js';
 export { createHttpTransport } from './http-transport.js';
