@@ -6,7 +6,7 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from '@troupe/core';
-import { abortError } from '@troupe/core/internal';
+import { abortError, createRedactor } from '@troupe/core/internal';
 
 import { classifyError } from './classify-error.js';
 import { type ModelTable, resolveModelId } from './model-aliases.js';
@@ -61,9 +61,10 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Anthr
   const credential = resolveCredential(options, env);
   const settings = resolveSettings(options, env);
   const client = createClient(credential, options, settings.baseURL, settings.timeoutMs);
-  const secret = credential.value;
-  // Real keys are long; redacting a toy key of a few letters would garble every message instead.
-  const redact = (text: string) => (secret.length >= 8 ? text.split(secret).join('[redacted]') : text);
+  // Core's redactor: the key in any encoding, and credential-shaped text, never reach an error
+  // message (a key shorter than 8 characters is left alone: it would garble every message).
+  const redactor = createRedactor({ secrets: [credential.value] });
+  const redact = (text: string) => redactor.redactString(text);
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;

@@ -104,6 +104,21 @@ describe('the key never appears in errors', () => {
     expect(JSON.stringify(serializeError(error))).not.toContain(TEST_KEY);
   });
 
+  it('when the server echoes the key base64-encoded (as in a Basic header)', async () => {
+    const { server, model } = await harness();
+    const encoded = Buffer.from(`user:${TEST_KEY}`).toString('base64');
+    server.enqueue({
+      fault: 'http_error',
+      status: 400,
+      errorType: 'invalid_request_error',
+      message: `bad authorization Basic ${encoded}`,
+    });
+    const error = await rejectionOf(model.generate(request(), AbortSignal.timeout(10_000)));
+    expect(error.message).toContain('bad authorization');
+    expect(error.message).not.toContain(encoded);
+    expect(error.message).not.toContain(Buffer.from(TEST_KEY).toString('base64').slice(4, 24));
+  });
+
   it('on retries exhausted and on connection failures', async () => {
     const { server, model } = await harness({ maxRetries: 1 });
     server.enqueue({ fault: 'overloaded' }, { fault: 'overloaded' });
