@@ -31,10 +31,10 @@ export interface RestoreLockHolder {
 /**
  * A session-level advisory lock this process holds on a connection of its own: a database's
  * restore lock (see `TaskStore.lockForRestore`), or an open store's runner lock (its tasks run
- * here). It lives exactly as long as that
- * connection, so a runtime that dies (SIGKILL, a lost machine once TCP keepalive notices) frees
- * it without anyone deleting anything. A connection lost while held (a server restart) is
- * reconnected and the lock taken again in the background.
+ * here). It lives exactly as long as that connection, so a runtime that dies (SIGKILL, a lost
+ * machine once TCP keepalive notices) frees it without anyone deleting anything. A connection
+ * lost while held (a server restart) is reconnected and the lock taken again in the background;
+ * until then another runtime may take it.
  */
 export class SessionLock {
   private released = false;
@@ -123,7 +123,8 @@ export class SessionLock {
       let client: pg.Client | undefined;
       try {
         client = await connect(this.url, '');
-        if (!this.released && (await tryLock(client, this.key))) {
+        // Released while this was connecting or locking: the new connection is ended below.
+        if (!this.released && (await tryLock(client, this.key)) && !this.released) {
           this.client = client;
           this.watch(client);
           return;
