@@ -75,6 +75,11 @@ export interface FileStore extends TaskStore {
    * process. A lock left by a dead process on this host is taken over, with a warning.
    */
   lockForRestore(): Promise<{ warnings: StoreWarning[] }>;
+  /**
+   * Which of `taskIds` another live runtime still runs (see `TaskStore.tasksRunElsewhere`), from
+   * the store's index of the status log: costs the lines appended since the last read.
+   */
+  tasksRunElsewhere(taskIds: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -103,6 +103,16 @@ function reader(child: ChildProcessWithoutNullStreams) {
   return { first, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
 }
 
+/**
+ * Resolves once `pid` is a zombie. Its stdout closes while it exits, a moment before it is one;
+ * no event says when, so /proc is read every 10 ms (at most 10 s).
+ */
+async function zombie(pid: number): Promise<void> {
+  for (let tries = 0; tries < 1_000 && stateOf(pid) !== 'Z'; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(stateOf(pid)).toBe('Z');
+}
+
 function stateOf(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
@@ -119,7 +129,7 @@ describe('a SIGKILLed runtime not yet reaped (a zombie)', () => {
     const { spawned } = await owner.first('spawned');
     process.kill(pid!, 'SIGKILL');
     await owner.ended;
-    expect(stateOf(pid!)).toBe('Z');
+    await zombie(pid!);
     const restorer = startRunner(restoreScript);
     expect(await restorer.first('restored')).toEqual({ restored: [spawned], warnings: [] });
     restorer.go();
@@ -135,7 +145,7 @@ describe('a SIGKILLed runtime not yet reaped (a zombie)', () => {
     expect(await holder.first('restored')).toEqual({ restored: [], warnings: [] });
     process.kill(pid!, 'SIGKILL');
     await holder.ended;
-    expect(stateOf(pid!)).toBe('Z');
+    await zombie(pid!);
     const next = startRunner(restoreScript);
     const output = await next.first('restored', 'error');
     expect(output.error).toBeUndefined();
