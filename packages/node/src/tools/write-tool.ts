@@ -29,9 +29,13 @@ export type WriteInput = v.InferOutput<typeof writeInput>;
  * (`ConfinementError`) rather than escape.
  */
 export async function writeConfined(realPath: string, content: string, realRoot: string): Promise<void> {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
+  // O_NONBLOCK: a FIFO swapped in after the check fails to open (ENXIO) instead of waiting for a
+  // reader; it does nothing to a regular file.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
   const handle = await openConfined(realPath, realRoot, flags, { createParents: true });
   try {
+    if (!(await handle.stat()).isFile())
+      throw new Error(`${realPath} is not a regular file; nothing was written.`);
     await handle.writeFile(content, 'utf8');
   } finally {
     await handle.close();
@@ -57,6 +61,13 @@ export function createWriteTool(options: NodeToolsOptions | NodeToolsContext): T
       const existing = await stat(path).catch(() => undefined);
       if (existing?.isDirectory()) {
         throw toolFailure('write', `"${file_path}" is a directory: pass a file path.`, { path: file_path });
+      }
+      if (existing && !existing.isFile()) {
+        throw toolFailure(
+          'write',
+          `"${file_path}" is not a regular file: pass the path of a file to create or overwrite.`,
+          { path: file_path },
+        );
       }
       await writeConfined(path, content, workspace.realRoot).catch(confinedFailure('write'));
       const lines = content.length === 0 ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);

@@ -1,0 +1,23 @@
+// A FIFO in a repository must not hang `write`: opening one for writing waits for a reader
+// forever, holding one of libuv's four threads. It is refused like a directory.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { createWriteTool } from './write-tool.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await createTestWorkspace();
+  execFileSync('mkfifo', [join(ws.root, 'pipe.txt')]);
+});
+afterEach(() => ws.cleanup());
+
+describe('write and a FIFO', () => {
+  it('refuses to write to a FIFO instead of waiting for a reader', async () => {
+    const write = createWriteTool({ root: ws.root });
+    await expect(write.execute({ file_path: 'pipe.txt', content: 'x' }, toolContext())).rejects.toThrow(
+      '"pipe.txt" is not a regular file: pass the path of a file to create or overwrite.',
+    );
+  });
+});
