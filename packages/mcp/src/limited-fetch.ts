@@ -1,8 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { OversizedMessage, tooLargeAnswer } from './message-limit.js';
+import { formatBytes, OversizedMessage, tooLargeAnswer } from './message-limit.js';
 
 /** How far past the limit a JSON body is read to tell its size, as a multiple of the limit. */
 const COUNT_UP_TO = 16;
+/** How much of an error page (a 4xx or 5xx response) is kept for the error message. */
+const ERROR_PAGE_BYTES = 4_096;
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 
@@ -30,6 +32,56 @@ function headersOf(response: Response): Headers {
   return headers;
 }
 
+/** Reads on to tell a body's size without keeping it: its declared length, or up to a point. */
+async function sizeOf(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  read: number,
+  declared: number,
+  maxBytes: number,
+): Promise<number> {
+  let bytes = read;
+  if (declared > bytes) bytes = declared;
+  else
+    while (bytes <= maxBytes * COUNT_UP_TO) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+  await reader.cancel().catch(() => {});
+  return bytes;
+}
+
+/** An error page cut to its first {@link ERROR_PAGE_BYTES} bytes, saying how large it was. */
+async function limitErrorPage(response: Response, maxBytes: number): Promise<Response> {
+  const reader = response.body!.getReader();
+  const pieces: Uint8Array[] = [];
+  let bytes = 0;
+  while (bytes <= ERROR_PAGE_BYTES) {
+    const { done, value } = await reader.read();
+    if (done)
+      return new Response(join(pieces, bytes), { status: response.status, headers: headersOf(response) });
+    pieces.push(value);
+    bytes += value.length;
+  }
+  const total = await sizeOf(reader, bytes, Number(response.headers.get('content-length')), maxBytes);
+  const start = new TextDecoder().decode(join(pieces, bytes).subarray(0, ERROR_PAGE_BYTES));
+  return new Response(`${start}… (${formatBytes(total)} in all)`, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: headersOf(response),
+  });
+}
+
+function join(pieces: Uint8Array[], bytes: number): Uint8Array {
+  const joined = new Uint8Array(bytes);
+  let at = 0;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return joined;
+}
+
 /** A JSON body, or for one over the limit the error answers of the requests it answered. */
 async function limitJson(response: Response, requests: Id[], maxBytes: number): Promise<Response> {
   const reader = response.body!.getReader();
@@ -49,25 +101,11 @@ async function limitJson(response: Response, requests: Id[], maxBytes: number): 
       pieces.push(value);
     }
   }
-  if (complete) {
-    const body = new Uint8Array(bytes);
-    let at = 0;
-    for (const piece of pieces) {
-      body.set(piece, at);
-      at += piece.length;
-    }
-    return new Response(body, { status: response.status, headers: headersOf(response) });
-  }
+  if (complete)
+    return new Response(join(pieces, bytes), { status: response.status, headers: headersOf(response) });
   pieces.length = 0;
-  // Over the limit: tell its size (reading on without keeping it, up to a point) and answer for it.
-  if (declared > maxBytes) bytes = declared;
-  else
-    while (bytes <= maxBytes * COUNT_UP_TO) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-    }
-  await reader.cancel().catch(() => {});
+  // Over the limit: tell its size and answer for it.
+  bytes = await sizeOf(reader, bytes, declared, maxBytes);
   const answers = requests.map((id) => tooLargeAnswer(id, bytes, maxBytes));
   const headers = headersOf(response);
   headers.set('content-type', 'application/json');
@@ -150,7 +188,8 @@ function limitEvents(response: Response, requests: Id[], maxBytes: number): Resp
  * Wraps `fetch` for the Streamable HTTP transport so that no message from the server over
  * `maxBytes` is held in memory or handed on: a JSON answer over the limit becomes the error
  * answer `tooLargeAnswer` for each request of the POST, and over SSE each message is checked on
- * its own (see `limitEvents`). Other responses pass as they are.
+ * its own (see `limitEvents`). An error page (4xx, 5xx) is cut to its first 4 KB, which the SDK
+ * puts in its error. Other responses pass as they are.
  */
 export function fetchWithMessageLimit(
   maxBytes: number,
@@ -158,7 +197,9 @@ export function fetchWithMessageLimit(
 ): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
-    if (!response.ok || !response.body) return response;
+    if (!response.body) return response;
+    if (response.status >= 400) return limitErrorPage(response, maxBytes);
+    if (!response.ok) return response; // a redirect, left to the SDK as it came
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const requests = init?.method === 'POST' ? requestIdsOf(init.body) : [];
     if (type === 'application/json') return limitJson(response, requests, maxBytes);

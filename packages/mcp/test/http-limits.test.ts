@@ -26,7 +26,7 @@ async function startServer(json: boolean): Promise<{ url: string; http: HttpServ
       { capabilities: { tools: {}, logging: {} } },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: ['ok', 'huge', 'huge-notification'].map((name) => ({ name, inputSchema: object })),
+      tools: ['ok', 'huge', 'huge-notification', 'http-error'].map((name) => ({ name, inputSchema: object })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
       const size = Math.round(Number(call.params.arguments?.mb ?? 1) * MB);
@@ -47,7 +47,15 @@ async function startServer(json: boolean): Promise<{ url: string; http: HttpServ
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response);
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body: unknown = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    if ((body as { params?: { name?: string } } | undefined)?.params?.name === 'http-error') {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end('e'.repeat(60 * MB));
+      return;
+    }
+    await transport.handleRequest(request, response, body);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const address = http.address();
@@ -93,5 +101,16 @@ describe.each([
   it('a 12 MB notification is dropped; the call still gets its answer', async () => {
     const output = await find('mcp__web__huge-notification').execute({ mb: 12 }, context());
     expect(toolResultText(output)).toBe('ok after a huge notification');
+  });
+
+  it('a 60 MB error page is cut to its first 4 KB in the error', async () => {
+    const error = await Promise.resolve(find('mcp__web__http-error').execute({}, context())).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(error?.message).toMatch(
+      /^MCP server "web" failed while calling "http-error": .*Error POSTing to endpoint: e{4096}… \(60 MB in all\)/,
+    );
+    expect(error!.message.length).toBeLessThan(4_500);
   });
 });
