@@ -58,6 +58,8 @@ export function exceedsDocumentBounds(
       if (depth > bounds.maxDepth)
         return `it is nested more than ${bounds.maxDepth.toLocaleString('en-US')} levels deep (at ${pathOf(frame)})`;
       if (Array.isArray(current)) {
+        // A store that clones rather than parses may hand over a sparse array of 2³² − 1 items.
+        if (chars + current.length > bounds.maxChars) return tooLarge(bounds.maxChars);
         for (let index = current.length - 1; index >= 0; index--)
           stack.push({ value: current[index], depth, parent: frame, key: index });
       } else {

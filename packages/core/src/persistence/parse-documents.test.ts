@@ -49,6 +49,13 @@ describe('documents read from a store are bounded', () => {
     });
   });
 
+  it('a sparse array of 4,294,967,295 items (a store that clones, not parses) is refused at once', () => {
+    expect(parseSnapshotDocument(snapshot(new Array(2 ** 32 - 1)))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/cannot be read: it is larger than 268,435,456 characters/),
+    });
+  });
+
   it('a document within the bounds still parses (the limit is far above what troupe writes)', () => {
     const within = parseSnapshotDocument(snapshot(nested(MAX_DOCUMENT_DEPTH - 8)));
     expect(within.ok).toBe(true);

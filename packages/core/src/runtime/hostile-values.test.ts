@@ -141,6 +141,15 @@ describe('a tool result that JSON cannot hold', () => {
       /tool "odd" returned a result that cannot be read: .*no text for you/,
     ],
   ];
+  it('a sparse array of 4,294,967,295 blocks is cut at once, not walked', async () => {
+    const { runtime, model, store } = oddToolRuntime(() => new Array(2 ** 32 - 1));
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    expect(await handle.result).toMatchObject({ status: 'completed', output: 'survived' });
+    const answer = resultOf(model.requests[1]!.messages);
+    expect(JSON.stringify(answer.content)).toMatch(/4,294,957,295 more blocks were not kept/);
+    await expectPlainJson(store, handle.id);
+  });
+
   it.each(hostileResults)(
     '%s is kept as plain JSON or becomes an error result',
     async (_label, output, expected) => {

@@ -4,6 +4,9 @@ import type { ToolResultBlock, ToolResultContent } from '../model/types.js';
 /** Most characters of one tool result kept in a conversation and its journal (images count their data). */
 export const MAX_STORED_TOOL_OUTPUT_CHARS = 1_000_000;
 
+/** Most blocks of one tool result kept (a tool may return a sparse array of 2³² − 1). */
+export const MAX_TOOL_OUTPUT_BLOCKS = 10_000;
+
 function note(dropped: number): string {
   return `\n\n[Tool output cut: ${dropped.toLocaleString('en-US')} more characters were not kept. Ask for a smaller part.]`;
 }
@@ -53,9 +56,13 @@ export function capToolOutput(
   }
   if (!Array.isArray(content)) return { ...result, content: String(content) };
   const blocks: ToolResultContent[] = [];
-  const count = content.length;
+  const count = Math.min(content.length, MAX_TOOL_OUTPUT_BLOCKS);
   for (let index = 0; index < count; index++)
     blocks.push(readBlock(content[index]) ?? { type: 'text', text: '' });
+  if (content.length > count) {
+    const more = (content.length - count).toLocaleString('en-US');
+    blocks.push({ type: 'text', text: `[Tool output cut: ${more} more blocks were not kept.]` });
+  }
   const total = blocks.reduce(
     (sum, block) => sum + (isImageBlock(block) ? block.source.data.length : block.text.length),
     0,
