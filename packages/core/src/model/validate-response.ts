@@ -31,6 +31,9 @@ export interface InvalidResponse {
   message: string;
 }
 
+/** Most content blocks of one model response; a response with more is refused. */
+export const MAX_RESPONSE_BLOCKS = 10_000;
+
 const STOP_REASONS = new Set([
   'end_turn',
   'tool_use',
@@ -145,7 +148,8 @@ function validBlock(block: unknown, index: number, read: Read) {
  * object with a `content` array of text, thinking and tool_use blocks. The response is rebuilt
  * from those known fields (nothing else reaches the journal); a tool input beyond `bounds` or not
  * plain JSON is replaced by `{}` and reported in `refusedInputs` (the call is answered with an
- * error); a text or thinking block past `MAX_MODEL_TEXT_CHARS` is cut, with a note; usage that is
+ * error); a text or thinking block past `MAX_MODEL_TEXT_CHARS` is cut, with a note; a response of
+ * more than `MAX_RESPONSE_BLOCKS` blocks is refused; usage that is
  * missing, negative or not a finite number is estimated from the sizes of the request and the
  * response. Never throws: a response whose getters or proxy traps throw is refused.
  */
@@ -183,9 +187,14 @@ function readResponse(
       message: `Malformed model response: content must be an array of blocks, got ${got}.`,
     };
   }
+  const count = blocks.length;
+  if (count > MAX_RESPONSE_BLOCKS)
+    return {
+      ok: false,
+      message: `Malformed model response: content has ${count.toLocaleString('en-US')} blocks, more than ${MAX_RESPONSE_BLOCKS.toLocaleString('en-US')}.`,
+    };
   const content: ContentBlock[] = [];
   const read: Read = { bounds, refused: new Map(), cut: 0 };
-  const count = blocks.length;
   for (let index = 0; index < count; index++) {
     const block = validBlock(blocks[index], index, read);
     if (typeof block === 'string') return { ok: false, message: `Malformed model response: ${block}.` };

@@ -254,6 +254,11 @@ describe('a model adapter handing over what JSON cannot hold', () => {
     ],
     ['returns a string', () => 'hello', /expected an object, got string/],
     [
+      'returns 2,000,000 text blocks',
+      () => ({ content: new Array(2_000_000).fill({ type: 'text', text: 'a' }), usage }),
+      /content has 2,000,000 blocks, more than 10,000/,
+    ],
+    [
       'returns a response whose content getter throws',
       () =>
         Object.defineProperty({ usage }, 'content', {
