@@ -20,15 +20,36 @@ export class ConfinementError extends Error {
   }
 }
 
+/** Thrown when a file opened for reading turns out not to be a regular file (a FIFO, a device). */
+export class NotRegularFileError extends Error {
+  constructor(readonly path: string) {
+    super(`"${path}" is not a regular file (it was replaced while being opened); nothing was read.`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
 /**
- * A `catch` handler for a tool: turns a {@link ConfinementError} into the tool's error for the
- * model, and rethrows anything else.
+ * A `catch` handler for a tool: turns a {@link ConfinementError} or {@link NotRegularFileError}
+ * into the tool's error for the model, and rethrows anything else.
  */
 export function confinedFailure(toolName: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof ConfinementError) throw toolFailure(toolName, error.message, { path: error.path });
+    if (error instanceof ConfinementError || error instanceof NotRegularFileError)
+      throw toolFailure(toolName, error.message, { path: error.path });
     throw error;
   };
+}
+
+/**
+ * Opens a regular file for reading through {@link openConfined} without ever waiting: `O_NONBLOCK`
+ * keeps a FIFO swapped in after the caller's check from blocking the open (and a thread) until
+ * a writer comes, and anything but a regular file is closed again with {@link NotRegularFileError}.
+ */
+export async function openRegularConfined(realPath: string, realRoot: string): Promise<FileHandle> {
+  const handle = await openConfined(realPath, realRoot, constants.O_RDONLY | constants.O_NONBLOCK);
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  throw new NotRegularFileError(realPath);
 }
 
 function inside(path: string, root: string): boolean {
@@ -134,9 +155,9 @@ async function makeParents(realDir: string, realRoot: string): Promise<FileHandl
   return directory;
 }
 
-/** Reads a whole file (already resolved and checked) through {@link openConfined}. */
+/** Reads a whole regular file (already resolved and checked) through {@link openRegularConfined}. */
 export async function readConfined(realPath: string, realRoot: string): Promise<Buffer> {
-  const handle = await openConfined(realPath, realRoot, constants.O_RDONLY);
+  const handle = await openRegularConfined(realPath, realRoot);
   try {
     return await handle.readFile();
   } finally {

@@ -1,7 +1,5 @@
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openConfined } from './confined-open.js';
+import { openRegularConfined } from './confined-open.js';
 import { listSearchFiles } from './grep-files.js';
 import type { GrepEngine, GrepFileResult, GrepLine, GrepQuery, GrepSink } from './grep-types.js';
 import { type RegexWorker, startRegexWorker } from './regex-worker.js';
@@ -43,17 +41,6 @@ function keepLine(result: GrepFileResult, line: GrepLine, query: GrepQuery): voi
   if (result.lines.length < query.maxLinesPerFile) result.lines.push(line);
 }
 
-/**
- * Opens a file to search through `openConfined`, without waiting on a FIFO (`O_NONBLOCK`; a
- * regular file reads as usual), and refuses anything but a regular file: the file is skipped.
- */
-async function openRegularFile(realPath: string, realRoot: string): Promise<FileHandle> {
-  const handle = await openConfined(realPath, realRoot, constants.O_RDONLY | constants.O_NONBLOCK);
-  if ((await handle.stat()).isFile()) return handle;
-  await handle.close();
-  throw new Error(`${realPath} is not a regular file; skipped.`);
-}
-
 /** Searches one file line by line; undefined when it has no match or is binary. */
 async function searchFile(query: GrepQuery, path: string, regex: RegexWorker, pretest: boolean) {
   const result: GrepFileResult = { path, count: 0, lines: [] };
@@ -62,7 +49,7 @@ async function searchFile(query: GrepQuery, path: string, regex: RegexWorker, pr
   let afterLeft = 0;
   let lastKept = 0;
   const scan = await scanTextBlocks(
-    () => openRegularFile(join(query.root, path), query.root),
+    () => openRegularConfined(join(query.root, path), query.root),
     async (text, firstLine, lineCount) => {
       // Most blocks hold no match at all: the worker tests the whole block once before splitting it.
       const matches = await regex.matchLines(text, pretest && afterLeft === 0);

@@ -1,8 +1,7 @@
-import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
-import { confinedFailure, openConfined } from './confined-open.js';
+import { confinedFailure, openRegularConfined } from './confined-open.js';
 import {
   type NodeToolsContext,
   type NodeToolsOptions,
@@ -69,7 +68,7 @@ export function createReadTool(options: NodeToolsOptions | NodeToolsContext): To
       const last = offset + limit - 1;
       let moreAfter = false;
       const scan = await scanTextBlocks(
-        () => openConfined(path, workspace.realRoot, constants.O_RDONLY).catch(confinedFailure('read')),
+        () => openRegularConfined(path, workspace.realRoot).catch(confinedFailure('read')),
         (block, firstLine, lineCount) => {
           if (firstLine + lineCount - 1 < offset) return true;
           const parts = block.split('\n');
