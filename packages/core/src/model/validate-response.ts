@@ -1,6 +1,6 @@
 import { describeThrown, toPlainJson } from '../persistence/plain-json.js';
 import { DEFAULT_INPUT_BOUNDS, type InputBounds } from '../tools/bound-input.js';
-import { capModelText } from './cap-model-text.js';
+import { capModelText, MAX_MODEL_TEXT_CHARS } from './cap-model-text.js';
 import { IMAGE_CHARS_ESTIMATE } from './tool-result-content.js';
 import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, Usage } from './types.js';
 
@@ -30,6 +30,9 @@ export interface InvalidResponse {
   ok: false;
   message: string;
 }
+
+/** Most characters of a `tool_use` id or tool name (a signature may be as long as a text block). */
+const MAX_ID_CHARS = 1_000;
 
 /** Most content blocks of one model response; a response with more is refused. */
 export const MAX_RESPONSE_BLOCKS = 10_000;
@@ -123,6 +126,8 @@ function validBlock(block: unknown, index: number, read: Read) {
       if (typeof text !== 'string') return `${where}.thinking is not a string`;
       const thinking: ContentBlock = { type: 'thinking', thinking: cappedText(text, read) };
       const signature = block.signature;
+      if (typeof signature === 'string' && signature.length > MAX_MODEL_TEXT_CHARS)
+        return `${where}.signature is longer than ${MAX_MODEL_TEXT_CHARS.toLocaleString('en-US')} characters`;
       if (typeof signature === 'string') thinking.signature = signature;
       return thinking;
     }
@@ -130,6 +135,11 @@ function validBlock(block: unknown, index: number, read: Read) {
       const { id, name } = block;
       if (typeof id !== 'string' || id.length === 0) return `${where}.id is not a non-empty string`;
       if (typeof name !== 'string') return `${where}.name is not a string`;
+      // An id or a name is sent back with every later request: never megabytes of it.
+      if (id.length > MAX_ID_CHARS)
+        return `${where}.id is longer than ${MAX_ID_CHARS.toLocaleString('en-US')} characters`;
+      if (name.length > MAX_ID_CHARS)
+        return `${where}.name is longer than ${MAX_ID_CHARS.toLocaleString('en-US')} characters`;
       // The input is journaled and fed to the machine as plain JSON (a file store writes it).
       const input = toPlainJson(block.input, 'input', read.bounds);
       if (!input.ok) {

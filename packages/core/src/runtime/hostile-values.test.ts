@@ -254,6 +254,16 @@ describe('a model adapter handing over what JSON cannot hold', () => {
     ],
     ['returns a string', () => 'hello', /expected an object, got string/],
     [
+      'returns a 20 MB tool_use id',
+      () => ({ content: [{ type: 'tool_use', id: 'i'.repeat(20_000_000), name: 'echo', input: {} }], usage }),
+      /content\[0\]\.id is longer than 1,000 characters/,
+    ],
+    [
+      'returns a 20 MB thinking signature',
+      () => ({ content: [{ type: 'thinking', thinking: 'hm', signature: 's'.repeat(20_000_000) }], usage }),
+      /content\[0\]\.signature is longer than 1,000,000 characters/,
+    ],
+    [
       'returns 2,000,000 text blocks',
       () => ({ content: new Array(2_000_000).fill({ type: 'text', text: 'a' }), usage }),
       /content has 2,000,000 blocks, more than 10,000/,
