@@ -19,12 +19,13 @@ import {
   terminate,
 } from './process-tree.js';
 import { serverEnvironment } from './safe-environment.js';
+import { startWatchdog } from './watchdog.js';
 
 const STDERR_TAIL = 600;
 const GRACE_MS = 500;
 const TERM_MS = 1_500;
-/** Servers started and not yet stopped with all they started: leader pid → marker. */
-const servers = new Map<number, string>();
+/** Servers started and not yet stopped with all they started: leader pid → marker, watchdog. */
+const servers = new Map<number, { marker: string; watchdog: ChildProcess | undefined }>();
 let exitHookInstalled = false;
 
 /** Kills every server, and what it started, still alive when the host process exits (no orphans). */
@@ -32,11 +33,12 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const pid of servers.keys()) {
+    for (const [pid, { watchdog }] of servers) {
       signalAll(descendantsOf(pid), 'SIGKILL');
       killGroup(pid, 'SIGKILL');
+      watchdog?.kill('SIGKILL');
     }
-    signalAll(processesMarked(new Set(servers.values())), 'SIGKILL');
+    signalAll(processesMarked(new Set([...servers.values()].map((server) => server.marker))), 'SIGKILL');
   });
 }
 
@@ -63,7 +65,8 @@ export interface StdioTransportOptions {
  * SIGKILL after 1.5 s), so nothing survives it. On Linux that includes processes that left the
  * group: the server's descendants read from /proc before it is stopped, and every process whose
  * environment still carries the server's `TROUPE_MCP_SERVER` marker (a double-forked daemon).
- * A process that leaves the group, its parent and that marker all at once is out of reach. The
+ * A process that leaves the group, its parent and that marker all at once is out of reach. A
+ * watchdog (see `startWatchdog`) does the same if the host dies without running any code. The
  * last lines of the server's stderr are kept for error messages.
  *
  * A message over `maxMessageBytes` is never buffered whole and never throws: an answer to one of
@@ -142,7 +145,8 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        if (child.pid) servers.set(child.pid, this.marker);
+        if (child.pid)
+          servers.set(child.pid, { marker: this.marker, watchdog: startWatchdog(child.pid, this.marker) });
         resolve();
       });
       child.once('close', () => {
@@ -221,6 +225,7 @@ export class ProcessGroupStdioTransport implements Transport {
     killGroup(pid, 'SIGTERM');
     await terminate([...targets], TERM_MS, current);
     killGroup(pid, 'SIGKILL');
+    servers.get(pid)?.watchdog?.kill('SIGKILL');
     servers.delete(pid);
     this.tracked.clear();
     // A process that escaped may still hold the pipes; once the server's last output has had time
