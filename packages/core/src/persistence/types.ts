@@ -170,7 +170,12 @@ export interface TaskPage {
  * over (`PERSISTENCE_LOCK_TAKEN`). Loading goes on.
  */
 export interface StoreWarning {
-  code: 'PERSISTENCE_CORRUPT' | 'PERSISTENCE_VERSION' | 'PERSISTENCE_LOCK_TAKEN' | 'PERSISTENCE_TASK_OWNED';
+  code:
+    | 'PERSISTENCE_CORRUPT'
+    | 'PERSISTENCE_FAILED'
+    | 'PERSISTENCE_VERSION'
+    | 'PERSISTENCE_LOCK_TAKEN'
+    | 'PERSISTENCE_TASK_OWNED';
   message: string;
   path?: string;
   line?: number;

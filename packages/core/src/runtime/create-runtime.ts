@@ -36,7 +36,7 @@ import type { DriverHost } from './driver-host.js';
 import { RuntimeEmitter } from './emitter.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
-import { planRestore } from './restore-plan.js';
+import { isStoreFailure, planRestore } from './restore-plan.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
@@ -486,6 +486,7 @@ export class Runtime {
         warnings,
         warn,
       }).catch((error: unknown) => {
+        if (isStoreFailure(error)) return { unavailable: (error as Error).message };
         // A store that throws for one task's documents: that task alone fails.
         const message = `Task ${spec.taskId} cannot be restored: ${(error as Error)?.message ?? String(error)}.`;
         warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
@@ -495,6 +496,13 @@ export class Runtime {
       // Shut down while the store was read: nothing more is started.
       if (this.stopped) break;
       if (this.table.get(spec.taskId)) continue;
+      if ('unavailable' in plan) {
+        // The store failed, not the task: it stays unfinished, for the next restore().
+        const message = `Task ${spec.taskId} was not restored: the store could not be read (${plan.unavailable}). It is left unfinished; call restore() again once the store is back.`;
+        warnings.push({ code: 'PERSISTENCE_FAILED', message });
+        this.emitter.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId: spec.taskId });
+        continue;
+      }
       restored.push(spec.taskId);
       if ('corrupt' in plan) {
         // This task alone fails; the others restore.

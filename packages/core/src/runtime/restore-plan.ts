@@ -1,4 +1,5 @@
 import { type AnyActorLogic, createActor } from 'xstate';
+import { PersistenceError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
 import { armedDeadline, wantedEffect } from '../machines/wanted-effect.js';
@@ -17,6 +18,19 @@ export interface RestorePlan {
 /** Neither the snapshot nor the journal of a task can be brought back: it must fail alone. */
 export interface CorruptTask {
   corrupt: string;
+}
+
+/**
+ * The store could not be reached for one task's documents (`PERSISTENCE_FAILED`: a lost connection,
+ * a read error): nothing says they are bad, so the task stays unfinished for the next `restore()`.
+ */
+export interface UnavailableTask {
+  unavailable: string;
+}
+
+/** True for an error that says the store failed, not that what it holds is bad. */
+export function isStoreFailure(error: unknown): boolean {
+  return PersistenceError.isInstance(error) && error.code === 'PERSISTENCE_FAILED';
 }
 
 /** What the restore of one task needs besides the store: its fresh input and a warning sink. */
@@ -80,7 +94,7 @@ export async function planRestore(
   store: TaskStore,
   task: StoredTask,
   context: RestoreContext,
-): Promise<RestorePlan | CorruptTask> {
+): Promise<RestorePlan | CorruptTask | UnavailableTask> {
   if (task.status === 'queued') return { logic: undefined, replay: [], journalLength: 0 };
   const { input, warnings, warn } = context;
   const taskId = task.spec.taskId;
@@ -91,6 +105,7 @@ export async function planRestore(
     warnings.push(...journal.warnings);
     events = journal.entries.map((entry) => entry.event);
   } catch (error) {
+    if (isStoreFailure(error)) return { unavailable: (error as Error).message };
     journalProblem = (error as Error).message;
   }
   let snapshot: Awaited<ReturnType<TaskStore['loadSnapshot']>>;
@@ -98,6 +113,7 @@ export async function planRestore(
   try {
     snapshot = await store.loadSnapshot(taskId);
   } catch (error) {
+    if (isStoreFailure(error)) return { unavailable: (error as Error).message };
     snapshotProblem = `unreadable (${(error as Error).message})`;
   }
   if (snapshot && snapshot.v === SCHEMA_VERSION) {

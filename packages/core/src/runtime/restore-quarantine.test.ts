@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PersistenceError } from '../errors.js';
 import type { RuntimeWarning } from '../events.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
 import type { TaskStore } from '../persistence/types.js';
@@ -113,5 +114,36 @@ describe('restore', () => {
       'resumed',
     ]);
     expect(good).toBeDefined();
+  });
+
+  it('a store that cannot be reached for one task leaves it unfinished for the next restore, never failed', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const [flaky, good] = ids as [string, string];
+    let outage = true;
+    const unreachable: TaskStore = {
+      ...store,
+      loadJournal: async (taskId) => {
+        if (taskId === flaky && outage)
+          throw new PersistenceError('PERSISTENCE_FAILED', 'Cannot reach the database (connection reset).');
+        return store.loadJournal(taskId);
+      },
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: unreachable });
+    const warned: RuntimeWarning[] = [];
+    second.runtime.on('runtime.warning', (warning) => warned.push(warning));
+    const first = await second.runtime.restore();
+    expect(first.restored).toEqual([good]);
+    expect(warned).toEqual([
+      expect.objectContaining({
+        code: 'PERSISTENCE_FAILED',
+        taskId: flaky,
+        message: expect.stringMatching(/Task .* was not restored: .*connection reset.*restore\(\) again/),
+      }),
+    ]);
+    expect((await endOf(second.runtime, good))?.status).toBe('completed');
+    expect(await endOf(second.runtime, flaky)).toBeUndefined();
+    outage = false;
+    expect((await second.runtime.restore()).restored).toEqual([flaky]);
+    expect((await endOf(second.runtime, flaky))?.status).toBe('completed');
   });
 });
