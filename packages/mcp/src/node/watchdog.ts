@@ -13,7 +13,7 @@ marked() {
   done
 }
 kill -s TERM -- -"$1" $(marked "$@") 2>/dev/null
-sleep 1.5
+sleep 2
 kill -s KILL -- -"$1" $(marked "$@") 2>/dev/null
 exit 0
 `;
