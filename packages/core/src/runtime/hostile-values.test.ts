@@ -12,7 +12,7 @@ import { replayTask } from '../replay/replay-task.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { RuntimeOptions } from './create-runtime.js';
-import { fixtureRuntime, settle } from './test-fixtures.js';
+import { fixtureRuntime, hang, settle } from './test-fixtures.js';
 
 function resultOf(messages: { role: string; content: unknown }[]): ToolResultBlock {
   return (messages.at(-1)!.content as ToolResultBlock[])[0]!;
@@ -645,5 +645,36 @@ describe("a session's message listener that throws", () => {
     expect(reply.text).toBe('hello there');
     expect(seen).toEqual(['hello there']);
     expect(warnings).toEqual([expect.stringMatching(/^LISTENER_FAILED: A session message listener threw/)]);
+  });
+});
+
+describe('a host store whose journal write throws', () => {
+  it('is a PERSISTENCE_FAILED warning naming the task; the task still ends (also from a deadline timer)', async () => {
+    const memory = createMemoryStore();
+    const store: TaskStore = {
+      ...memory,
+      appendJournal(taskId, entry) {
+        if (entry.event.type === 'model.responded' || entry.event.type === 'deadline.passed')
+          throw Object.create(null);
+        memory.appendJournal(taskId, entry);
+      },
+    };
+    const warnings: string[] = [];
+    const { runtime, clock } = fixtureRuntime(
+      (_request, { call, signal }) => (call === 0 ? textReply('answered') : hang(signal)),
+      { store },
+    );
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const first = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    expect(await first.result).toMatchObject({ status: 'completed', output: 'answered' });
+    const second = runtime.spawn({ agent: 'explore', prompt: 'y', limits: { timeoutMs: 1_000 } });
+    await settle();
+    clock.advance(60_000);
+    expect((await second.result).status).toBe('failed');
+    expect(warnings[0]).toMatch(new RegExp(`^PERSISTENCE_FAILED: .*model\\.responded .*task ${first.id}`));
+    // The grace deadline, then the hard one: each fails to be journaled, and each still counts.
+    expect(warnings.length).toBeGreaterThan(1);
+    for (const warning of warnings.slice(1))
+      expect(warning).toMatch(new RegExp(`^PERSISTENCE_FAILED: .*deadline\\.passed .*task ${second.id}`));
   });
 });

@@ -83,11 +83,21 @@ export class TaskDriver {
     this.observe(actor.getSnapshot(), true);
   }
 
-  /** Feeds an event to the machine, journaling it first. */
+  /**
+   * Feeds an event to the machine, journaling it first. A store that throws does not stop the
+   * task (it would never end): the event is fed anyway, with a `PERSISTENCE_FAILED` warning.
+   */
   send(event: SubagentEvent): void {
     if (this.ended || !this.actor) return;
     const entry: JournalEntry = { v: SCHEMA_VERSION, seq: this.seq++, event };
-    this.host.store.appendJournal(this.spec.taskId, entry);
+    try {
+      this.host.store.appendJournal(this.spec.taskId, entry);
+    } catch (error) {
+      this.io.warn(
+        'PERSISTENCE_FAILED',
+        `The store could not journal ${event.type} (entry ${entry.seq}) of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on, but its journal misses this entry.`,
+      );
+    }
     this.actor.send(event);
   }
 
