@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openFilesInDirectorySync } from './confined-open.js';
-import { listSearchFiles } from './grep-files.js';
 import type { GrepEngine, GrepFileResult, GrepQuery } from './grep-types.js';
+import { comparePaths } from './path-order.js';
 
 /** Thrown when ripgrep refuses a pattern its regex syntax does not support; the caller falls back. */
 export class RipgrepPatternError extends Error {}
@@ -26,6 +26,9 @@ export function isRipgrepAvailable(command: string): Promise<boolean> {
 
 /** Files handed to one ripgrep process (each an open descriptor; Node raises the descriptor limit to the hard limit). */
 const BATCH = 1024;
+
+/** ripgrep processes running at once for one search. */
+const IN_FLIGHT = 2;
 
 /** The first descriptor number after standard input, output and error. */
 const FIRST_FD = 3;
@@ -232,20 +235,62 @@ async function searchOnce(
 }
 
 /**
+ * The files a search visits, listed by ripgrep (`rg --files`, its fast parallel walk; dot files
+ * included, links not followed, `ignoreDirectories` and the query's glob applied as ripgrep
+ * applies them), relative to the root, in path order. Only names come from here, and a name is
+ * nothing until it is opened: a name seen through a directory swapped for a link is skipped when
+ * its directory is verified ({@link openFilesInDirectorySync}).
+ */
+function listFiles(command: string, query: GrepQuery): Promise<string[]> {
+  const args = ['--files', '--no-config', '--hidden', '--no-ignore', '--null'];
+  for (const name of query.ignoreDirectories) args.push('--glob', `!${name}`);
+  if (query.glob) args.push('--glob', query.glob);
+  args.push('--', query.targetRelative);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: query.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: query.signal,
+    });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (query.signal.aborted) return reject(query.signal.reason);
+      // 1: nothing found; 2 with a listing: some folder could not be read, the rest was listed.
+      const listing = Buffer.concat(chunks).toString('utf8');
+      if (code !== 0 && code !== 1 && listing === '') {
+        return reject(new Error(`ripgrep failed (exit code ${code}): ${stderr.trim() || 'no message'}`));
+      }
+      const files = listing
+        .split('\0')
+        .filter((path) => path !== '')
+        .map((path) => (path.startsWith('./') ? path.slice(2) : path));
+      resolve(files.sort(comparePaths));
+    });
+  });
+}
+
+/**
  * A {@link GrepEngine} over the ripgrep executable `command`, confined like the JavaScript scan:
- * the files are listed and opened here ({@link listSearchFiles}, {@link openFilesInDirectorySync}), and ripgrep
+ * the files are listed by ripgrep but opened here ({@link openFilesInDirectorySync}), and ripgrep
  * only reads the descriptors it is handed, in batches, so a directory swapped for a link out of the
  * workspace while it runs cannot make it read there. Results come in path order.
  */
 export function ripgrepEngine(command: string): GrepEngine {
   return async (query, sink) => {
-    const files = await listSearchFiles(query);
+    const files = await listFiles(command, query);
     const batches: string[][] = [];
     // An empty search still runs ripgrep once (on empty input), so that a bad pattern is reported.
     for (let start = 0; start === 0 || start < files.length; start += BATCH) {
       batches.push(files.slice(start, start + BATCH));
     }
-    // Two batches in flight: one is opened and started while the other is searched.
+    // A few batches in flight: ripgrep searches the files it is handed on one thread.
     const stop = new AbortController();
     const search = { ...query, signal: AbortSignal.any([query.signal, stop.signal]) };
     const pending = new Map<number, Promise<GrepFileResult[]>>();
@@ -253,13 +298,12 @@ export function ripgrepEngine(command: string): GrepEngine {
       const paths = batches[index];
       if (paths !== undefined) pending.set(index, searchBatch(command, search, paths));
     };
-    start(0);
-    start(1);
+    for (let index = 0; index < IN_FLIGHT; index++) start(index);
     try {
       for (let index = 0; index < batches.length; index++) {
         const results = await pending.get(index)!;
         pending.delete(index);
-        start(index + 2);
+        start(index + IN_FLIGHT);
         for (const result of results) if (!sink(result)) return;
       }
     } finally {
