@@ -678,3 +678,27 @@ describe('a host store whose journal write throws', () => {
       expect(warning).toMatch(new RegExp(`^PERSISTENCE_FAILED: .*deadline\\.passed .*task ${second.id}`));
   });
 });
+
+describe('a host store whose snapshot write throws', () => {
+  it('is a PERSISTENCE_FAILED warning; the task still ends', async () => {
+    const memory = createMemoryStore();
+    const store: TaskStore = {
+      ...memory,
+      saveSnapshot() {
+        throw new Error('disk full');
+      },
+    };
+    const warnings: string[] = [];
+    const { runtime } = fixtureRuntime([toolReply('echo', { text: 'a' }), textReply('answered')], { store });
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    expect(await handle.result).toMatchObject({ status: 'completed', output: 'answered' });
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings)
+      expect(warning).toMatch(
+        new RegExp(
+          `^PERSISTENCE_FAILED: The store could not save the snapshot of task ${handle.id}: disk full`,
+        ),
+      );
+  });
+});

@@ -3,7 +3,7 @@ import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { armedDeadline, type WantedEffect, wantedEffect } from '../machines/wanted-effect.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import type { JournalEntry, TaskSpec } from '../persistence/types.js';
+import type { JournalEntry, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
 import { SCHEMA_VERSION } from '../persistence/types.js';
 import { errorResult } from '../tools/run-tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -117,11 +117,11 @@ export class TaskDriver {
     this.snapshot = snapshot;
     const taskId = this.spec.taskId;
     if (snapshot.status === 'done') {
-      this.host.store.saveSnapshot(taskId, finalDocument(taskId, snapshot, this.seq));
+      this.saveSnapshot(finalDocument(taskId, snapshot, this.seq));
       this.finish(snapshot);
       return;
     }
-    this.host.store.saveSnapshot(taskId, this.produceSnapshot);
+    this.saveSnapshot(this.produceSnapshot);
     const wanted = wantedEffect(snapshot);
     const key = wanted?.key ?? '';
     if (key !== this.effectKey) {
@@ -143,6 +143,18 @@ export class TaskDriver {
       }
     }
     this.deadline.arm(armedDeadline(snapshot));
+  }
+
+  /** Hands the store the snapshot; a store that throws is a warning, not the end of the task. */
+  private saveSnapshot(produce: () => TaskSnapshotDocument): void {
+    try {
+      this.host.store.saveSnapshot(this.spec.taskId, produce);
+    } catch (error) {
+      this.io.warn(
+        'PERSISTENCE_FAILED',
+        `The store could not save the snapshot of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on; a restore reads its journal.`,
+      );
+    }
   }
 
   /** Starts `wanted`; the event it resolves with is fed unless the state moved on meanwhile. */
