@@ -11,6 +11,7 @@ import type { Message, ModelAdapter } from '../model/types.js';
 import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
 import { nullStore } from '../persistence/null-store.js';
+import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { summaryOf } from '../persistence/task-pages.js';
 import type {
@@ -696,15 +697,17 @@ export class Runtime {
     const entry = this.table.get(spec.taskId);
     if (!entry || entry.result) return;
     const status: TaskStatus = result.status;
-    this.store.saveResult({ v: SCHEMA_VERSION, result });
-    this.store.appendStatus({
-      v: SCHEMA_VERSION,
-      taskId: spec.taskId,
-      event: `task.${result.status}`,
-      status,
-      at,
-      result,
-    });
+    this.persist(spec.taskId, 'save the result', () => this.store.saveResult({ v: SCHEMA_VERSION, result }));
+    this.persist(spec.taskId, `record task.${result.status}`, () =>
+      this.store.appendStatus({
+        v: SCHEMA_VERSION,
+        taskId: spec.taskId,
+        event: `task.${result.status}`,
+        status,
+        at,
+        result,
+      }),
+    );
     const base = entry.driver ? entry.driver.base() : this.table.eventBase(spec, at);
     this.table.settle(spec.taskId, result, at);
     const name = `task.${result.status}` as const;
@@ -722,7 +725,22 @@ export class Runtime {
     event: 'task.started' | 'task.resumed' | 'task.awaitingApproval',
     status: TaskStatus,
   ): void {
-    this.store.appendStatus({ v: SCHEMA_VERSION, taskId, event, status, at: this.clock.now() });
+    this.persist(taskId, `record ${event}`, () =>
+      this.store.appendStatus({ v: SCHEMA_VERSION, taskId, event, status, at: this.clock.now() }),
+    );
+  }
+
+  /** A store write for a running task: one that throws is a warning, never the end of the task. */
+  private persist(taskId: string, what: string, write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.emitter.emit('runtime.warning', {
+        code: 'PERSISTENCE_FAILED',
+        message: `The store could not ${what} of task ${taskId}: ${describeThrown(error)}. The task goes on.`,
+        taskId,
+      });
+    }
   }
 }
 

@@ -702,3 +702,37 @@ describe('a host store whose snapshot write throws', () => {
       );
   });
 });
+
+describe('a host store whose status or result write throws', () => {
+  it('is a PERSISTENCE_FAILED warning; the task still settles and its handle resolves', async () => {
+    const memory = createMemoryStore();
+    const store: TaskStore = {
+      ...memory,
+      appendStatus(record) {
+        if (record.event === 'task.started' || record.event === 'task.completed') throw Object.create(null);
+        memory.appendStatus(record);
+      },
+      saveResult() {
+        throw new Error('disk full');
+      },
+    };
+    const warnings: string[] = [];
+    const { runtime } = fixtureRuntime([textReply('answered')], { store });
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    expect(await handle.result).toMatchObject({ status: 'completed', output: 'answered' });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^PERSISTENCE_FAILED: The store could not record task\\.started of task ${handle.id}: `),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^PERSISTENCE_FAILED: The store could not save the result of task ${handle.id}: disk full`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(`^PERSISTENCE_FAILED: The store could not record task\\.completed of task ${handle.id}: `),
+      ),
+    ]);
+  });
+});
