@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
@@ -75,6 +75,26 @@ describe('agent folders of other tools', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
       `troupe: The agents folder ${join(project, 'nowhere')} does not exist (from --agents-dir or agentDirs in the config file).\n`,
+    );
+  }, 40_000);
+
+  it('a project agent folder that links out of the project is skipped with a line naming it; the rest loads', async () => {
+    const project = projectOfOtherTools();
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    symlinkSync('/', join(project, '.claude', 'agents'));
+    const env = cleanEnv(tempDir('home'));
+    const run = await runCli(['agents', 'list', '--json', '--agents-dir', '.blade/agents'], {
+      cwd: project,
+      env,
+    });
+    expect(run.code).toBe(0);
+    const names = (JSON.parse(run.stdout) as { name: string }[]).map((agent) => agent.name);
+    expect(names).toContain('db-expert');
+    expect(names).toContain('explore');
+    expect(names.length).toBeLessThan(20);
+    const validate = await runCli(['agents', 'validate'], { cwd: project, env });
+    expect(validate.stdout + validate.stderr).toMatch(
+      /\.claude\/agents: is a link to \/, outside the project .*; not followed/,
     );
   }, 40_000);
 });

@@ -46,14 +46,18 @@ export async function loadAgents(places: AgentPlaces): Promise<AgentRegistry> {
     ...(places.extraDirs ? { extraDirs: places.extraDirs } : {}),
   });
   const folders = new Set(agentDirectories(places).map((entry) => entry.dir));
-  const folderProblem = registry.problems().find((problem) => problem.file && folders.has(problem.file));
+  // A folder that cannot be read stops the command; one skipped because it links out of its place
+  // (a cloned repository's `.claude/agents -> /`) is a notice (see agentNotices).
+  const folderProblem = registry
+    .problems()
+    .find((problem) => problem.file && folders.has(problem.file) && problem.field !== 'link');
   if (folderProblem) throw new CliError(folderProblem.message);
   return registry;
 }
 
 /** One line about agent files that could not be loaded, or undefined when all loaded. */
 function agentProblemsNotice(registry: AgentRegistry): string | undefined {
-  const count = registry.problems().length;
+  const count = registry.problems().filter((problem) => problem.field !== 'link').length;
   if (count === 0) return undefined;
   return `${count} agent file${count === 1 ? '' : 's'} could not be loaded (run \`troupe agents validate\` for details).`;
 }
@@ -67,6 +71,7 @@ export async function agentNotices(registry: AgentRegistry, tools: readonly Tool
   const notices: string[] = [];
   const problems = agentProblemsNotice(registry);
   if (problems) notices.push(problems);
+  for (const problem of registry.problems()) if (problem.field === 'link') notices.push(problem.message);
   for (const warning of registry.warnings()) {
     if (warning.field === 'tools' || warning.field === 'disallowedTools') notices.push(warning.message);
   }

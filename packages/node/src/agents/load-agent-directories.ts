@@ -175,7 +175,8 @@ async function listAgentFiles(
   }
   const escape = base === undefined ? undefined : await linkOutOf(dir, real, base, source);
   if (escape !== undefined) {
-    registry.addProblem({ message: escape, file: dir }, source);
+    // `field: 'link'`: a folder skipped on purpose, not one that failed (hosts may go on without it).
+    registry.addProblem({ message: escape, file: dir, field: 'link' }, source);
     return [];
   }
   if (seen.has(real)) return [];
