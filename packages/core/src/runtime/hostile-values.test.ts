@@ -736,3 +736,44 @@ describe('a host store whose status or result write throws', () => {
     ]);
   });
 });
+
+describe('an abort listener of a tool or a model adapter that throws', () => {
+  it('is a LISTENER_FAILED warning when the task is cancelled, not an uncaught exception', async () => {
+    const warnings: string[] = [];
+    const sticky = defineTool({
+      name: 'sticky',
+      description: 'Hangs, and throws when aborted',
+      access: 'read',
+      input: v.object({}),
+      execute: (_input, context) =>
+        new Promise<string>((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => {
+            throw new Error('abort listener bites');
+          });
+          (context.signal as { onabort?: unknown }).onabort = () => {
+            throw Object.create(null);
+          };
+          context.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    });
+    const { runtime } = fixtureRuntime([toolReply('sticky', {}), textReply('never')], {
+      tools: [sticky],
+      agents: [{ name: 'explore', description: 'x', systemPrompt: 'x', tools: ['sticky'] }],
+    });
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    await settle();
+    runtime.cancel(handle.id, 'enough');
+    expect(await handle.result).toMatchObject({ status: 'cancelled' });
+    // Node would rethrow a listener's error on the next tick: give it the chance.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^LISTENER_FAILED: An abort listener in task ${handle.id} threw: abort listener bites`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^LISTENER_FAILED: An abort listener in task ${handle.id} threw: a thrown Object`),
+      ),
+    ]);
+  });
+});

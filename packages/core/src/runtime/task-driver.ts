@@ -11,6 +11,7 @@ import type { DriverHost } from './driver-host.js';
 import { askApproval } from './effects/approval.js';
 import { DeadlineTimer } from './effects/deadline-timer.js';
 import type { EffectIO } from './effects/effect-io.js';
+import { guardedController } from './effects/guarded-signal.js';
 import { callModel } from './effects/model-call.js';
 import { ToolCalls } from './effects/tool-calls.js';
 import type { SubagentRef, SubagentSnapshot } from './subagent-snapshot.js';
@@ -32,7 +33,7 @@ export class TaskDriver {
   private actor: SubagentRef | undefined;
   private seq = 0;
   private effectKey = '';
-  private controller = new AbortController();
+  private controller = this.newController();
   /** An effect was started and has not reported back. */
   private inFlight = false;
   /** True once the task reached a final state. */
@@ -205,9 +206,20 @@ export class TaskDriver {
 
   private abort(): void {
     this.controller.abort();
-    this.controller = new AbortController();
+    this.controller = this.newController();
     this.inFlight = false;
     this.tools.reset();
+  }
+
+  /** The controller of the effects to come: an abort listener that throws is a warning. */
+  private newController(): AbortController {
+    return guardedController((error) =>
+      this.host.emitter.emit('runtime.warning', {
+        code: 'LISTENER_FAILED',
+        message: `An abort listener in task ${this.spec.taskId} threw: ${describeThrown(error)}. The task went on; fix the tool or the model adapter.`,
+        taskId: this.spec.taskId,
+      }),
+    );
   }
 
   /** Fields every event about this task carries. */
