@@ -163,19 +163,27 @@ function tooLarge(bounds: PlainJsonBounds, path: string): PlainJson {
   };
 }
 
+/** Most characters of a thrown value's description (an error result is not a log). */
+const MAX_THROWN_CHARS = 20_000;
+
+/** `text` cut to MAX_THROWN_CHARS, copied so that it does not keep a huge original alive. */
+function clip(text: string): string {
+  return text.length <= MAX_THROWN_CHARS ? text : ` ${text.slice(0, MAX_THROWN_CHARS)}…`.slice(1);
+}
+
 /**
- * A one-line description of anything thrown: an error's message, a string, or a short JSON form.
+ * A short description of anything thrown: an error's message, a string, or a short JSON form.
  * Never throws, whatever the value (an object with no prototype, a getter or proxy trap that
  * throws, a BigInt).
  */
 export function describeThrown(error: unknown): string {
   try {
-    if (typeof error === 'string') return error.slice(0, 2_000) || '(an empty string)';
+    if (typeof error === 'string') return clip(error) || '(an empty string)';
     if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
     const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message) return message.slice(0, 2_000);
+    if (typeof message === 'string' && message) return clip(message);
     const json = JSON.stringify(error);
-    if (json && json !== '{}') return json.slice(0, 2_000);
+    if (json && json !== '{}') return clip(json);
   } catch {
     // Falls through: the value cannot be read.
   }

@@ -110,6 +110,15 @@ describe('a tool that throws anything', () => {
     await expectPlainJson(store, handle.id);
   });
 
+  it('a 1 MB error message is kept to its first 20,000 characters', async () => {
+    const { runtime, model } = oddToolRuntime(() => {
+      throw new Error('e'.repeat(1_000_000));
+    });
+    await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
+    const content = resultOf(model.requests[1]!.messages).content as string;
+    expect(content).toBe(`Error: tool "odd" failed: ${'e'.repeat(20_000)}…`);
+  });
+
   it('a rejected promise of Object.create(null) is an error result too', async () => {
     const { runtime, model } = oddToolRuntime(() => Promise.reject(Object.create(null)));
     const result = await runtime.spawn({ agent: 'explore', prompt: 'x' }).result;
