@@ -100,13 +100,14 @@ export function toPlainJson(value: unknown, name: string, bounds: PlainJsonBound
           const copy: unknown[] = new Array(length).fill(null);
           frame.set(copy);
           for (let index = length - 1; index >= 0; index--) {
+            path = child(frame.path, index);
             const item = current[index];
             const at = index;
             // A hole or an undefined item is null in JSON.
             if (item === undefined) continue;
             stack.push({
               value: item,
-              path: child(path, at),
+              path,
               depth,
               ancestors,
               set: (copied) => {
@@ -121,11 +122,12 @@ export function toPlainJson(value: unknown, name: string, bounds: PlainJsonBound
           for (let index = keys.length - 1; index >= 0; index--) {
             const key = keys[index]!;
             chars += key.length;
+            path = child(frame.path, key);
             const item = (current as Record<string, unknown>)[key];
             if (item === undefined) continue;
             stack.push({
               value: item,
-              path: child(path, key),
+              path,
               depth,
               ancestors,
               // defineProperty: a key `__proto__` is data here, as in JSON.parse.
