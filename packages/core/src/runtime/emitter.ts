@@ -2,9 +2,18 @@ import { EventEmitter } from 'eventemitter3';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import { describeThrown } from '../persistence/plain-json.js';
 
+/** True for a promise (or anything with a `then` method) a listener returned. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 /**
  * The runtime's typed event emitter (eventemitter3). A listener is the host's code: one that
- * throws is reported as a `runtime.warning` (`LISTENER_FAILED`) and the other listeners still
+ * throws (or, async, rejects) is reported as a `runtime.warning` (`LISTENER_FAILED`) and the other listeners still
  * run; it never throws into the task or the actor that emitted the event.
  */
 export class RuntimeEmitter {
@@ -16,7 +25,10 @@ export class RuntimeEmitter {
   ): () => void {
     const guarded = (event: RuntimeEvents[TName]) => {
       try {
-        listener(event);
+        const returned: unknown = listener(event);
+        // An async listener's rejection would be unhandled (and end the process): report it too.
+        if (isThenable(returned))
+          returned.then(undefined, (error: unknown) => this.listenerFailed(name, event, error));
       } catch (error) {
         this.listenerFailed(name, event, error);
       }

@@ -358,6 +358,29 @@ describe('a host listener that throws', () => {
     ]);
   });
 
+  it('an async listener that rejects is reported too, not an unhandled rejection', async () => {
+    const { runtime } = fixtureRuntime([textReply('done')]);
+    const warnings: string[] = [];
+    runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+    runtime.on('task.completed', async () => {
+      throw new Error('async listener bug');
+    });
+    const session = runtime.createSession();
+    session.on('message', async () => {
+      await Promise.resolve();
+      throw Object.create(null);
+    });
+    expect(await runtime.spawn({ agent: 'explore', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+    });
+    await session.send('hi');
+    await settle();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^LISTENER_FAILED: A task\.completed listener threw: async listener bug/),
+      expect.stringMatching(/^LISTENER_FAILED: A session message listener threw: a thrown Object/),
+    ]);
+  });
+
   it('a throwing runtime.warning listener is not reported to itself (no loop)', async () => {
     const { runtime } = fixtureRuntime([textReply('done')], { approval: (() => undefined) as never });
     runtime.on('runtime.warning', () => {

@@ -12,6 +12,7 @@ import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { DriverHost } from './driver-host.js';
+import { isThenable } from './emitter.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import { TaskDriver } from './task-driver.js';
@@ -131,14 +132,17 @@ export class Session {
    * `runtime.warning` (`LISTENER_FAILED`); the reply and the other listeners are not affected.
    */
   on(event: 'message', listener: (message: SessionMessage) => void): () => void {
+    const failed = (error: unknown) =>
+      this.host.emitter.emit('runtime.warning', {
+        code: 'LISTENER_FAILED',
+        message: `A session message listener threw: ${describeThrown(error)}. The session carried on; fix the listener.`,
+      });
     const guarded = (message: SessionMessage) => {
       try {
-        listener(message);
+        const returned: unknown = listener(message);
+        if (isThenable(returned)) returned.then(undefined, failed);
       } catch (error) {
-        this.host.emitter.emit('runtime.warning', {
-          code: 'LISTENER_FAILED',
-          message: `A session message listener threw: ${describeThrown(error)}. The session carried on; fix the listener.`,
-        });
+        failed(error);
       }
     };
     this.events.on(event, guarded);
