@@ -809,3 +809,20 @@ describe('an abort listener of a tool or a model adapter that throws', () => {
     ]);
   });
 });
+
+describe('a host store whose flush rejects with a non-Error before a write tool runs', () => {
+  it('the call is not run, and the result says why in words', async () => {
+    const memory = createMemoryStore();
+    const store: TaskStore = { ...memory, flush: () => Promise.reject(Object.create(null)) };
+    const { runtime, calls, model } = fixtureRuntime([toolReply('save', { note: 'n' }), textReply('done')], {
+      store,
+    });
+    expect(await runtime.spawn({ agent: 'writer', prompt: 'x' }).result).toMatchObject({
+      status: 'completed',
+    });
+    expect(calls).toEqual([]);
+    expect(resultOf(model.requests[1]!.messages).content).toBe(
+      'Error: not run, the task store could not record it: a thrown Object with no readable message',
+    );
+  });
+});

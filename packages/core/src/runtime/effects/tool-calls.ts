@@ -1,6 +1,7 @@
 import type { SubagentEvent, ToolCallPlan } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import type { ToolResultBlock, ToolUseBlock } from '../../model/types.js';
+import { describeThrown } from '../../persistence/plain-json.js';
 import { checkToolCall, errorResult, executeToolCall } from '../../tools/run-tool-call.js';
 import type { EffectIO } from './effect-io.js';
 import { findUse } from './find-use.js';
@@ -73,7 +74,7 @@ export class ToolCalls {
         return finished(
           errorResult(
             toolUseId,
-            `Error: not run, the task store could not record it: ${(error as Error).message}`,
+            `Error: not run, the task store could not record it: ${describeThrown(error)}`,
           ),
         );
       }
