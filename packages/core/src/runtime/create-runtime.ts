@@ -428,7 +428,7 @@ export class Runtime {
         if (this.stopped) return;
         this.emitter.emit('runtime.warning', {
           code: 'PERSISTENCE_FAILED',
-          message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${(error as Error)?.message ?? String(error)}; checking again in ${this.ownerCheckMs} ms.`,
+          message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${describeThrown(error)}; checking again in ${this.ownerCheckMs} ms.`,
         });
         this.watchOwners();
       });
@@ -487,9 +487,9 @@ export class Runtime {
         warnings,
         warn,
       }).catch((error: unknown) => {
-        if (isStoreFailure(error)) return { unavailable: (error as Error).message };
+        if (isStoreFailure(error)) return { unavailable: describeThrown(error) };
         // A store that throws for one task's documents: that task alone fails.
-        const message = `Task ${spec.taskId} cannot be restored: ${(error as Error)?.message ?? String(error)}.`;
+        const message = `Task ${spec.taskId} cannot be restored: ${describeThrown(error)}.`;
         warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
         warn('PERSISTENCE_CORRUPT', message);
         return { corrupt: message };

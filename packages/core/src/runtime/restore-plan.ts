@@ -3,6 +3,7 @@ import { PersistenceError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
 import { armedDeadline, wantedEffect } from '../machines/wanted-effect.js';
+import { describeThrown } from '../persistence/plain-json.js';
 import { persistedSnapshotProblem } from '../persistence/subagent-snapshot-schema.js';
 import { SCHEMA_VERSION, type StoredTask, type StoreWarning, type TaskStore } from '../persistence/types.js';
 
@@ -30,7 +31,11 @@ export interface UnavailableTask {
 
 /** True for an error that says the store failed, not that what it holds is bad. */
 export function isStoreFailure(error: unknown): boolean {
-  return PersistenceError.isInstance(error) && error.code === 'PERSISTENCE_FAILED';
+  try {
+    return PersistenceError.isInstance(error) && error.code === 'PERSISTENCE_FAILED';
+  } catch {
+    return false; // A thrown value that cannot even be inspected is no store's word.
+  }
 }
 
 /** What the restore of one task needs besides the store: its fresh input and a warning sink. */
@@ -105,16 +110,16 @@ export async function planRestore(
     warnings.push(...journal.warnings);
     events = journal.entries.map((entry) => entry.event);
   } catch (error) {
-    if (isStoreFailure(error)) return { unavailable: (error as Error).message };
-    journalProblem = (error as Error).message;
+    if (isStoreFailure(error)) return { unavailable: describeThrown(error) };
+    journalProblem = describeThrown(error);
   }
   let snapshot: Awaited<ReturnType<TaskStore['loadSnapshot']>>;
   let snapshotProblem: string | undefined;
   try {
     snapshot = await store.loadSnapshot(taskId);
   } catch (error) {
-    if (isStoreFailure(error)) return { unavailable: (error as Error).message };
-    snapshotProblem = `unreadable (${(error as Error).message})`;
+    if (isStoreFailure(error)) return { unavailable: describeThrown(error) };
+    snapshotProblem = `unreadable (${describeThrown(error)})`;
   }
   if (snapshot && snapshot.v === SCHEMA_VERSION) {
     const malformed = persistedSnapshotProblem(snapshot.snapshot);

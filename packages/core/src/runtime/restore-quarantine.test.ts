@@ -146,4 +146,39 @@ describe('restore', () => {
     expect((await second.runtime.restore()).restored).toEqual([flaky]);
     expect((await endOf(second.runtime, flaky))?.status).toBe('completed');
   });
+
+  it('a store that throws something unreadable for one task (a Proxy that throws on every trap): that task fails, restore() does not reject', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const [bad, good] = ids as [string, string];
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+        has() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const throwing: TaskStore = {
+      ...store,
+      loadJournal: async (taskId) => {
+        if (taskId === bad) throw hostile;
+        return store.loadJournal(taskId);
+      },
+      loadSnapshot: async (taskId) => {
+        if (taskId === bad) throw hostile;
+        return store.loadSnapshot(taskId);
+      },
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: throwing });
+    const { restored } = await second.runtime.restore();
+    expect(restored).toEqual([bad, good]);
+    expect((await endOf(second.runtime, bad))?.status).toBe('failed');
+    expect((await endOf(second.runtime, good))?.status).toBe('completed');
+  });
 });
