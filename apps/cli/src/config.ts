@@ -40,6 +40,15 @@ const ConfigSchema = v.strictObject(
     ),
     approval: v.optional(v.picklist(['ask', 'auto', 'deny'], 'must be "ask", "auto" or "deny"')),
     limits: v.optional(LimitsSchema),
+    bashPassEnv: v.optional(
+      v.array(
+        v.pipe(
+          v.string('must be a variable name'),
+          v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'),
+        ),
+        'must be a list of variable names',
+      ),
+    ),
     agentDirs: v.optional(
       v.array(
         v.pipe(v.string('must be a folder path'), v.trim(), v.minLength(1, 'must not be empty')),
@@ -49,7 +58,7 @@ const ConfigSchema = v.strictObject(
   },
   (issue) =>
     issue.expected === 'never'
-      ? 'is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs)'
+      ? 'is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs, bashPassEnv)'
       : 'must be a JSON object',
 );
 
@@ -59,8 +68,11 @@ export type CliConfig = v.InferOutput<typeof ConfigSchema>;
 /** A project setting left out because the user does not trust the project folder. */
 export interface IgnoredSetting {
   file: string;
-  /** `approval` (only `auto` widens) or `agentDirs` (a folder outside the project). */
-  setting: 'approval' | 'agentDirs';
+  /**
+   * `approval` (only `auto` widens), `agentDirs` (a folder outside the project) or `bashPassEnv`
+   * (a variable of this process handed to every command).
+   */
+  setting: 'approval' | 'agentDirs' | 'bashPassEnv';
   value: string;
 }
 
@@ -81,8 +93,8 @@ function configPaths(options: { home: string; cwd: string }): string[] {
 
 /**
  * Reads and checks the config files; the project file wins field by field (and limit by limit).
- * Unless `trustProject`, the project file cannot widen what troupe does: its `approval: "auto"`
- * and its `agentDirs` outside the project folder are left out and listed in `ignored`. A missing
+ * Unless `trustProject`, the project file cannot widen what troupe does: its `approval: "auto"`,
+ * its `agentDirs` outside the project folder and its `bashPassEnv` are left out and listed in `ignored`. A missing
  * file is skipped. Throws {@link CliError} naming the file and the field for a file that cannot be
  * read, is not JSON, or has an unknown or invalid setting.
  */
@@ -100,9 +112,11 @@ export async function loadConfig(options: {
     if (!parsed) continue;
     files.push(file);
     if (file !== paths[0] && !options.trustProject) parsed = withoutWidening(parsed, file, options, ignored);
-    const { limits, ...rest } = parsed;
+    const { limits, bashPassEnv, ...rest } = parsed;
     Object.assign(config, rest);
     if (limits) config.limits = { ...config.limits, ...limits };
+    // The lists add up: the project names more variables, it cannot take the user's away.
+    if (bashPassEnv) config.bashPassEnv = [...new Set([...(config.bashPassEnv ?? []), ...bashPassEnv])];
   }
   return { config, files, ignored };
 }
@@ -114,8 +128,10 @@ function withoutWidening(
   places: { home: string; cwd: string },
   ignored: IgnoredSetting[],
 ): CliConfig {
-  const { approval, agentDirs, ...rest } = parsed;
+  const { approval, agentDirs, bashPassEnv, ...rest } = parsed;
   const kept: CliConfig = rest;
+  // Handing a variable to every command could hand a secret to the model: the user's call.
+  for (const name of bashPassEnv ?? []) ignored.push({ file, setting: 'bashPassEnv', value: name });
   if (approval === 'auto') ignored.push({ file, setting: 'approval', value: approval });
   else if (approval) kept.approval = approval;
   if (agentDirs) {

@@ -65,10 +65,22 @@ describe('config files', () => {
     expect((await loadConfig({ home, cwd })).config.approval).toBe('ask');
   });
 
+  it('bashPassEnv: the user file passes named variables to bash; an untrusted project cannot', async () => {
+    const home = tempDir('home');
+    const cwd = tempDir('project');
+    write(home, { bashPassEnv: ['JAVA_HOME', 'SSH_AUTH_SOCK'] });
+    const file = write(cwd, { bashPassEnv: ['ANTHROPIC_API_KEY'] });
+    const untrusted = await loadConfig({ home, cwd });
+    expect(untrusted.config.bashPassEnv).toEqual(['JAVA_HOME', 'SSH_AUTH_SOCK']);
+    expect(untrusted.ignored).toEqual([{ file, setting: 'bashPassEnv', value: 'ANTHROPIC_API_KEY' }]);
+    const trusted = await loadConfig({ home, cwd, trustProject: true });
+    expect(trusted.config.bashPassEnv).toEqual(['JAVA_HOME', 'SSH_AUTH_SOCK', 'ANTHROPIC_API_KEY']);
+  });
+
   it.each([
     [
       { modle: 'x' },
-      'field "modle" is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs)',
+      'field "modle" is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs, bashPassEnv)',
     ],
     [{ limits: { maxTurns: 1.5 } }, 'field "limits.maxTurns" must be a whole number'],
     [{ limits: { turns: 3 } }, 'field "limits.turns" is not a known limit'],
@@ -76,6 +88,7 @@ describe('config files', () => {
     [{ approval: 'yes' }, 'field "approval" must be "ask", "auto" or "deny"'],
     [{ model: 42 }, 'field "model" must be a string'],
     [{ thinking: 500 }, 'field "thinking" must be at least 1024 tokens'],
+    [{ bashPassEnv: ['JAVA HOME'] }, 'field "bashPassEnv.0" must be a variable name'],
     [[1, 2], 'it must hold a JSON object'],
     ['{"model": "x",}', 'is not valid JSON'],
   ])('%j is refused, naming the file and the field', async (value, message) => {

@@ -124,7 +124,10 @@ export async function loadCliSetup(
     ...settings,
     model,
     models,
-    tools: createNodeTools({ root: context.cwd }),
+    tools: createNodeTools({
+      root: context.cwd,
+      ...(settings.config.bashPassEnv ? { bashPassEnv: settings.config.bashPassEnv } : {}),
+    }),
     toolSources: mcp.toolSources,
     approval: settings.approvalChoice.mode,
     mcp,

@@ -33,7 +33,9 @@ export function untrustedLines(parts: UntrustedParts, cwd: string): string[] {
     ...parts.settings.map((setting) =>
       setting.setting === 'approval'
         ? `  - approve every write and execute tool (approval: ${setting.value})  (from ${shown(setting.file)})`
-        : `  - read agents from ${setting.value}, outside the project (agentDirs)  (from ${shown(setting.file)})`,
+        : setting.setting === 'bashPassEnv'
+          ? `  - pass $${setting.value} to every bash command (bashPassEnv)  (from ${shown(setting.file)})`
+          : `  - read agents from ${setting.value}, outside the project (agentDirs)  (from ${shown(setting.file)})`,
     ),
   ];
 }
