@@ -173,10 +173,10 @@ async function listAgentFiles(
     );
     return [];
   }
-  const escape = base === undefined ? undefined : await linkOutOf(dir, real, base, source);
-  if (escape !== undefined) {
+  const leadsOut = base === undefined ? undefined : await linkOutOf(dir, real, base, source);
+  if (leadsOut !== undefined) {
     // `field: 'link'`: a folder skipped on purpose, not one that failed (hosts may go on without it).
-    registry.addProblem({ message: escape, file: dir, field: 'link' }, source);
+    registry.addProblem({ message: leadsOut, file: dir, field: 'link' }, source);
     return [];
   }
   if (seen.has(real)) return [];
