@@ -27,11 +27,15 @@ async function crashedRun(project: string, home: string, store: string): Promise
     stdio: 'ignore',
   });
   await server.waitForRequests(1);
+  // The snapshot is written shortly after the model call starts (writes are batched): kill after it.
+  const snapshotOf = () => readdirSync(store).find((name) => name.endsWith('.snapshot.json'));
+  for (let tries = 0; !snapshotOf() && tries < 200; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const done = new Promise((resolve) => child!.on('exit', resolve));
   child.kill('SIGKILL');
   await done;
   child = undefined;
-  const snapshot = readdirSync(store).find((name) => name.endsWith('.snapshot.json'))!;
+  const snapshot = snapshotOf()!;
   return snapshot.slice(0, -'.snapshot.json'.length);
 }
 
