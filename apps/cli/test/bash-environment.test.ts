@@ -1,15 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  lastUserText,
-  textStep,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
-import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { fakeEnv, startCommandRunningClaude } from './helpers/fake-claude.js';
 
 let server: FakeAnthropicServer | undefined;
 
@@ -20,11 +14,7 @@ afterEach(async () => {
 
 describe("bash's environment in troupe run (issue #21: an allow-list, plus the user's bashPassEnv)", () => {
   it('a command sees the variables the user names, never the others, and never what an untrusted project names', async () => {
-    server = await startFakeClaude((request) => {
-      const results = toolResultsOf(request);
-      if (results.length) return textStep(`Result: ${results[0]!.content}`);
-      return toolStep('bash', { command: lastUserText(request) });
-    });
+    server = await startCommandRunningClaude();
     const home = tempDir('home');
     mkdirSync(join(home, '.troupe'), { recursive: true });
     writeFileSync(join(home, '.troupe', 'config.json'), JSON.stringify({ bashPassEnv: ['JAVA_HOME'] }));

@@ -3,15 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { type ApprovalRequest, createPermissionPolicy } from '@troupe/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  lastUserText,
-  textStep,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
-import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { fakeEnv, startCommandRunningClaude } from './helpers/fake-claude.js';
 
 let server: FakeAnthropicServer | undefined;
 
@@ -38,11 +32,7 @@ function setup(): { home: string; log: string; path: string } {
 describe('troupe run --approval auto with a deny rule in the user settings (issue #21)', () => {
   it('refuses `true && git push origin main` and other spellings, and runs what the rule does not cover', async () => {
     // The model runs, as a bash command, whatever the prompt says.
-    server = await startFakeClaude((request) => {
-      const results = toolResultsOf(request);
-      if (results.length) return textStep(`Result: ${results[0]!.content}`);
-      return toolStep('bash', { command: lastUserText(request) });
-    });
+    server = await startCommandRunningClaude();
     const { home, log, path } = setup();
     const env = cleanEnv(home, { ...fakeEnv(server), PATH: path });
     const project = fixtureProject();

@@ -1,15 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  lastUserText,
-  textStep,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
+import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
-import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { fakeEnv, startCommandRunningClaude } from './helpers/fake-claude.js';
 
 let server: FakeAnthropicServer | undefined;
 
@@ -27,11 +21,7 @@ function projectWith(settings: unknown): string {
 
 describe('permission rules in .troupe/settings.json, honoured by the runtime', () => {
   it('troupe run (no one to ask) runs an allowed command of a trusted project and refuses a denied one', async () => {
-    server = await startFakeClaude((request) => {
-      const results = toolResultsOf(request);
-      if (results.length) return textStep(`Result: ${results[0]!.content}`);
-      return toolStep('bash', { command: `echo ${lastUserText(request)}` });
-    });
+    server = await startCommandRunningClaude((prompt) => `echo ${prompt}`);
     const project = projectWith({
       permissions: { allow: ['Bash(echo hi:*)'], deny: ['Bash(echo secret:*)'] },
     });

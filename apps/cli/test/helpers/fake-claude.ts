@@ -115,3 +115,17 @@ export function startFakeClaude(handler: FakeHandler): Promise<FakeAnthropicServ
 export function fakeEnv(server: FakeAnthropicServer): Record<string, string> {
   return { ANTHROPIC_API_KEY: FAKE_API_KEY, ANTHROPIC_BASE_URL: server.url };
 }
+
+/**
+ * A model that runs the prompt (through `command`, default as it is) as one `bash` call, then
+ * answers `Result: <the tool result>`: for tests of what a command may do and see.
+ */
+export function startCommandRunningClaude(
+  command: (prompt: string) => string = (prompt) => prompt,
+): Promise<FakeAnthropicServer> {
+  return startFakeClaude((request) => {
+    const results = toolResultsOf(request);
+    if (results.length) return textStep(`Result: ${results[0]!.content}`);
+    return toolStep('bash', { command: command(lastUserText(request)) });
+  });
+}
