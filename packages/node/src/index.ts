@@ -1,6 +1,6 @@
 // The public API of @troupe/node: Node tools, the file store, agent directories.
 export { type CreateAgentFileOptions, createAgentFile, deleteAgentFile } from './agents/agent-files.js';
-export { BUILTIN_AGENTS_DIR } from './agents/builtin-agents-dir.js';
+export { BUILTIN_AGENT_FILES, type BuiltinAgentFile } from './agents/builtin-agent-files.js';
 export {
   type AgentDirectory,
   agentDirectories,

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { checkFinalAnswer } from '../../../core/src/definitions/check-final-answ
 import { taskToolDescription } from '../../../core/src/definitions/task-tool-description.js';
 import { defineTool } from '../../../core/src/tools/define-tool.js';
 import { createToolRegistry } from '../../../core/src/tools/tool-registry.js';
-import { BUILTIN_AGENTS_DIR } from './builtin-agents-dir.js';
+import { BUILTIN_AGENT_FILES } from './builtin-agent-files.js';
 import { loadAgentDirectories } from './load-agent-directories.js';
 
 const fake = (name: string, access: 'read' | 'write' | 'execute') =>
@@ -37,14 +38,20 @@ const toolsOf = (name: string) => {
 };
 
 describe('built-in agents', () => {
-  it('live in the top-level agents/ folder, found from src (and at the same depth from dist)', () => {
-    const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
-    expect(BUILTIN_AGENTS_DIR).toBe(join(repoRoot, 'agents'));
-    expect(existsSync(join(BUILTIN_AGENTS_DIR, 'general-purpose.md'))).toBe(true);
-    const fromDist = fileURLToPath(
-      new URL('../../../../agents', new URL('../../dist/agents/x.js', import.meta.url)),
+  it('ship inside the package as data, the same as the top-level agents/ folder (their source)', () => {
+    const script = fileURLToPath(new URL('../../scripts/generate-builtin-agents.mjs', import.meta.url));
+    const check = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+    const repoAgents = fileURLToPath(new URL('../../../../agents/', import.meta.url));
+    expect(BUILTIN_AGENT_FILES.map(({ file }) => file)).toEqual(
+      readdirSync(repoAgents)
+        .filter((file) => file.endsWith('.md'))
+        .sort(),
     );
-    expect(fromDist).toBe(BUILTIN_AGENTS_DIR);
+    for (const { file, text } of BUILTIN_AGENT_FILES)
+      expect(text).toBe(readFileSync(join(repoAgents, file), 'utf8'));
+    expect(registry.get('explore')!.path).toBe('builtin:explore.md');
   });
 
   it('all load, from the builtin source, without problems or warnings', () => {

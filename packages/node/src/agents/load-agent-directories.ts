@@ -9,7 +9,7 @@ import {
   type ParsedAgent,
 } from '@troupe/core';
 import { parseAgentSource } from '@troupe/core/internal';
-import { BUILTIN_AGENTS_DIR } from './builtin-agents-dir.js';
+import { BUILTIN_AGENT_FILES } from './builtin-agent-files.js';
 import { walkAgentFolder } from './walk-agent-folder.js';
 
 /** A folder of agent files and the source its definitions count as. */
@@ -30,7 +30,11 @@ export interface LoadAgentDirectoriesOptions {
   cwd: string;
   /** User home: `.troupe/agents/` and `.claude/agents/` are read under it. */
   home: string;
-  /** Built-in agents folder; default {@link BUILTIN_AGENTS_DIR}; `false` for none. */
+  /**
+   * Built-in agents: default the ones shipped inside this package as data
+   * ({@link BUILTIN_AGENT_FILES}, definitions with the path `builtin:<file>`); a folder to read
+   * instead; `false` for none.
+   */
   builtinDir?: string | false;
   /** Definitions from code: they win over every file. */
   agents?: readonly AgentDefinition[];
@@ -52,7 +56,8 @@ function isWithin(path: string, folder: string): boolean {
 
 /**
  * The folders read, highest precedence first: project (`.troupe`, `.claude`, then `extraDirs`),
- * user, built-in.
+ * user, and the built-in folder when `builtinDir` names one (by default the built-in agents are
+ * data in the package, read after these folders).
  */
 export function agentDirectories(
   options: Pick<LoadAgentDirectoriesOptions, 'cwd' | 'home' | 'builtinDir' | 'extraDirs'>,
@@ -71,8 +76,7 @@ export function agentDirectories(
     { dir: join(options.home, '.troupe', 'agents'), source: 'user', base: home },
     { dir: join(options.home, '.claude', 'agents'), source: 'user', base: home },
   ];
-  const builtin = options.builtinDir ?? BUILTIN_AGENTS_DIR;
-  if (builtin !== false) dirs.push({ dir: builtin, source: 'builtin' });
+  if (typeof options.builtinDir === 'string') dirs.push({ dir: options.builtinDir, source: 'builtin' });
   return dirs;
 }
 
@@ -113,7 +117,22 @@ export async function loadAgentDirectories(options: LoadAgentDirectoriesOptions)
       }
     }
   }
+  if (options.builtinDir === undefined) addBuiltinAgents(registry);
   return registry;
+}
+
+/** Adds the built-in agents shipped as data; one that fails is a problem, as for a file. */
+function addBuiltinAgents(registry: AgentRegistry): void {
+  for (const { file, text } of BUILTIN_AGENT_FILES) {
+    const path = `builtin:${file}`;
+    try {
+      const parsed = parseAgentSource(text, { path });
+      registry.addWarnings(parsed.warnings);
+      registry.add(parsed.definition, 'builtin');
+    } catch (error) {
+      registry.addProblem(asProblem(error, path), 'builtin');
+    }
+  }
 }
 
 /** Largest agent file read (bytes); larger ones are reported, not read. */
