@@ -8,7 +8,14 @@ import {
   type TaskResult,
   type TaskStore,
 } from '@troupe/core';
-import { manualClock, type ScriptedReply, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import {
+  isGraceRequest,
+  manualClock,
+  type ScriptedReply,
+  scriptedModel,
+  textReply,
+  toolReply,
+} from '@troupe/core/testing';
 import * as v from 'valibot';
 import { createRecorder } from '../src/timeline/recorder.js';
 import type { Timeline } from '../src/timeline/types.js';
@@ -125,7 +132,8 @@ export const scenarios: Record<string, () => Promise<RecordedRun>> = {
   maxTurns: () =>
     record(
       'MAX_TURNS (grace turn)',
-      (request) => (request.tools.length ? toolReply('echo', { text: 'again' }) : textReply('best effort')),
+      (request) =>
+        isGraceRequest(request) ? textReply('best effort') : toolReply('echo', { text: 'again' }),
       spawnOne('explore', 'loop'),
       { limits: { maxTurns: 2 } },
     ),
@@ -139,7 +147,7 @@ export const scenarios: Record<string, () => Promise<RecordedRun>> = {
   timeout: () =>
     record(
       'TIMEOUT (grace turn)',
-      (request, signal) => (request.tools.length ? hang(signal) : textReply('ran out of time')),
+      (request, signal) => (isGraceRequest(request) ? textReply('ran out of time') : hang(signal)),
       async (runtime, clock) => {
         const handle = runtime.spawn({ agent: 'explore', prompt: 'slow', sessionKey: 's1' });
         await settle();

@@ -86,11 +86,19 @@ export interface SubagentOutput {
   error?: SerializedError;
 }
 
+/**
+ * What the grace note tells the model about tools. The grace turn still sends the tools (so the
+ * prompt cache is read), so the model is told in words not to call them; calls it makes anyway
+ * are not run.
+ */
+export const GRACE_INSTRUCTION = 'Do not call any more tools.';
+
+const GRACE_ANSWER =
+  'Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.';
+
 const GRACE_NOTE: Record<GraceReason, string> = {
-  MAX_TURNS:
-    'You have reached your turn limit. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
-  TIMEOUT:
-    'You have run out of time. Do not call any more tools. Reply now with your best final answer, based on what you have found so far, and say what is left unfinished.',
+  MAX_TURNS: `You have reached your turn limit. ${GRACE_INSTRUCTION} ${GRACE_ANSWER}`,
+  TIMEOUT: `You have run out of time. ${GRACE_INSTRUCTION} ${GRACE_ANSWER}`,
 };
 
 export function lastAssistantText(messages: readonly Message[]): string {

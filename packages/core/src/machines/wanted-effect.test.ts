@@ -70,7 +70,7 @@ describe('the effect a subagent state declares', () => {
       toolUseId: 'w1',
       result: { type: 'tool_result', tool_use_id: 'w1', content: 'ok' },
     });
-    // maxTurns 1 reached: a grace turn without tools.
+    // maxTurns 1 reached: a grace turn, whose tool calls are not run.
     expect(wantedEffect(actor.getSnapshot())).toMatchObject({ kind: 'model', key: 'grace:2', grace: true });
     actor.send({ type: 'cancel.requested', at: 2_040 });
     expect(seen()).toEqual([undefined, undefined]);

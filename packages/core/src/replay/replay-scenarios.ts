@@ -6,6 +6,7 @@ import type { ModelRequest } from '../model/types.js';
 import type { TaskResult, TaskStore, TerminateReason } from '../persistence/types.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { hang } from '../runtime/test-fixtures.js';
+import { isGraceRequest } from '../testing/grace-request.js';
 import { type ManualClock, manualClock } from '../testing/manual-clock.js';
 import { type ScriptedReply, scriptedModel, textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -57,7 +58,7 @@ function gate(): Gate {
 }
 
 const turnOf = (request: ModelRequest) => request.messages.filter((m) => m.role === 'assistant').length + 1;
-const grace = (request: ModelRequest) => request.tools.length === 0;
+const grace = isGraceRequest;
 
 /** Lets pending promise callbacks run (no timers involved). */
 export async function settle(rounds = 30): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.js';
+import { isGraceRequest } from '../testing/grace-request.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle, turnOf } from './test-fixtures.js';
 
@@ -17,9 +18,9 @@ describe('limits and terminate reasons', () => {
     expect(result.usage).toEqual({ input: 20, output: 10, total: 30 });
   });
 
-  it('MAX_TURNS: after the last turn the agent gets one grace turn without tools', async () => {
+  it('MAX_TURNS: after the last turn the agent gets one grace turn, told not to call tools', async () => {
     const { runtime, model } = fixtureRuntime((request) =>
-      request.tools.length === 0
+      isGraceRequest(request)
         ? textReply('best effort: half done')
         : toolReply('echo', { text: `t${turnOf(request)}` }),
     );
@@ -32,7 +33,7 @@ describe('limits and terminate reasons', () => {
       toolCalls: 3,
     });
     const grace = model.requests.at(-1)!;
-    expect(grace.tools).toEqual([]);
+    expect(grace.tools).toEqual(model.requests.at(-2)!.tools);
     const last = grace.messages.at(-1)!;
     expect(JSON.stringify(last)).toContain('turn limit');
     expect(result.error?.code).toBe('LIMIT_EXCEEDED');
@@ -53,7 +54,7 @@ describe('limits and terminate reasons', () => {
   it('TIMEOUT: the deadline aborts the model call, then a grace turn answers', async () => {
     const signals: AbortSignal[] = [];
     const { runtime, clock } = fixtureRuntime((request, { signal }) => {
-      if (request.tools.length === 0) return textReply('out of time, partial answer');
+      if (isGraceRequest(request)) return textReply('out of time, partial answer');
       signals.push(signal);
       return hang(signal);
     });
@@ -90,9 +91,9 @@ describe('limits and terminate reasons', () => {
       (request, { call }) =>
         call === 0
           ? toolReply('save', { note: 'n' })
-          : request.tools.length
-            ? textReply('saved')
-            : textReply('grace'),
+          : isGraceRequest(request)
+            ? textReply('grace')
+            : textReply('saved'),
       { approval: 'ask' },
     );
     runtime.on('approval.requested', () => approvals++);
@@ -128,7 +129,7 @@ describe('limits and terminate reasons', () => {
 
   it('per-agent limits from the definition apply, and call-site limits override them', async () => {
     const { runtime } = fixtureRuntime(
-      (request) => (request.tools.length === 0 ? textReply('done') : toolReply('echo', { text: 'x' })),
+      (request) => (isGraceRequest(request) ? textReply('done') : toolReply('echo', { text: 'x' })),
       { agents: [{ name: 'short', description: 'x', systemPrompt: 'x', tools: ['echo'], maxTurns: 2 }] },
     );
     expect((await runtime.spawn({ agent: 'short', prompt: 'x' }).result).turns).toBe(3);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentRegistry } from '../definitions/agent-registry.js';
 import type { ModelRequest, ToolResultBlock } from '../model/types.js';
+import { isGraceRequest } from '../testing/grace-request.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
 
@@ -164,7 +165,7 @@ describe('main-agent tools', () => {
     const { runtime } = fixtureRuntime(
       byAgent(
         (_request, call) => (call === 0 ? toolReply('spawn', { task: 'Loop forever' }) : textReply('ok')),
-        (request) => (request.tools.length ? toolReply('echo', { text: 'again' }) : textReply('gave up')),
+        (request) => (isGraceRequest(request) ? textReply('gave up') : toolReply('echo', { text: 'again' })),
       ),
       { limits: { maxTurns: 2 } },
     );

@@ -1,3 +1,4 @@
+export { isGraceRequest } from './grace-request.js';
 export { type ManualClock, manualClock } from './manual-clock.js';
 export {
   type Script,

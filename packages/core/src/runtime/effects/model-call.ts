@@ -12,7 +12,8 @@ import { planToolCall } from './plan-tool-call.js';
 /**
  * The model effect (`thinking`, `grace`): one model call for `turn`, its response checked (the
  * adapter is a trust boundary: a malformed response fails this task, nothing else) and its tool
- * calls planned. Resolves with the machine's event (`model.responded` or `model.failed`), or
+ * calls planned. A grace turn sends the same tools as the turns before (so the prompt cache is
+ * read) but plans none of its tool calls. Resolves with the machine's event (`model.responded` or `model.failed`), or
  * undefined once `signal` aborted.
  */
 export async function callModel(
@@ -42,7 +43,9 @@ export async function callModel(
     model: spec.model,
     system: spec.system,
     messages: context.messages,
-    tools: grace ? [] : (io.registry.specs as ToolSpec[]),
+    // The grace turn sends the same tools as every turn before it, so the cached prefix (tools →
+    // system → messages) still matches; its tool calls are not run (below) and its note says so.
+    tools: io.registry.specs as ToolSpec[],
     maxTokens: host.maxTokens,
     taskId: spec.taskId,
     agent: spec.agent,
