@@ -159,6 +159,11 @@ describe('validateMessagesRequest', () => {
       'A maximum of 4 blocks with cache_control',
     ],
     [
+      'tool blocks in the conversation without tools',
+      { messages: [user('a'), assistant([toolUse('toolu_1')]), user([toolResult('toolu_1')])] },
+      'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+    ],
+    [
       'a thinking budget at max_tokens',
       { messages: [user('a')], thinking: { type: 'enabled', budget_tokens: 2000 }, max_tokens: 2000 },
       'must be greater than `thinking.budget_tokens`',

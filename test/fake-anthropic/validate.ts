@@ -246,6 +246,23 @@ function checkThinking(value: unknown, maxTokens: unknown, issues: Issues): void
     );
 }
 
+function hasTools(tools: unknown): boolean {
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+// The real API refuses a conversation holding tool calls or results when the request has no tools.
+function hasToolBlocks(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some(
+    (message) =>
+      isObject(message) &&
+      Array.isArray(message.content) &&
+      message.content.some(
+        (block: unknown) => isObject(block) && (block.type === 'tool_use' || block.type === 'tool_result'),
+      ),
+  );
+}
+
 /**
  * Validates a Messages API request body. Returns every problem found (empty when valid), each as
  * `path: what is wrong`, worded like the real API's `invalid_request_error` messages.
@@ -266,6 +283,8 @@ export function validateMessagesRequest(body: unknown): string[] {
   breakpoints += checkTools(body.tools, issues);
   breakpoints += checkMessages(body.messages, issues);
   checkThinking(body.thinking, body.max_tokens, issues);
+  if (!hasTools(body.tools) && hasToolBlocks(body.messages))
+    issues.push('Requests which include `tool_use` or `tool_result` blocks must define tools.');
   if (breakpoints > MAX_CACHE_BREAKPOINTS)
     issues.push(
       `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,

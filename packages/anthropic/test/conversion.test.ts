@@ -111,7 +111,8 @@ describe('troupe → Messages API', () => {
         },
       ],
     });
-    const body = { model: 'claude-test-1', max_tokens: 100, messages: params };
+    const tools = [{ name: 'shot', description: 'Takes a screenshot.', input_schema: { type: 'object' } }];
+    const body = { model: 'claude-test-1', max_tokens: 100, tools, messages: params };
     expect(validateMessagesRequest(body)).toEqual([]);
     const broken = structuredClone(body);
     (broken.messages[2]!.content as any)[0].content[1].source.media_type = 'image/bmp';
