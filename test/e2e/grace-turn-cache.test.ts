@@ -53,9 +53,11 @@ function breakpointsOf(body: Record<string, any>): string[] {
   return blocks.filter(([, block]) => block.cache_control).map(([path]) => path);
 }
 
-const lastBlockOf = (body: Record<string, any>) => {
+/** The breakpoints every turn carries: tools, system, the previous turn's end and the last block. */
+const expectedBreakpoints = (body: Record<string, any>) => {
+  const endOf = (index: number) => `messages.${index}.${body.messages[index].content.length - 1}`;
   const last = body.messages.length - 1;
-  return `messages.${last}.${body.messages[last].content.length - 1}`;
+  return ['tools.0', 'system.0', ...(last >= 2 ? [endOf(last - 2)] : []), endOf(last)];
 };
 
 /** The grace request against the one before it: same tools, system and breakpoints; reads the prefix. */
@@ -65,8 +67,8 @@ function expectGraceReadsThePrefix(requests: readonly RecordedRequest[]) {
   expect(isGrace(grace)).toBe(true);
   expect(JSON.stringify(grace.body.tools)).toBe(JSON.stringify(previous.body.tools));
   expect(JSON.stringify(grace.body.system)).toBe(JSON.stringify(previous.body.system));
-  expect(breakpointsOf(previous.body)).toEqual(['tools.0', 'system.0', lastBlockOf(previous.body)]);
-  expect(breakpointsOf(grace.body)).toEqual(['tools.0', 'system.0', lastBlockOf(grace.body)]);
+  expect(breakpointsOf(previous.body)).toEqual(expectedBreakpoints(previous.body));
+  expect(breakpointsOf(grace.body)).toEqual(expectedBreakpoints(grace.body));
   // Replayed through the same cache simulator the fake uses: the grace turn reads everything the
   // turn before wrote, and writes only what it adds.
   const cache = new PromptCache(1);

@@ -117,12 +117,26 @@ export function toSystemParam(system: string, cache: boolean): TextBlockParam[] 
   return [block];
 }
 
-// A breakpoint on the conversation's last block makes the next turn read the whole history from the cache.
-function markLastBlock(messages: MessageParam[]): void {
-  const content = messages.at(-1)?.content;
+function markEndOf(message: MessageParam | undefined): void {
+  const content = message?.content;
   const block = Array.isArray(content) ? content.at(-1) : undefined;
   if (block && (block.type === 'text' || block.type === 'tool_result' || block.type === 'tool_use'))
     block.cache_control = EPHEMERAL;
+}
+
+/**
+ * The conversation's breakpoints. One on the last block makes the next turn read the whole
+ * history from the cache. A second one stays where the previous request's conversation ended
+ * (the user message before the last assistant turn): the API looks back at most 20 blocks from a
+ * breakpoint, so after a turn that added more (12 parallel reads are 24 blocks) the last one alone
+ * would miss the previous prefix and write the conversation again. With the tools and system
+ * breakpoints that makes four, the API's maximum.
+ */
+function markConversation(messages: MessageParam[]): void {
+  markEndOf(messages.at(-1));
+  const previousEnd = messages.length - 3;
+  if (previousEnd >= 0 && messages.at(-1)?.role === 'user' && messages.at(-2)?.role === 'assistant')
+    markEndOf(messages[previousEnd]);
 }
 
 /** What `toRequestParams` needs besides the request. */
@@ -146,7 +160,7 @@ export function toRequestParams(request: ModelRequest, settings: RequestSettings
       ? request.maxTokens
       : settings.defaultMaxTokens;
   const messages = toMessageParams(request.messages);
-  if (settings.cache.messages) markLastBlock(messages);
+  if (settings.cache.messages) markConversation(messages);
   const params: MessageCreateParamsBase = { model: settings.model, max_tokens: requested, messages };
   const system = toSystemParam(request.system, settings.cache.system);
   if (system) params.system = system;
