@@ -1,7 +1,7 @@
 // @troupe/node as a user meets it: packed with pnpm, installed with npm into an empty app outside
 // the workspace. The built-in agents must load from there (issue #22), not from the repository.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ beforeAll(() => {
   const tarball = (prefix: string) =>
     join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(prefix))!);
   app = join(work, 'app');
-  execFileSync('mkdir', [app]);
+  mkdirSync(app);
   writeFileSync(
     join(app, 'package.json'),
     JSON.stringify({
