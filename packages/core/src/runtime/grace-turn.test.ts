@@ -74,4 +74,37 @@ describe('the grace turn keeps the cached prefix', () => {
     expect(isGrace(grace)).toBe(true);
     expectSamePrefix(model.requests[1]!, grace);
   });
+
+  it('a session: a tool call on the grace turn of the main agent is answered, so the next message sends a valid conversation', async () => {
+    const { runtime, model } = fixtureRuntime(
+      (request) =>
+        isGrace(request)
+          ? toolReply('echo', { text: 'one more' }, { text: 'partial answer' })
+          : toolReply('echo', { text: 'again' }),
+      { limits: { mainMaxTurns: 1 } },
+    );
+    const session = runtime.createSession();
+    const first = await session.send('go');
+    expect(first).toMatchObject({ text: 'partial answer' });
+    expect(isGrace(model.requests[1]!)).toBe(true);
+    const graceTools = model.requests[1]!.tools;
+    expect(graceTools).toEqual(model.requests[0]!.tools);
+    await session.send('and now?');
+    const next = model.requests[2]!;
+    // Every tool call in the conversation is followed by its result.
+    next.messages.forEach((message, index) => {
+      if (message.role !== 'assistant' || typeof message.content === 'string') return;
+      const following = next.messages[index + 1];
+      const answered = new Set(
+        typeof following?.content === 'string'
+          ? []
+          : (following?.content ?? []).flatMap((block) =>
+              block.type === 'tool_result' ? [block.tool_use_id] : [],
+            ),
+      );
+      for (const block of message.content)
+        if (block.type === 'tool_use')
+          expect(answered.has(block.id), `call ${block.id} at message ${index}`).toBe(true);
+    });
+  });
 });
