@@ -106,5 +106,14 @@ describe('the grace turn keeps the cached prefix', () => {
         if (block.type === 'tool_use')
           expect(answered.has(block.id), `call ${block.id} at message ${index}`).toBe(true);
     });
+    // The answer says why the call was not run: the limit, not a cancellation.
+    const notRun = next.messages
+      .flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
+      .filter((block) => block.type === 'tool_result' && block.is_error);
+    expect(notRun).toEqual([
+      expect.objectContaining({
+        content: expect.stringMatching(/^Not run: the run reached its limit \(MAX_TURNS\)/),
+      }),
+    ]);
   });
 });

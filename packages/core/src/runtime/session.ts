@@ -232,7 +232,7 @@ export class Session {
           runtime.sessionDrivers.delete(taskId);
           this.current = undefined;
           const context = driver.context;
-          if (context) this.conversation = closeConversation(context.messages);
+          if (context) this.conversation = closeConversation(context.messages, result);
           const own = ownOutput(result, context?.messages.slice(messages.length) ?? []);
           const reply = typeof own.output === 'string' ? own.output : JSON.stringify(own.output);
           this.emit({ kind: 'reply', text: reply, result: own });
@@ -286,25 +286,35 @@ function ownOutput(result: TaskResult, produced: readonly Message[]): TaskResult
 }
 
 /**
- * The conversation to keep after a run: unanswered tool calls (a cancelled run) are answered with
- * an error so the next request is valid.
+ * The conversation to keep after a run: unanswered tool calls are answered with an error so the
+ * next request is valid, saying why they were not run: the run was cancelled, or it reached its
+ * limit and the calls were made on its grace turn (which runs no tools).
  */
-function closeConversation(messages: readonly Message[]): Message[] {
+function closeConversation(messages: readonly Message[], result: TaskResult): Message[] {
   const out = [...messages];
   const last = out[out.length - 1];
   if (last?.role === 'assistant' && typeof last.content !== 'string') {
     const uses = last.content.filter((block) => block.type === 'tool_use');
     if (uses.length) {
+      const limit =
+        result.terminateReason === 'MAX_TURNS' || result.terminateReason === 'TIMEOUT'
+          ? result.terminateReason
+          : undefined;
       out.push({
         role: 'user',
         content: uses.map((use) => ({
           type: 'tool_result' as const,
           tool_use_id: use.id,
-          content: 'Interrupted: the run was cancelled before this call finished.',
+          content: limit
+            ? `Not run: the run reached its limit (${limit}), and tool calls on its final turn are not run.`
+            : 'Interrupted: the run was cancelled before this call finished.',
           is_error: true,
         })),
       });
-      out.push({ role: 'assistant', content: [{ type: 'text', text: '(Interrupted.)' }] });
+      out.push({
+        role: 'assistant',
+        content: [{ type: 'text', text: limit ? '(Stopped at the limit.)' : '(Interrupted.)' }],
+      });
     }
   } else if (last?.role === 'user') {
     out.push({
