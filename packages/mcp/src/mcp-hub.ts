@@ -42,7 +42,16 @@ export interface McpServerStatus {
   state: McpServerState;
   error?: string;
   /** Tools found at the last listing (empty until the server has started once). */
-  tools: { name: string; mcpName: string; access: ToolAccess }[];
+  tools: {
+    name: string;
+    mcpName: string;
+    access: ToolAccess;
+    /**
+     * The server annotates the tool `readOnlyHint: true`. Shown for information only: the access
+     * class comes from the user's configuration, never from the server's word.
+     */
+    serverSaysReadOnly?: true;
+  }[];
 }
 
 /** What {@link McpHub.tools} should discover. */
@@ -64,6 +73,8 @@ export class McpHub {
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly entries = new Map<string, McpServerEntry>();
   private readonly listed = new Map<string, McpTool[]>();
+  /** Tools (by troupe name) their server annotates `readOnlyHint: true`: shown, never trusted. */
+  private readonly readOnlyHinted = new Set<string>();
   private readonly discovering = new Map<string, Promise<McpTool[] | undefined>>();
   private readonly owners = new Map<string, string>();
   private readonly found: string[] = [];
@@ -175,6 +186,7 @@ export class McpHub {
           name: tool.name,
           mcpName: tool.mcpName,
           access: tool.access,
+          ...(this.readOnlyHinted.has(tool.name) ? { serverSaysReadOnly: true as const } : {}),
         })),
       };
       if (connection.lastError) status.error = connection.lastError;
@@ -224,6 +236,7 @@ export class McpHub {
           accessOf(info.name, info.annotations, config),
           this.options.maxResultChars,
         );
+        if (info.annotations?.readOnlyHint === true) this.readOnlyHinted.add(tool.name);
       } catch (error) {
         this.found.push(
           `MCP tool "${info.name}" of server "${name}" is not offered: ${(error as Error).message}`,

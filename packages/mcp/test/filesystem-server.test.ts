@@ -58,6 +58,11 @@ describe('server-filesystem through the runtime', () => {
     // destructiveHint: true → execute; create_directory says destructive false, open-world false → write.
     expect(tools.write_file).toBe('execute');
     expect(tools.create_directory).toBe('write');
+    // The hint is kept for display only: `troupe mcp list` says the server claims read-only.
+    const hinted = hub.status()[0]!.tools.find((tool) => tool.mcpName === 'list_directory');
+    expect(hinted).toMatchObject({ access: 'write', serverSaysReadOnly: true });
+    const unhinted = hub.status()[0]!.tools.find((tool) => tool.mcpName === 'write_file');
+    expect(unhinted).not.toHaveProperty('serverSaysReadOnly');
   });
 
   it('a sub-agent whose file lists mcp__filesystem__read_text_file reads a file through the server', async () => {

@@ -29,7 +29,14 @@ export function mcpStatusLines(servers: readonly McpServerStatus[], colors: Colo
     const width = Math.max(0, ...tools.map((tool) => tool.name.length));
     for (const tool of tools) {
       const access = tool.access === 'read' ? colors.green(tool.access) : colors.yellow(tool.access);
-      lines.push(`  ${tool.name.padEnd(width)}  ${access}`);
+      // The server's readOnlyHint is its word, not the user's: say so, and how to trust it.
+      const hint =
+        tool.serverSaysReadOnly && tool.access !== 'read'
+          ? colors.dim(
+              `  (the server says read-only; "toolAccess": { ${JSON.stringify(tool.mcpName)}: "read" } trusts it)`,
+            )
+          : '';
+      lines.push(`  ${tool.name.padEnd(width)}  ${access}${hint}`);
     }
   }
   return lines;
