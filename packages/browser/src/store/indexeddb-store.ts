@@ -108,6 +108,12 @@ class IndexedDbTaskStore implements IndexedDbStore {
       }
     }
     this.onError = options.onError;
+    if (typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'undefined') {
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        'IndexedDB is not available here (createIndexedDbStore needs a browser page or worker). In Node, use createFileStore from @troupe/node, or createMemoryStore from @troupe/core.',
+      );
+    }
     this.database = databaseName(this.name);
     this.use = createStore(this.database, OBJECT_STORE);
     if ((options.flushOnPageHide ?? true) && typeof globalThis.addEventListener === 'function') {

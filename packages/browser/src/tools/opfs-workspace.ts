@@ -116,7 +116,9 @@ function isTypeMismatch(error: unknown): boolean {
  */
 export async function openOpfsWorkspace(name: string): Promise<OpfsWorkspace> {
   if (!globalThis.navigator?.storage?.getDirectory) {
-    throw new Error('The Origin Private File System is not available here (it needs a secure context).');
+    throw new Error(
+      'The Origin Private File System is not available here (it needs a browser page or worker in a secure context). In Node, use createNodeTools from @troupe/node for workspace tools.',
+    );
   }
   const root = await navigator.storage.getDirectory();
   let folder = root;
