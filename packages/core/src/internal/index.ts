@@ -12,6 +12,11 @@ export { supervisorMachine } from '../machines/supervisor-machine.js';
 export { abortError, isAbortError, raceAbort } from '../model/abort.js';
 export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
 export { suggestCommandRule } from '../permissions/suggest-command-rule.js';
+export {
+  feedJournal,
+  type JournalFeed,
+  type JournalFeedOptions,
+} from '../persistence/task-documents.js';
 export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from '../redaction/redactor.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';

@@ -1,5 +1,6 @@
 import { cancelledBeforeStart } from '../runtime/task-results.js';
-import { SCHEMA_VERSION, type TaskResult, type TaskSpec, type TaskStore } from './types.js';
+import { finalRecord, resultDocument } from './task-documents.js';
+import type { TaskResult, TaskSpec, TaskStore } from './types.js';
 
 /**
  * Ends, in the store, a task that no runtime runs: saves a `cancelled` result (reason `ABORTED`,
@@ -10,14 +11,7 @@ import { SCHEMA_VERSION, type TaskResult, type TaskSpec, type TaskStore } from '
  */
 export function cancelStoredTask(store: TaskStore, spec: TaskSpec, reason: string, at: number): TaskResult {
   const result = cancelledBeforeStart(spec, reason);
-  store.saveResult({ v: SCHEMA_VERSION, result });
-  store.appendStatus({
-    v: SCHEMA_VERSION,
-    taskId: spec.taskId,
-    event: 'task.cancelled',
-    status: 'cancelled',
-    at,
-    result,
-  });
+  store.saveResult(resultDocument(result));
+  store.appendStatus(finalRecord(result, at));
   return result;
 }

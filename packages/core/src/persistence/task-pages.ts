@@ -1,30 +1,14 @@
 import { ValidationError } from '../errors.js';
-import type { StoredTask, TaskPage, TaskQuery, TaskSummary } from './types.js';
+import type { TaskPage, TaskQuery, TaskSummary } from './types.js';
+
+// `summaryOf` lives with the other readers of a task's documents; exported here too for the
+// imports written before it moved.
+export { summaryOf } from './task-documents.js';
 
 /** Default page size of `listTasks`. */
 export const DEFAULT_PAGE_SIZE = 50;
 /** Largest page `listTasks` returns. */
 export const MAX_PAGE_SIZE = 1_000;
-
-/** A stored task without its conversation: what `listTasks` returns. */
-export function summaryOf(task: StoredTask): TaskSummary {
-  const { spec } = task;
-  const summary: TaskSummary = {
-    taskId: spec.taskId,
-    agent: spec.agent,
-    description: spec.description,
-    sessionKey: spec.sessionKey,
-    status: task.status,
-    background: spec.background,
-    depth: spec.depth,
-    model: spec.model,
-    createdAt: spec.createdAt,
-    updatedAt: task.updatedAt,
-  };
-  if (spec.parentTaskId) summary.parentTaskId = spec.parentTaskId;
-  if (task.result) summary.result = task.result;
-  return summary;
-}
 
 /** The page size of a query, checked. Throws a `ValidationError` for a bad `limit`. */
 export function pageSize(query: TaskQuery): number {

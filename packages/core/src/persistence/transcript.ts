@@ -1,8 +1,6 @@
-import { createActor } from 'xstate';
-import type { SubagentEvent } from '../machines/subagent-events.js';
-import { subagentMachine } from '../machines/subagent-machine.js';
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from './machine-input.js';
+import { feedJournal, type JournalFeed } from './task-documents.js';
 import type { JournalEntry, TaskSnapshotDocument, TaskSpec } from './types.js';
 
 /** The messages in a persisted subagent snapshot, or undefined when it holds none. */
@@ -24,22 +22,21 @@ export function transcriptOf(
   const fromSnapshot = messagesOfSnapshot(snapshot?.snapshot);
   if (snapshot && fromSnapshot && snapshot.journalLength >= journal.length) return fromSnapshot;
   const input = machineInputFromSpec(spec);
-  let actor = createActor(subagentMachine, { input });
+  let feed: JournalFeed | undefined;
   let from = 0;
   if (snapshot && fromSnapshot && snapshot.journalLength <= journal.length) {
-    try {
-      actor = createActor(subagentMachine, { snapshot: snapshot.snapshot as never, input });
-      from = snapshot.journalLength;
-    } catch {
-      // A snapshot the machine cannot take: the whole journal tells the same story.
+    feed = feedJournal(input, { snapshot: snapshot.snapshot });
+    from = snapshot.journalLength;
+    // A snapshot the machine cannot take: the whole journal tells the same story.
+    if (feed.failure !== undefined) {
+      feed.stop();
+      feed = undefined;
+      from = 0;
     }
   }
-  actor.start();
-  for (const entry of journal.slice(from)) {
-    if (actor.getSnapshot().status !== 'active') break;
-    actor.send(entry.event as SubagentEvent);
-  }
-  const messages = actor.getSnapshot().context.messages;
-  actor.stop();
+  feed ??= feedJournal(input);
+  feed.feedWhileActive(journal.slice(from));
+  const messages = feed.snapshot.context.messages;
+  feed.stop();
   return messages;
 }

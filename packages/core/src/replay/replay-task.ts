@@ -1,12 +1,12 @@
-import { createActor, type InspectionEvent, type Observer, type SnapshotFrom } from 'xstate';
+import type { InspectionEvent, Observer, SnapshotFrom } from 'xstate';
 import { TroupeError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
+import type { SubagentMachine } from '../machines/subagent-machine.js';
 import { exceedsDocumentBounds } from '../persistence/document-bounds.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
+import { feedJournal } from '../persistence/task-documents.js';
 import type { JournalEntry, TaskResult, TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
-import { SCHEMA_VERSION } from '../persistence/types.js';
 import { toResult } from '../runtime/task-results.js';
 import { checkReplay, type ReplayDifference } from './check-replay.js';
 import { describeDifference } from './describe-difference.js';
@@ -80,27 +80,16 @@ export async function replayTask(
   // A store that does not check what it reads (a host's own) must not overflow the stack here.
   const entries = readableEntries(taskId, journal.entries, journalWarnings);
   const spec = task.spec;
-  const actor = createActor(subagentMachine, {
-    input: machineInputFromSpec(spec),
-    ...(options.inspect ? { inspect: options.inspect } : {}),
-  });
-  actor.start();
-  const initial = actor.getSnapshot();
+  const feed = feedJournal(machineInputFromSpec(spec), options.inspect ? { inspect: options.inspect } : {});
   const steps: ReplayStep[] = [];
   const limit = options.until ?? entries.length;
   for (const entry of entries.slice(0, limit)) {
-    if (entry.v !== SCHEMA_VERSION)
-      throw new TroupeError(
-        'PERSISTENCE_VERSION',
-        `Task ${taskId}: journal entry ${entry.seq} has schema version ${entry.v}; this troupe reads version ${SCHEMA_VERSION}.`,
-      );
-    actor.send(entry.event);
-    const step = { seq: entry.seq, event: entry.event, snapshot: actor.getSnapshot() };
+    const step = { seq: entry.seq, event: entry.event, snapshot: feed.feed(entry) };
     steps.push(step);
     await options.onStep?.(step);
   }
-  const snapshot = actor.getSnapshot();
-  actor.stop();
+  const { initial, snapshot } = feed;
+  feed.stop();
   const result = snapshot.status === 'done' && snapshot.output ? toResult(spec, snapshot.output) : undefined;
   let recorded = task.result;
   let stored: TaskSnapshotDocument | undefined;

@@ -1,11 +1,18 @@
-import { type AnyActorLogic, createActor } from 'xstate';
+import type { AnyActorLogic } from 'xstate';
 import { PersistenceError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
 import { armedDeadline, wantedEffect } from '../machines/wanted-effect.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { persistedSnapshotProblem } from '../persistence/subagent-snapshot-schema.js';
-import { SCHEMA_VERSION, type StoredTask, type StoreWarning, type TaskStore } from '../persistence/types.js';
+import { feedJournal } from '../persistence/task-documents.js';
+import {
+  type JournalEntry,
+  SCHEMA_VERSION,
+  type StoredTask,
+  type StoreWarning,
+  type TaskStore,
+} from '../persistence/types.js';
 
 /** How one unfinished task comes back: from its snapshot and the journal after it, or its whole journal. */
 export interface RestorePlan {
@@ -51,35 +58,29 @@ function where(store: TaskStore, taskId: string, kind: 'snapshot' | 'journal'): 
 }
 
 /**
- * Runs `events` through an actor of `logic` with no effects, as the driver will, then reads the
- * resulting snapshot as the driver does (the effect it wants, its deadline). Returns why it
- * failed (an unknown state, an event the machine cannot take, a context the driver cannot read),
- * or undefined when it works.
+ * Feeds `entries` through a fresh machine (from the persisted `snapshot`, if given) with no
+ * effects, as the driver will, then reads the resulting snapshot as the driver does (the effect it
+ * wants, its deadline). Returns why it failed (an unknown state, an event the machine cannot take,
+ * an entry of another version, a context the driver cannot read), or undefined when it works.
  */
 function rehearse(
-  logic: AnyActorLogic,
   input: SubagentInput,
-  events: readonly SubagentEvent[],
+  entries: readonly JournalEntry[],
+  snapshot?: unknown,
 ): string | undefined {
   let failure: unknown;
   try {
-    const actor = createActor(logic, { input });
-    actor.subscribe({ error: (error) => (failure ??= error) });
-    actor.start();
-    for (const event of events) {
-      if (failure !== undefined || actor.getSnapshot().status !== 'active') break;
-      if (typeof event !== 'object' || event === null || typeof event.type !== 'string')
-        return `journal event ${JSON.stringify(event)?.slice(0, 80)} has no type`;
-      actor.send(event);
+    const feed = feedJournal(input, snapshot === undefined ? {} : { snapshot });
+    try {
+      feed.feedWhileActive(entries);
+      if (feed.failure === undefined && feed.active) {
+        wantedEffect(feed.snapshot);
+        armedDeadline(feed.snapshot);
+      }
+    } finally {
+      feed.stop();
     }
-    const snapshot = actor.getSnapshot();
-    if (failure === undefined && snapshot.status === 'active') {
-      wantedEffect(snapshot);
-      armedDeadline(snapshot);
-    }
-    const status = snapshot.status;
-    actor.stop();
-    if (failure === undefined && status === 'error') failure = actor.getSnapshot().error;
+    failure = feed.failure ?? (feed.snapshot.status === 'error' ? feed.snapshot.error : undefined);
   } catch (error) {
     failure = error;
   }
@@ -103,12 +104,12 @@ export async function planRestore(
   if (task.status === 'queued') return { logic: undefined, replay: [], journalLength: 0 };
   const { input, warnings, warn } = context;
   const taskId = task.spec.taskId;
-  let events: SubagentEvent[] = [];
+  let entries: JournalEntry[] = [];
   let journalProblem: string | undefined;
   try {
     const journal = await store.loadJournal(taskId);
     warnings.push(...journal.warnings);
-    events = journal.entries.map((entry) => entry.event);
+    entries = journal.entries;
   } catch (error) {
     if (isStoreFailure(error)) return { unavailable: describeThrown(error) };
     journalProblem = describeThrown(error);
@@ -124,21 +125,25 @@ export async function planRestore(
   if (snapshot && snapshot.v === SCHEMA_VERSION) {
     const malformed = persistedSnapshotProblem(snapshot.snapshot);
     if (malformed !== undefined) snapshotProblem = `malformed: ${malformed}`;
-    else if (snapshot.journalLength <= events.length) {
-      const logic = restoredLogic(snapshot.snapshot);
-      const replay = events.slice(snapshot.journalLength);
-      snapshotProblem = rehearse(logic, input, replay);
-      if (snapshotProblem === undefined) return { logic, replay, journalLength: events.length };
+    else if (snapshot.journalLength <= entries.length) {
+      const after = entries.slice(snapshot.journalLength);
+      snapshotProblem = rehearse(input, after, snapshot.snapshot);
+      if (snapshotProblem === undefined)
+        return {
+          logic: restoredLogic(snapshot.snapshot),
+          replay: eventsOf(after),
+          journalLength: entries.length,
+        };
     }
     // An unusable snapshot that covered more than the journal holds: the journal cannot stand in.
     if (
       snapshotProblem !== undefined &&
       journalProblem === undefined &&
-      snapshot.journalLength > events.length
+      snapshot.journalLength > entries.length
     )
-      journalProblem = `it holds ${events.length} of the ${snapshot.journalLength} entries the snapshot covered`;
+      journalProblem = `it holds ${entries.length} of the ${snapshot.journalLength} entries the snapshot covered`;
   }
-  if (journalProblem === undefined) journalProblem = rehearse(subagentMachine, input, events);
+  if (journalProblem === undefined) journalProblem = rehearse(input, entries);
   if (journalProblem !== undefined) {
     const message = `Task ${taskId} cannot be restored: ${where(store, taskId, 'journal')} cannot be replayed (${journalProblem})${snapshotProblem ? ` and ${where(store, taskId, 'snapshot')} is unusable (${snapshotProblem})` : ''}.`;
     warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
@@ -150,14 +155,16 @@ export async function planRestore(
     warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
     warn('PERSISTENCE_CORRUPT', message);
   }
-  if (events.length === 0 && snapshot === undefined) {
+  if (entries.length === 0 && snapshot === undefined) {
     warn(
       'TASK_RESTARTED',
       `Task ${taskId} was ${task.status}, but its snapshot and journal are both gone: it starts again from scratch (a tool it already ran may run again).`,
     );
   }
-  return { logic: undefined, replay: events, journalLength: events.length };
+  return { logic: undefined, replay: eventsOf(entries), journalLength: entries.length };
 }
+
+const eventsOf = (entries: readonly JournalEntry[]): SubagentEvent[] => entries.map((entry) => entry.event);
 
 /** Subagent logic whose initial state is a persisted snapshot (XState's spawn takes no snapshot). */
 function restoredLogic(persisted: unknown): AnyActorLogic {

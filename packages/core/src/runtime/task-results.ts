@@ -1,22 +1,9 @@
-import { type SubagentOutput, subagentMachine } from '../machines/subagent-machine.js';
-import type { TaskResult, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
-import { SCHEMA_VERSION } from '../persistence/types.js';
-import type { SubagentSnapshot } from './subagent-snapshot.js';
+import type { SubagentOutput } from '../machines/subagent-machine.js';
+import type { TaskResult, TaskSpec } from '../persistence/types.js';
 
-/** A snapshot document: the machine's persisted snapshot and the journal length it reflects. */
-export function snapshotDocument(
-  taskId: string,
-  snapshot: SubagentSnapshot,
-  journalLength: number,
-): TaskSnapshotDocument {
-  return {
-    v: SCHEMA_VERSION,
-    taskId,
-    journalLength,
-    savedAt: snapshot.context.now,
-    snapshot: subagentMachine.getPersistedSnapshot(snapshot),
-  };
-}
+// Snapshot documents are made with a task's other documents (`persistence/task-documents.ts`);
+// exported here too for the imports written before they moved.
+export { snapshotDocument } from '../persistence/task-documents.js';
 
 /** The result of a task cancelled before it ever started (no turns, no tokens). */
 export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResult {

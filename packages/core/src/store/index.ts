@@ -1,7 +1,6 @@
 // @troupe/core/store: what a TaskStore implementation needs. Every store (memory, files,
 // IndexedDB, Postgres) reads and writes the same versioned documents through these.
 export { cancelStoredTask } from '../persistence/cancel-stored-task.js';
-export { applyStatusRecord, foldStatusRecords } from '../persistence/fold-status-records.js';
 export { currentEventName, VERSION_1_EVENT_NAMES } from '../persistence/journal-events.js';
 export { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
 export {
@@ -21,6 +20,17 @@ export {
   TASK_STATUSES,
 } from '../persistence/statuses.js';
 export {
+  applyStatusRecord,
+  finalRecord,
+  foldStatusRecords,
+  journalEntry,
+  queuedRecord,
+  resultDocument,
+  snapshotDocument,
+  statusRecord,
+  summaryOf,
+} from '../persistence/task-documents.js';
+export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,
   encodeCursor,
@@ -29,7 +39,6 @@ export {
   newestFirst,
   pageOfTasks,
   pageSize,
-  summaryOf,
   type TaskPosition,
 } from '../persistence/task-pages.js';
 export { messagesOfSnapshot, transcriptOf } from '../persistence/transcript.js';

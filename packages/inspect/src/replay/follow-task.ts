@@ -1,7 +1,7 @@
-import { type TaskStore, TroupeError } from '@troupe/core';
-import { subagentMachine } from '@troupe/core/internal';
-import { machineInputFromSpec, SCHEMA_VERSION } from '@troupe/core/store';
-import { type Actor, createActor, type InspectionEvent } from 'xstate';
+import type { TaskStore } from '@troupe/core';
+import { feedJournal, type JournalFeed } from '@troupe/core/internal';
+import { machineInputFromSpec } from '@troupe/core/store';
+import type { InspectionEvent } from 'xstate';
 import { createRecorder } from '../timeline/recorder.js';
 import type { TimelineHeader, TimelineRecord } from '../timeline/types.js';
 
@@ -56,42 +56,30 @@ export function followStoredTask(store: TaskStore, taskId: string, options: Foll
     }
     recorder.inspect.next?.(event);
   };
-  let actor: Actor<typeof subagentMachine> | undefined;
-  let replayed = 0;
+  let feed: JournalFeed | undefined;
   let stopped = false;
   let queue: Promise<number> = Promise.resolve(0);
 
   const step = async (): Promise<number> => {
-    if (stopped || (actor && actor.getSnapshot().status !== 'active')) return 0;
-    if (!actor) {
+    if (stopped || (feed && !feed.active)) return 0;
+    if (!feed) {
       const task = await store.getTask(taskId);
       if (!task) return 0;
-      actor = createActor(subagentMachine, { input: machineInputFromSpec(task.spec), inspect });
-      actor.start();
+      feed = feedJournal(machineInputFromSpec(task.spec), { inspect });
     }
     const { entries } = await store.loadJournal(taskId);
-    let fed = 0;
-    for (const entry of entries.slice(replayed)) {
-      if (entry.v !== SCHEMA_VERSION)
-        throw new TroupeError(
-          'PERSISTENCE_VERSION',
-          `Task ${taskId}: journal entry ${entry.seq} has schema version ${entry.v}; this troupe reads version ${SCHEMA_VERSION}.`,
-        );
-      actor.send(entry.event);
-      replayed++;
-      fed++;
-      if (actor.getSnapshot().status !== 'active') break;
-    }
-    return fed;
+    const before = feed.fed;
+    feed.feedWhileActive(entries.slice(before));
+    return feed.fed - before;
   };
 
   return {
     header: recorder.header,
     get replayed() {
-      return replayed;
+      return feed?.fed ?? 0;
     },
     get done() {
-      return actor?.getSnapshot().status === 'done';
+      return feed?.snapshot.status === 'done';
     },
     catchUp() {
       queue = queue.then(step, step);
@@ -99,7 +87,7 @@ export function followStoredTask(store: TaskStore, taskId: string, options: Foll
     },
     stop() {
       stopped = true;
-      actor?.stop();
+      feed?.stop();
     },
   };
 }
