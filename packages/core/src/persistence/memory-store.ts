@@ -1,5 +1,5 @@
-import { applyStatusRecord, summaryOf } from './task-documents.js';
-import { pageOfTasks } from './task-pages.js';
+import { applyStatusRecord } from './fold-status-records.js';
+import { pageOfTasks, summaryOf } from './task-pages.js';
 import type {
   JournalEntry,
   StoredTask,
