@@ -3,36 +3,19 @@
 // @arethetypeswrong/cli on each tarball; exits 1 when either reports anything (errors, warnings or
 // suggestions). Run by the root `test` script after the build. The packages are ESM only, so attw
 // runs with `--profile esm-only` (a CommonJS caller uses Node 20.19+ `require(esm)`).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { packAll, root } from './packages.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const folders = ['packages', 'apps'].flatMap((parent) =>
-  readdirSync(join(root, parent)).map((name) => join(root, parent, name)),
-);
-const published = folders.filter((folder) => {
-  try {
-    return JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).private !== true;
-  } catch {
-    return false;
-  }
-});
 const work = mkdtempSync(join(tmpdir(), 'troupe-check-packages-'));
 let failures = 0;
 try {
-  for (const folder of published) {
+  for (const { folder, tarball } of packAll(work)) {
     const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
-    const destination = join(work, manifest.name.replace(/[@/]/g, '_'));
-    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', destination], {
-      cwd: folder,
-      stdio: 'pipe',
-    });
-    const tarball = join(destination, readdirSync(destination)[0]);
     const data = readFileSync(tarball);
     const lint = await publint({
       pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
