@@ -1,17 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const bin = fileURLToPath(new URL('./bin.mjs', import.meta.url));
 const KEY = 'sk-cli-key';
 const children: ChildProcess[] = [];
+// The script and handler files of this file's tests, in one temporary folder removed at the end.
+const work = mkdtempSync(join(tmpdir(), 'fake-anthropic-'));
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A fresh folder inside `work`. */
+function folder(): string {
+  return mkdtempSync(join(work, 'case-'));
+}
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
@@ -41,7 +50,7 @@ function run(args: string[], entry: string[] = ['--import', 'tsx', main]): Runni
 }
 
 function scriptFile(script: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'fake-anthropic-')), 'script.json');
+  const file = join(folder(), 'script.json');
   writeFileSync(file, JSON.stringify(script));
   return file;
 }
@@ -108,7 +117,7 @@ describe('fake-anthropic as a process', () => {
   });
 
   it('answers by request content with --handler file.mjs; bin.mjs is one process that SIGTERM stops', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fake-anthropic-'));
+    const dir = folder();
     const handler = join(dir, 'handler.mjs');
     writeFileSync(
       handler,
@@ -134,7 +143,7 @@ describe('fake-anthropic as a process', () => {
   });
 
   it('exits 2 naming a handler file without a handler function', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fake-anthropic-'));
+    const dir = folder();
     const handler = join(dir, 'empty.mjs');
     writeFileSync(handler, 'export const answer = 42;\n');
     const fake = run(['--handler', handler]);

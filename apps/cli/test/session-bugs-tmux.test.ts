@@ -127,7 +127,7 @@ describe('bugs a user hit in the session (tmux)', () => {
   it("Ctrl-C at the demo's approval prompt prints the cancelled line once and keeps the question on screen", async () => {
     terminal = TmuxTerminal.start(cliCommandLine(['demo']), {
       cwd: fixtureProject(),
-      env: { HOME: tempDir('home'), TERM: 'xterm-256color' },
+      env: { HOME: tempDir('home'), TMPDIR: tempDir('tmp'), TERM: 'xterm-256color' },
     });
     await terminal.waitFor(/Approve\? \[y\]es/, 60_000);
     terminal.press('C-c');

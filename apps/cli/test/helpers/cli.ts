@@ -33,9 +33,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** An environment without the caller's Anthropic settings, with HOME set and colours allowed. */
+/**
+ * An environment without the caller's Anthropic settings, with HOME set, colours allowed and
+ * TMPDIR a folder of this test file (what the CLI puts in the temporary folder, such as the demo's
+ * task store, is removed with it).
+ */
 export function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TMPDIR: tempDir('tmp'), ...extra };
   for (const key of [
     'ANTHROPIC_API_KEY',
     'ANTHROPIC_AUTH_TOKEN',
