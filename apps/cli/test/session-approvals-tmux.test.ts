@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type FakeAnthropicServer,
   type FakeHandler,
   lastUserText,
   textStep,
@@ -10,19 +9,12 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
-import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, gate, startFakeClaude } from './helpers/fake-claude.js';
-import { TmuxTerminal } from './helpers/tmux.js';
+import { fixtureProject, tempDir } from './helpers/cli.js';
+import { gate } from './helpers/fake-claude.js';
+import type { TmuxTerminal } from './helpers/tmux.js';
+import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
-let server: FakeAnthropicServer | undefined;
-let terminal: TmuxTerminal | undefined;
-
-afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-});
+const sessions = useTmuxSessions();
 
 /** The main agent calls one tool per request, chosen by the user's words, then reports the result. */
 const direct: FakeHandler = (request) => {
@@ -41,13 +33,7 @@ const direct: FakeHandler = (request) => {
 };
 
 async function start(project: string, handler: FakeHandler = direct): Promise<TmuxTerminal> {
-  server = await startFakeClaude(handler);
-  terminal = TmuxTerminal.start(cliCommandLine([]), {
-    cwd: project,
-    env: { HOME: tempDir('home'), ...fakeEnv(server), TERM: 'xterm-256color' },
-  });
-  await terminal.waitFor(/^> $/m, 60_000);
-  return terminal;
+  return sessions.open({ server: await sessions.serve(handler), project, timeoutMs: 60_000 });
 }
 
 const ESC = String.fromCharCode(27);
@@ -104,13 +90,14 @@ describe('approvals worth reading (tmux)', () => {
       JSON.stringify({ permissions: { allow: ['Bash(echo hi:*)'], deny: ['Bash(echo secret:*)'] } }),
     );
     const home = tempDir('home');
-    server = await startFakeClaude(direct);
-    const question = TmuxTerminal.start(cliCommandLine([]), {
-      cwd: project,
-      env: { HOME: home, ...fakeEnv(server), TERM: 'xterm-256color' },
+    const question = await sessions.open({
+      server: await sessions.serve(direct),
+      project,
+      home,
+      ready: /Trust this folder .*\[y\/N\]/,
+      timeoutMs: 60_000,
     });
-    terminal = question;
-    const asked = await question.waitFor(/Trust this folder .*\[y\/N\]/, 60_000);
+    const asked = question.capture();
     expect(asked).toContain('allow without asking: Bash(echo hi:*)  (from .troupe/settings.json)');
     question.line('y');
     await question.waitFor(/^> $/m, 60_000);

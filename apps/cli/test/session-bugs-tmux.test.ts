@@ -1,43 +1,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeAnthropicServer, textStep } from '../../../test/fake-anthropic/index.js';
-import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
-import { TmuxTerminal } from './helpers/tmux.js';
+import { describe, expect, it } from 'vitest';
+import { textStep } from '../../../test/fake-anthropic/index.js';
+import { fixtureProject, tempDir } from './helpers/cli.js';
+import { gate, sessionScenario } from './helpers/fake-claude.js';
+import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
-let server: FakeAnthropicServer | undefined;
-let terminal: TmuxTerminal | undefined;
-
-afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-async function start(fake: FakeAnthropicServer, project = fixtureProject()): Promise<TmuxTerminal> {
-  server = fake;
-  terminal = TmuxTerminal.start(cliCommandLine([]), {
-    cwd: project,
-    env: { HOME: tempDir('home'), ...fakeEnv(fake), TERM: 'xterm-256color' },
-  });
-  await terminal.waitFor(/^> $/m);
-  return terminal;
-}
+const sessions = useTmuxSessions();
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('bugs a user hit in the session (tmux)', () => {
   it('a failed turn does not reprint the previous answer, nor add "(No reply.)"', async () => {
-    const fake = await startFakeClaude(() => ({
+    const fake = await sessions.serve(() => ({
       fault: 'http_error',
       status: 400,
       errorType: 'invalid_request_error',
       message: 'Scripted refusal.',
     }));
     fake.enqueue(textStep('First answer: everything is fine.'));
-    const terminal = await start(fake);
+    const terminal = await sessions.open({ server: fake });
     terminal.line('hello');
     await terminal.waitFor(/First answer: everything is fine\./);
     terminal.line('now something else');
@@ -54,9 +36,9 @@ describe('bugs a user hit in the session (tmux)', () => {
   });
 
   it('/agents create keeps the tasks, the "always allow" answers and the conversation', async () => {
-    const fake = await startFakeClaude(sessionScenario({ explore: gate(true) }));
+    const fake = await sessions.serve(sessionScenario({ explore: gate(true) }));
     const project = fixtureProject();
-    const terminal = await start(fake, project);
+    const terminal = await sessions.open({ server: fake, project });
     terminal.line('find the auth code');
     await terminal.waitFor(/Summary: login is in src\/auth\.js/);
     terminal.line('write the notes');
@@ -91,7 +73,7 @@ describe('bugs a user hit in the session (tmux)', () => {
     mkdirSync(join(project, '.claude', 'agents'), { recursive: true });
     const file = join(project, '.claude', 'agents', 'lister.md');
     writeFileSync(file, '---\nname: lister\ndescription: Lists\ntools: [read, grep, WebFetch\n---\nList.\n');
-    const terminal = await start(await startFakeClaude(() => textStep('hi')), project);
+    const terminal = await sessions.open({ server: await sessions.serve(() => textStep('hi')), project });
     const screen = terminal.capture();
     expect(screen).toContain(`lister.md:4: 'tools' is a list that is not valid YAML`);
     expect(screen).toContain('agent "lister" lists tool WebFetch, which troupe does not have');
@@ -100,8 +82,8 @@ describe('bugs a user hit in the session (tmux)', () => {
 
   it('/exit says which queued messages were not sent', async () => {
     const slow = gate();
-    const fake = await startFakeClaude(() => ({ ...textStep('Answered.'), gate: slow.promise }));
-    const terminal = await start(fake);
+    const fake = await sessions.serve(() => ({ ...textStep('Answered.'), gate: slow.promise }));
+    const terminal = await sessions.open({ server: fake });
     terminal.line('first question');
     await fake.waitForRequests(1);
     terminal.line('second question');
@@ -113,8 +95,8 @@ describe('bugs a user hit in the session (tmux)', () => {
   });
 
   it('Ctrl-D with a background task running exits without "the main agent is reading its result"', async () => {
-    const fake = await startFakeClaude(sessionScenario({ explore: gate() }));
-    const terminal = await start(fake);
+    const fake = await sessions.serve(sessionScenario({ explore: gate() }));
+    const terminal = await sessions.open({ server: fake });
     terminal.line('search in the background');
     await terminal.waitFor(/Summary: Started task t_\S+ in the background/);
     await terminal.waitFor(/^> $/m);
@@ -125,11 +107,12 @@ describe('bugs a user hit in the session (tmux)', () => {
   });
 
   it("Ctrl-C at the demo's approval prompt prints the cancelled line once and keeps the question on screen", async () => {
-    terminal = TmuxTerminal.start(cliCommandLine(['demo']), {
-      cwd: fixtureProject(),
-      env: { HOME: tempDir('home'), TMPDIR: tempDir('tmp'), TERM: 'xterm-256color' },
+    const terminal = await sessions.open({
+      args: ['demo'],
+      env: { TMPDIR: tempDir('tmp') },
+      ready: /Approve\? \[y\]es/,
+      timeoutMs: 60_000,
     });
-    await terminal.waitFor(/Approve\? \[y\]es/, 60_000);
     terminal.press('C-c');
     const screen = await terminal.waitFor(/\[exit \d+\]/);
     expect(count(screen, '[general-purpose] Count lines of code - cancelled')).toBe(1);

@@ -1,24 +1,19 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, lastUserText, textStep } from '../../../test/fake-anthropic/index.js';
-import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
-import { TmuxTerminal } from './helpers/tmux.js';
+import { fixtureProject, tempDir } from './helpers/cli.js';
+import { gate, sessionScenario } from './helpers/fake-claude.js';
+import type { TmuxTerminal } from './helpers/tmux.js';
+import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
+const sessions = useTmuxSessions();
 let server: FakeAnthropicServer | undefined;
-const terminals: TmuxTerminal[] = [];
-
-afterEach(async () => {
-  for (const terminal of terminals.splice(0)) terminal.kill();
-  await server?.close();
-  server = undefined;
-});
 
 /** The scenario of the session tests, plus "count": the main agent says how many messages it was sent. */
 async function startServer(): Promise<FakeAnthropicServer> {
   const scenario = sessionScenario({ explore: gate() });
-  server = await startFakeClaude((request) => {
+  server = await sessions.serve((request) => {
     const messages: unknown[] = request.body.messages;
     if (/^count/.test(lastUserText(request))) return textStep(`I was sent ${messages.length} messages.`);
     return scenario(request);
@@ -26,14 +21,8 @@ async function startServer(): Promise<FakeAnthropicServer> {
   return server;
 }
 
-async function startSession(home: string, project = fixtureProject()): Promise<TmuxTerminal> {
-  const terminal = TmuxTerminal.start(cliCommandLine([]), {
-    cwd: project,
-    env: { HOME: home, ...fakeEnv(server!), TERM: 'xterm-256color' },
-  });
-  terminals.push(terminal);
-  await terminal.waitFor(/^> $/m, 60_000);
-  return terminal;
+function startSession(home: string, project = fixtureProject()): Promise<TmuxTerminal> {
+  return sessions.open({ server: server!, home, project, timeoutMs: 60_000 });
 }
 
 describe('session commands (tmux)', () => {

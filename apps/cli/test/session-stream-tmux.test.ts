@@ -1,34 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  textStep,
-  toolNamesOf,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
-import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, gate, startFakeClaude } from './helpers/fake-claude.js';
-import { TmuxTerminal } from './helpers/tmux.js';
+import { describe, expect, it } from 'vitest';
+import { textStep, toolNamesOf, toolResultsOf, toolStep } from '../../../test/fake-anthropic/index.js';
+import { gate } from './helpers/fake-claude.js';
+import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
-let server: FakeAnthropicServer | undefined;
-let terminal: TmuxTerminal | undefined;
-
-afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-async function start(fake: FakeAnthropicServer, args: string[] = []): Promise<TmuxTerminal> {
-  server = fake;
-  terminal = TmuxTerminal.start(cliCommandLine(args), {
-    cwd: fixtureProject(),
-    env: { HOME: tempDir('home'), ...fakeEnv(fake), TERM: 'xterm-256color' },
-  });
-  await terminal.waitFor(/^> $/m, 60_000);
-  return terminal;
-}
+const sessions = useTmuxSessions();
 
 const ESC = String.fromCharCode(27);
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -36,13 +11,13 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 describe('the main agent as it works (tmux)', () => {
   it('streams its text before the reply ends, under a spinner with time and tokens', async () => {
     const pause = gate();
-    const fake = await startFakeClaude(() => ({
+    const fake = await sessions.serve(() => ({
       ...textStep('Streaming starts here, then a pause.\nSecond line after the pause.'),
       gate: pause.promise,
       // The first events and a 16-character delta or two, then a pause until the gate opens.
       pauseAfterEvents: 5,
     }));
-    const terminal = await start(fake);
+    const terminal = await sessions.open({ server: fake, timeoutMs: 60_000 });
     terminal.line('tell me something');
     const during = await terminal.waitFor(/Streaming starts/);
     expect(during).not.toContain('Second line');
@@ -57,7 +32,7 @@ describe('the main agent as it works (tmux)', () => {
   });
 
   it('shows what the main agent writes before a tool call, and a line for each retry', async () => {
-    const fake = await startFakeClaude((request) => {
+    const fake = await sessions.serve((request) => {
       if (!toolNamesOf(request).includes('task')) return textStep('login is in src/auth.js');
       if (toolResultsOf(request).length === 0)
         return toolStep(
@@ -68,7 +43,7 @@ describe('the main agent as it works (tmux)', () => {
       return textStep('Done: it is in src/auth.js.');
     });
     fake.enqueue({ fault: 'rate_limited', retryAfter: 1 });
-    const terminal = await start(fake);
+    const terminal = await sessions.open({ server: fake, timeoutMs: 60_000 });
     terminal.line('find the auth code');
     await terminal.waitFor(/retrying in 1s \(429, attempt 2\/5\)/);
     const screen = await terminal.waitFor(/Done: it is in src\/auth\.js\./);
@@ -81,7 +56,7 @@ describe('the main agent as it works (tmux)', () => {
 
   it('shows the model\'s reasoning as it streams, dimmed under "✻ Thinking", then the answer (--thinking)', async () => {
     const pause = gate();
-    const fake = await startFakeClaude(() => ({
+    const fake = await sessions.serve(() => ({
       content: [
         {
           type: 'thinking',
@@ -94,7 +69,7 @@ describe('the main agent as it works (tmux)', () => {
       // message_start, the thinking block's start, a ping and two 16-character deltas: the first line.
       pauseAfterEvents: 5,
     }));
-    const terminal = await start(fake, ['--thinking', '2048']);
+    const terminal = await sessions.open({ server: fake, args: ['--thinking', '2048'], timeoutMs: 60_000 });
     terminal.line('which option?');
     const during = await terminal.waitFor(/Weighing the two options first\./);
     expect(during).toMatch(/✻ Thinking\n {2}Weighing the two options first\./);

@@ -1,30 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
-import { cliCommandLine, fixtureProject, tempDir } from './helpers/cli.js';
-import { fakeEnv, type Gate, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
-import { TmuxTerminal } from './helpers/tmux.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureProject } from './helpers/cli.js';
+import { type Gate, gate, sessionScenario } from './helpers/fake-claude.js';
+import type { TmuxTerminal } from './helpers/tmux.js';
+import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
-let server: FakeAnthropicServer | undefined;
-let terminal: TmuxTerminal | undefined;
-
-afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-});
+const sessions = useTmuxSessions();
 
 async function startSession(explore: Gate): Promise<{ terminal: TmuxTerminal; project: string }> {
-  server = await startFakeClaude(sessionScenario({ explore }));
+  const server = await sessions.serve(sessionScenario({ explore }));
   const project = fixtureProject();
-  const home = tempDir('home');
-  terminal = TmuxTerminal.start(cliCommandLine([]), {
-    cwd: project,
-    env: { HOME: home, ...fakeEnv(server), TERM: 'xterm-256color' },
-  });
-  await terminal.waitFor(/Type a request; \/help for commands/);
+  const terminal = await sessions.open({ server, project, ready: /Type a request; \/help for commands/ });
   await terminal.waitFor(/^> $/m);
   return { terminal, project };
 }
