@@ -1,48 +1,38 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime, defineTool } from '@troupe/core';
+import { defineTool } from '@troupe/core';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import { parseTimeline } from '@troupe/inspect';
-import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from './helpers/cli.js';
+import { replay, storeWithTask } from './helpers/replay.js';
 
 /** A file store holding one finished task: a tool call, then an answer. */
-async function storeWithTask(): Promise<{ dir: string; id: string }> {
-  const dir = join(tempDir('replay'), 'store');
-  const store = createFileStore({ dir });
-  const runtime = createRuntime({
-    model: scriptedModel([
-      toolReply('lookup', { key: 'auth' }, { id: 'toolu_1' }),
-      textReply('auth is in src/auth.js'),
-    ]),
-    tools: [
-      defineTool({
-        name: 'lookup',
-        description: 'Looks a key up',
-        access: 'read',
-        input: v.object({ key: v.string() }),
-        execute: ({ key }) => `found ${key}`,
-      }),
-    ],
-    agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: ['lookup'] }],
-    store,
-  });
-  const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'Where is auth?', sessionKey: 's1' });
-  await result;
-  await runtime.shutdown();
-  await store.close();
-  return { dir, id };
-}
-
-function replay(args: string[], cwd: string) {
-  return runCli(['replay', ...args], { cwd, env: cleanEnv(tempDir('home')) });
+function storeWithLookupTask() {
+  return storeWithTask(
+    {
+      model: scriptedModel([
+        toolReply('lookup', { key: 'auth' }, { id: 'toolu_1' }),
+        textReply('auth is in src/auth.js'),
+      ]),
+      tools: [
+        defineTool({
+          name: 'lookup',
+          description: 'Looks a key up',
+          access: 'read',
+          input: v.object({ key: v.string() }),
+          execute: ({ key }) => `found ${key}`,
+        }),
+      ],
+      agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: ['lookup'] }],
+    },
+    { agent: 'explore', prompt: 'Where is auth?', sessionKey: 's1' },
+  );
 }
 
 describe('troupe replay', () => {
   it('prints each step (event, state, tokens, tool calls) and ends with "reproduced exactly"', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithLookupTask();
     const run = await replay([id.slice(0, 8), '--store', dir], dir);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -63,7 +53,7 @@ describe('troupe replay', () => {
   });
 
   it('names the first difference when the recorded result does not match, and exits 1', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithLookupTask();
     const file = join(dir, `${id}.json`);
     const document = JSON.parse(readFileSync(file, 'utf8'));
     document.result.output = 'something else';
@@ -83,7 +73,7 @@ describe('troupe replay', () => {
   });
 
   it('refuses a journal of an unknown schema version, naming the file and line', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithLookupTask();
     const file = join(dir, `${id}.journal.jsonl`);
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[2] = lines[2]!.replace(/"v":\d+/, '"v":9');
@@ -95,7 +85,7 @@ describe('troupe replay', () => {
   });
 
   it('replays a truncated journal as far as it goes, warns where it was cut, and reports the difference', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithLookupTask();
     const file = join(dir, `${id}.journal.jsonl`);
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.slice(0, text.length - 40));
@@ -111,14 +101,14 @@ describe('troupe replay', () => {
   });
 
   it('says so for a task id that does not exist', async () => {
-    const { dir } = await storeWithTask();
+    const { dir } = await storeWithLookupTask();
     const run = await replay(['t_nope', '--store', dir], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('No task with id "t_nope"');
   });
 
   it('saves the timeline with --save, and refuses a file that is not a timeline', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithLookupTask();
     const saved = join(dir, 'replay.timeline.jsonl');
     const run = await replay([id, '--store', dir, '--save', saved], dir);
     expect(run.code).toBe(0);

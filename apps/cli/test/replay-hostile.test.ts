@@ -2,37 +2,27 @@
 // print "Maximum call stack size exceeded". It now says in one line what cannot be read, and where.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime } from '@troupe/core';
 import { scriptedModel, textReply } from '@troupe/core/testing';
-import { createFileStore } from '@troupe/node';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from './helpers/cli.js';
+import { replay, storeWithTask } from './helpers/replay.js';
 
 const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
 
 /** A file store holding one finished task that answered "done". */
-async function storeWithTask(): Promise<{ dir: string; id: string }> {
-  const dir = join(tempDir('replay-hostile'), 'store');
-  const store = createFileStore({ dir });
-  const runtime = createRuntime({
-    model: scriptedModel([textReply('done')]),
-    agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.' }],
-    store,
-  });
-  const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'Where is auth?' });
-  await result;
-  await runtime.shutdown();
-  await store.close();
-  return { dir, id };
-}
-
-function replay(args: string[], cwd: string) {
-  return runCli(['replay', ...args], { cwd, env: cleanEnv(tempDir('home')) });
+function storeWithAnsweredTask() {
+  return storeWithTask(
+    {
+      model: scriptedModel([textReply('done')]),
+      agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.' }],
+    },
+    { agent: 'explore', prompt: 'Where is auth?' },
+    'replay-hostile',
+  );
 }
 
 describe('troupe replay of a store holding a 100,000-deep value', () => {
   it('a deep snapshot: one warning naming the task and the document; the journal still replays', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithAnsweredTask();
     const file = join(dir, `${id}.snapshot.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('"messages":[', `"messages":[${DEEP},`));
     const run = await replay([id, '--store', dir], dir);
@@ -49,7 +39,7 @@ describe('troupe replay of a store holding a 100,000-deep value', () => {
   });
 
   it('a deep journal entry: the warning names the journal and line; the replay stops before it', async () => {
-    const { dir, id } = await storeWithTask();
+    const { dir, id } = await storeWithAnsweredTask();
     const file = join(dir, `${id}.journal.jsonl`);
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"text":"done"', `"text":"done","deep":${DEEP}`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, cliArgs, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { useCrashedRuns } from './helpers/crashed-run.js';
 import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
 
 let server: FakeAnthropicServer | undefined;
@@ -15,35 +16,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+const crashedRun = useCrashedRuns();
+
 function exited(process: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => process.on('exit', (code, signal) => resolve(signal ? null : code)));
-}
-
-/** Starts `troupe run --agent explore` whose model call hangs, then kills it: an unfinished task. */
-async function crashedRun(project: string, home: string, store: string): Promise<void> {
-  server = await startFakeClaude(sessionScenario({ explore: gate(true) }));
-  server.enqueue({ fault: 'hang' });
-  const env = cleanEnv(home, fakeEnv(server));
-  child = spawn(process.execPath, cliArgs(['run', '--store', store, '--agent', 'explore', 'find login']), {
-    cwd: project,
-    env,
-    stdio: 'ignore',
-  });
-  await server.waitForRequests(1);
-  const done = exited(child);
-  child.kill('SIGKILL');
-  await done;
-  child = undefined;
 }
 
 // Each test starts about six CLI processes (about 3 s each on a loaded 2-core machine).
 describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
   it('lists, shows, resumes an interrupted task after a crash, and refuses to cancel a finished one', async () => {
-    const project = fixtureProject();
-    const home = tempDir('home');
-    const store = join(tempDir('store'), 'tasks');
-    await crashedRun(project, home, store);
-    const env = cleanEnv(home, fakeEnv(server!));
+    const { project, store, env } = await crashedRun();
 
     const listed = await runCli(['tasks', 'list', '--store', store], { cwd: project, env });
     expect(listed.code).toBe(0);
@@ -71,11 +53,7 @@ describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
   });
 
   it('cancels an unfinished task no process runs; it is then listed as cancelled', async () => {
-    const project = fixtureProject();
-    const home = tempDir('home');
-    const store = join(tempDir('store'), 'tasks');
-    await crashedRun(project, home, store);
-    const env = cleanEnv(home, fakeEnv(server!));
+    const { project, store, env } = await crashedRun();
     const json = await runCli(['tasks', 'list', '--json', '--store', store], { cwd: project, env });
     const [task] = JSON.parse(json.stdout) as { id: string; status: string }[];
     expect(task?.status).toBe('running');
