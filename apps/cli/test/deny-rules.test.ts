@@ -3,6 +3,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { type ApprovalRequest, createPermissionPolicy } from '@troupe/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  GIT_PUSH_LINES_CHECKED_IN_BASH,
+  LINES_NOT_RUNNING_GIT_PUSH,
+} from '../../../packages/core/src/permissions/git-push-lines.js';
 import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
 import { fakeEnv, startCommandRunningClaude } from './helpers/fake-claude.js';
@@ -51,75 +55,8 @@ describe('troupe run --approval auto with a deny rule in the user settings (issu
 });
 
 // Lines that really run `git push` in bash (checked below with a logging git), and lines that do
-// not. The policy must deny every one of the first kind; the second kind it lets through.
-const PUSHES = [
-  'true; git push',
-  'true && git push',
-  'false || git push',
-  'true | git push',
-  'git push | cat',
-  'true\ngit push',
-  'echo $(git push)',
-  'echo `git push`',
-  '(git push)',
-  '{ git push; }',
-  'GIT_TRACE=0 git push',
-  'env git push',
-  '"git" push',
-  '\\git push',
-  "bash -c 'git push'",
-  'git push &',
-  'true |& git push',
-  '! git push',
-  "$'git' push",
-  'g"it" pu\'sh\'',
-  'echo "$(git push)"',
-  'x=$(git push)',
-  'diff <(git push) file',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
-  'echo ${x:-$(git push)}',
-  'cat <<EOF\n$(git push)\nEOF',
-  'cat <<< $(git push)',
-  'a=(1 $(git push))',
-  '[[ -n $(git push) ]]',
-  'f() { git push; }; f',
-  'while git push; do :; done',
-  'case x in x) git push;; esac',
-  'echo $((1 + $(git push)))',
-  'env -u HOME git push',
-  'exec git push',
-  'command git push',
-  'nice -n 5 git push',
-  'nice -10 git push',
-  'nohup git push',
-  'time -p git push',
-  'timeout -k5 --signal=KILL 5s git push',
-  'stdbuf -oL git push',
-  'xargs git push < /dev/null',
-  'echo push | xargs git',
-  'xargs -I % sh -c "echo %; git push"',
-  'find . -maxdepth 0 -exec git push \\;',
-  "script -qc 'git push' /dev/null",
-  "bash -o errexit -ce 'git push'",
-  "sh -c 'git push' -- x",
-  'git -C . push',
-  'git --no-pager push',
-  'git -c core.askPass=x push',
-  'git $SUB',
-  'git pu*',
-];
-const DOES_NOT_PUSH = [
-  'git status',
-  'git pull',
-  'git commit -m "push"',
-  'echo git push',
-  'git log --grep=push',
-  "printf '%s\\n' 'git push'",
-  "cat <<'EOF'\n$(git push)\nEOF",
-  'echo "git push" > notes.txt',
-  'xargs -I{} git add {} < /dev/null',
-];
-
+// not: the same lists as the core policy's own test. The policy must deny every one of the first
+// kind; the second kind it lets through.
 /** Runs `line` in bash with a git on PATH that logs its sub-command; the sub-commands it ran. */
 function gitSubcommandsIn(line: string): string[] {
   const dir = tempDir('bash');
@@ -151,13 +88,16 @@ describe('the policy against real bash: every line that runs git push is denied'
   const decide = (command: string) =>
     policy.decide({ tool: 'bash', input: { command } } as unknown as ApprovalRequest);
 
-  it.each(PUSHES)('%j runs git push in bash, and the policy denies it', (line) => {
+  it.each(GIT_PUSH_LINES_CHECKED_IN_BASH)('%j runs git push in bash, and the policy denies it', (line) => {
     expect(gitSubcommandsIn(line)).toContain('push');
     expect(decide(line)).toMatchObject({ decision: 'deny' });
   });
 
-  it.each(DOES_NOT_PUSH)('%j does not run git push in bash, and the policy lets it run', (line) => {
-    expect(gitSubcommandsIn(line)).not.toContain('push');
-    expect(decide(line)).toBe('approve');
-  });
+  it.each(LINES_NOT_RUNNING_GIT_PUSH)(
+    '%j does not run git push in bash, and the policy lets it run',
+    (line) => {
+      expect(gitSubcommandsIn(line)).not.toContain('push');
+      expect(decide(line)).toBe('approve');
+    },
+  );
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../events.js';
+import {
+  GIT_PUSH_LINES_CHECKED_IN_BASH,
+  LINES_NOT_RUNNING_GIT_PUSH,
+  MORE_GIT_PUSH_LINES,
+} from './git-push-lines.js';
 import { createPermissionPolicy } from './permission-policy.js';
 
 const bash = (command: string) => ({ tool: 'bash', input: { command } }) as unknown as ApprovalRequest;
@@ -15,113 +20,7 @@ function outcome(decision: ReturnType<ReturnType<typeof createPermissionPolicy>[
 
 // Every line here runs `git push` (or may, for all the line shows). With the deny rule and the
 // `auto` approval mode (`otherwise: 'approve'`), each must be denied.
-const SPELLINGS = [
-  // The issue's spellings.
-  'git push',
-  'git push origin main',
-  'true; git push',
-  'true && git push',
-  'false || git push',
-  'true | git push',
-  'git push | cat',
-  'true\ngit push',
-  'echo $(git push)',
-  'echo `git push`',
-  '(git push)',
-  '{ git push; }',
-  'GIT_TRACE=0 git push',
-  'env git push',
-  '"git" push',
-  '\\git push',
-  '/usr/bin/git push',
-  "bash -c 'git push'",
-  // Separators and grouping.
-  'git push &',
-  'true & git push',
-  'true;git push',
-  'true |& git push',
-  '! git push',
-  'true\r\ngit push',
-  // Quoting and escaping.
-  "'git' 'push'",
-  'g"it" pu\'sh\'',
-  "$'git' push",
-  '\\g\\i\\t push',
-  // Substitutions and nested syntax.
-  'echo "$(git push)"',
-  'echo "`git push`"',
-  'x=$(git push)',
-  'diff <(git push) file',
-  'tee >(git push) < file',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
-  'echo ${x:-$(git push)}',
-  'cat <<EOF\n$(git push)\nEOF',
-  'if true; then git push; fi',
-  'for i in 1; do git push; done',
-  'while git push; do :; done',
-  'case x in x) git push;; esac',
-  'f() { git push; }; f',
-  'coproc git push',
-  'echo $((1 + $(git push)))',
-  'echo hi > "$(git push)"',
-  // Wrappers that run their arguments.
-  'env -i A=1 git push',
-  'env -u HOME git push',
-  'command git push',
-  'command -p git push',
-  'exec git push',
-  'nice git push',
-  'nice -n 5 git push',
-  'nohup git push',
-  'time git push',
-  'time -p git push',
-  'timeout 10 git push',
-  'timeout -s KILL 10 git push',
-  'xargs git push < /dev/null',
-  'sudo git push',
-  'sudo -u root git push',
-  'stdbuf -oL git push',
-  'setsid git push',
-  'nohup nice env git push',
-  '/usr/bin/env GIT_DIR=.git /usr/bin/git push',
-  'find . -maxdepth 0 -exec git push \\;',
-  'watch -n 1 git push',
-  // Shell strings.
-  "sh -c 'git push'",
-  'bash -lc "true && git push"',
-  'bash -c \'bash -c "git push"\'',
-  "sudo sh -c 'cd x; git push origin main'",
-  'zsh -c "git push"',
-  "su -c 'git push' root",
-  "su root -c 'git push'",
-  "runuser -u me -- sh -c 'git push'",
-  "script -qc 'git push' /dev/null",
-  "busybox sh -c 'git push'",
-  "bash -o errexit -ce 'git push'",
-  "sh -c 'git push' -- x",
-  'exec 3< <(git push)',
-  'cat <<< $(git push)',
-  'a=(1 $(git push))',
-  '[[ -n $(git push) ]]',
-  'select x in $(git push); do :; done',
-  'nice -10 git push',
-  'timeout -k5 --signal=KILL 5s git push',
-  'xargs -I % sh -c "echo %; git push"',
-  "find . -execdir sh -c 'git push' \\;",
-  // Options before the sub-command.
-  'git -C . push',
-  'git --no-pager push',
-  'git -c core.askPass=x push',
-  // Case-insensitive file systems (macOS, Windows) and Git Bash run these as git.
-  'GIT push',
-  'git.exe push',
-  '/c/Program\\ Files/Git/cmd/git.exe push',
-  // Arguments an expansion decides (git $SUB may be git push).
-  'git $SUB',
-  'git "$@"',
-  'echo push | xargs git',
-  'git pu*',
-];
+const SPELLINGS = [...GIT_PUSH_LINES_CHECKED_IN_BASH, ...MORE_GIT_PUSH_LINES];
 
 // These cannot be analysed with certainty: under a deny rule they are refused.
 const UNANALYSABLE = [
@@ -175,22 +74,7 @@ describe('deny rules against every spelling of a command (issue #21)', () => {
     expect(SPELLINGS.length + UNANALYSABLE.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each([
-    'git status',
-    'git pull',
-    'git commit -m "push"',
-    'echo git push',
-    'git log --grep=push',
-    "printf '%s\\n' 'git push'",
-    "printf '%s\\n' 'see $(date)'",
-    'gitpush',
-    'git pushy',
-    'npm test && git status',
-    "cat <<'EOF'\n$(git push)\nEOF",
-    'bash ./scripts/check.sh',
-    'export PATH="$PATH:/opt/bin"',
-    'xargs -I{} git add {} < files.txt',
-  ])('lets %j through: it does not run git push', (command) => {
+  it.each(LINES_NOT_RUNNING_GIT_PUSH)('lets %j through: it does not run git push', (command) => {
     expect(policy.decide(bash(command))).toBe('approve');
   });
 
