@@ -15,15 +15,28 @@ export interface TestWorkspace {
   cleanup(): Promise<void>;
 }
 
+/** Options of {@link createTestWorkspace}. */
+export interface TestWorkspaceOptions {
+  /** The start of the temporary directory's name (default `troupe-node-`). */
+  prefix?: string;
+  /** The text of `outside/secret.txt`, the file escapes try to read (default `top secret\n`). */
+  secret?: string;
+}
+
+/**
+ * Creates a {@link TestWorkspace} holding `files` (paths relative to the root), with
+ * `outside/secret.txt` beside the root. Shared by `@troupe/node`'s tool tests and `test/security`.
+ */
 export async function createTestWorkspace(
   files: Record<string, string | Uint8Array> = {},
+  options: TestWorkspaceOptions = {},
 ): Promise<TestWorkspace> {
-  const base = await mkdtemp(join(tmpdir(), 'troupe-node-'));
+  const base = await mkdtemp(join(tmpdir(), options.prefix ?? 'troupe-node-'));
   const root = join(base, 'workspace');
   const outside = join(base, 'outside');
   await mkdir(root);
   await mkdir(outside);
-  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
+  await writeFile(join(outside, 'secret.txt'), options.secret ?? 'top secret\n');
   const workspace: TestWorkspace = {
     base,
     root,
