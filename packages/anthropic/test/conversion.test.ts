@@ -32,49 +32,31 @@ function apiMessage(content: unknown[], overrides: Record<string, unknown> = {})
 
 describe('troupe → Messages API', () => {
   it('converts every block kind and keeps tool results, errors and signatures', () => {
-    const messages: Message[] = [
-      { role: 'user', content: 'Find the bug.' },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'thinking', thinking: 'Look at a.ts', signature: 'sig' },
-          { type: 'text', text: 'Reading.' },
-          { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } },
-        ],
-      },
-      {
-        role: 'user',
-        content: [
-          {
-            type: 'tool_result',
-            tool_use_id: 'toolu_1',
-            content: [{ type: 'text', text: 'nope' }],
-            is_error: true,
-          },
-        ],
-      },
-    ];
+    const assistant: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Look at a.ts', signature: 'sig' },
+        { type: 'text', text: 'Reading.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } },
+      ],
+    };
+    const failedResult: Message = {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_1',
+          content: [{ type: 'text', text: 'nope' }],
+          is_error: true,
+        },
+      ],
+    };
+    const messages: Message[] = [{ role: 'user', content: 'Find the bug.' }, assistant, failedResult];
+    // A string turns into one text block; the blocks come through as they are.
     expect(toMessageParams(messages)).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Find the bug.' }] },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'thinking', thinking: 'Look at a.ts', signature: 'sig' },
-          { type: 'text', text: 'Reading.' },
-          { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } },
-        ],
-      },
-      {
-        role: 'user',
-        content: [
-          {
-            type: 'tool_result',
-            tool_use_id: 'toolu_1',
-            content: [{ type: 'text', text: 'nope' }],
-            is_error: true,
-          },
-        ],
-      },
+      assistant,
+      failedResult,
     ]);
   });
 

@@ -3,9 +3,9 @@ import { afterEach } from 'vitest';
 import {
   type FakeAnthropicOptions,
   type FakeAnthropicServer,
-  startFakeAnthropic,
+  startFakeAnthropicModel,
 } from '../../../test/fake-anthropic/index.js';
-import { type AnthropicModel, createAnthropicModel } from '../src/index.js';
+import type { AnthropicModel } from '../src/index.js';
 import type { AnthropicModelOptions } from '../src/options.js';
 
 /** The key the fake expects in these tests. */
@@ -31,19 +31,11 @@ export async function harness(
   adapter: AnthropicModelOptions = {},
   fake: FakeAnthropicOptions = {},
 ): Promise<Harness> {
-  const server = await startFakeAnthropic({ apiKey: TEST_KEY, strict: true, ...fake });
+  const { server, model, delays } = await startFakeAnthropicModel(
+    { apiKey: TEST_KEY, ...fake },
+    { apiKey: TEST_KEY, ...adapter },
+  );
   servers.push(server);
-  const delays: number[] = [];
-  const model = createAnthropicModel({
-    apiKey: TEST_KEY,
-    baseURL: server.url,
-    env: {},
-    random: () => 0,
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-    ...adapter,
-  });
   return { server, model, delays };
 }
 
