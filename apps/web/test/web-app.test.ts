@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -44,6 +44,44 @@ async function statusOf(page: Page, description: string): Promise<string | null>
   return row(page, description).getAttribute('data-status');
 }
 
+/** A fresh browser context (its own storage) at 1280×900, and one page in it. */
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  return { context, page: await context.newPage() };
+}
+
+/** The messages of the page's uncaught errors, collected as they happen. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Opens the app at `path` (after the origin) and waits until it is ready in demo mode. */
+async function openDemo(page: Page, path: string): Promise<void> {
+  await page.goto(`${url}${path}`);
+  await page.waitForSelector('body[data-ready="demo"]');
+}
+
+/** In the demo, approves the review notes and denies the changelog ("not now"). */
+async function answerDemoApprovals(page: Page): Promise<void> {
+  const notes = page.locator('.approvals li', { hasText: 'Write the review notes' });
+  await notes.getByRole('button', { name: 'Approve' }).click();
+  const changelog = page.locator('.approvals li', { hasText: 'Add a changelog' });
+  await changelog.locator('input[name="reason"]').fill('not now');
+  await changelog.getByRole('button', { name: 'Deny' }).click();
+}
+
+/** Switches the app to Claude with a key typed in the settings and `baseURL`, and waits for it. */
+async function useClaude(page: Page, key: string, baseURL: string): Promise<void> {
+  await openDemo(page, '/#/settings');
+  await page.locator('select[name="mode"]').selectOption('claude');
+  await page.locator('input[name="apiKey"]').fill(key);
+  await page.locator('input[name="baseURL"]').fill(baseURL);
+  await page.getByRole('button', { name: 'Save and reload' }).click();
+  await page.waitForSelector('body[data-ready="claude"]');
+}
+
 describe('the production bundle', () => {
   it('has no node: import, no Node polyfill, and stays within 250 KB of gzipped JavaScript', () => {
     const size = JSON.parse(readFileSync(join(outDir, 'bundle-size.json'), 'utf8')) as {
@@ -73,21 +111,14 @@ describe('the production bundle', () => {
 
 describe('the web app in Chromium', () => {
   it('runs the offline demo: tasks go through their states; approve, deny and cancel work', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${url}/?pace=0.4#/`);
-    await page.waitForSelector('body[data-ready="demo"]');
+    const { context, page } = await newPage();
+    const errors = pageErrors(page);
+    await openDemo(page, '/?pace=0.4#/');
     await page.getByRole('button', { name: 'Run the demo' }).click();
 
     await expect.poll(() => page.locator('.board li').count(), { timeout: 15_000 }).toBe(5);
     // The two writes wait for approval: approve the notes, deny the changelog with a reason.
-    const notes = page.locator('.approvals li', { hasText: 'Write the review notes' });
-    await notes.getByRole('button', { name: 'Approve' }).click();
-    const changelog = page.locator('.approvals li', { hasText: 'Add a changelog' });
-    await changelog.locator('input[name="reason"]').fill('not now');
-    await changelog.getByRole('button', { name: 'Deny' }).click();
+    await answerDemoApprovals(page);
     await expect.poll(() => statusOf(page, 'Survey every file'), { timeout: 15_000 }).toBe('running');
     await row(page, 'Survey every file').getByRole('button', { name: 'Cancel' }).click();
 
@@ -125,12 +156,9 @@ describe('the web app in Chromium', () => {
   }, 90_000);
 
   it('resumes after a reload in the middle of the demo: history stays, each task ends once, no write runs twice', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${url}/?pace=0.6#/`);
-    await page.waitForSelector('body[data-ready="demo"]');
+    const { context, page } = await newPage();
+    const errors = pageErrors(page);
+    await openDemo(page, '/?pace=0.6#/');
     await page.getByRole('button', { name: 'Run the demo' }).click();
     await expect.poll(() => statusOf(page, 'Find the auth code'), { timeout: 20_000 }).toBe('completed');
     await expect
@@ -144,11 +172,7 @@ describe('the web app in Chromium', () => {
     expect(await statusOf(page, 'Find the auth code')).toBe('completed');
     expect(Number(await page.locator('body').getAttribute('data-restored'))).toBeGreaterThanOrEqual(3);
     // The writes ask again after the reload: approve one, deny the other.
-    const notes = page.locator('.approvals li', { hasText: 'Write the review notes' });
-    await notes.getByRole('button', { name: 'Approve' }).click();
-    const changelog = page.locator('.approvals li', { hasText: 'Add a changelog' });
-    await changelog.locator('input[name="reason"]').fill('not now');
-    await changelog.getByRole('button', { name: 'Deny' }).click();
+    await answerDemoApprovals(page);
     for (const description of [
       'Survey every file',
       'Write the review notes',
@@ -197,7 +221,7 @@ describe('the web app in Chromium', () => {
   it('talks to Claude from the page (the fake Anthropic server, over CORS) with a typed key kept out of IndexedDB', async () => {
     const key = 'sk-ant-typed-in-the-page-0001';
     let fake: FakeAnthropicServer | undefined;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { context, page } = await newPage();
     try {
       fake = await startFakeAnthropic({
         apiKey: key,
@@ -217,16 +241,8 @@ describe('the web app in Chromium', () => {
           return results.length === 0 ? toolStep('glob', { pattern: '**/*' }) : textStep('src/auth.js');
         },
       });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`${url}/#/settings`);
-      await page.waitForSelector('body[data-ready="demo"]');
-      await page.locator('select[name="mode"]').selectOption('claude');
-      await page.locator('input[name="apiKey"]').fill(key);
-      await page.locator('input[name="baseURL"]').fill(fake.url);
-      await page.getByRole('button', { name: 'Save and reload' }).click();
-      await page.waitForSelector('body[data-ready="claude"]');
+      const errors = pageErrors(page);
+      await useClaude(page, key, fake.url);
 
       await page.locator('textarea[name="message"]').fill('Where are logins handled?');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -299,7 +315,7 @@ describe('the web app in Chromium', () => {
     await new Promise<void>((resolve) => elsewhereServer.listen(0, '127.0.0.1', resolve));
     const elsewhere = `http://127.0.0.1:${(elsewhereServer.address() as AddressInfo).port}`;
     let proxy: FakeAnthropicServer | undefined;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { context, page } = await newPage();
     try {
       // The user's own choice: Claude through their proxy, with a key typed in this tab.
       proxy = await startFakeAnthropic({
@@ -308,16 +324,8 @@ describe('the web app in Chromium', () => {
         strict: true,
         handler: () => textStep('Hello from your own proxy.'),
       });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`${url}/#/settings`);
-      await page.waitForSelector('body[data-ready="demo"]');
-      await page.locator('select[name="mode"]').selectOption('claude');
-      await page.locator('input[name="apiKey"]').fill(key);
-      await page.locator('input[name="baseURL"]').fill(proxy.url);
-      await page.getByRole('button', { name: 'Save and reload' }).click();
-      await page.waitForSelector('body[data-ready="claude"]');
+      const errors = pageErrors(page);
+      await useClaude(page, key, proxy.url);
 
       // A link opened in the same tab (sessionStorage, so the key, comes along) names elsewhere.
       const link = `${url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/`;
@@ -380,10 +388,8 @@ describe('the web app in Chromium', () => {
   }, 90_000);
 
   it('validates an agent as it is typed, with problems by line, and keeps it across a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${url}/#/agents`);
-    await page.waitForSelector('body[data-ready="demo"]');
+    const { context, page } = await newPage();
+    await openDemo(page, '/#/agents');
     const editor = page.locator('textarea[name="agent"]');
     await editor.fill('---\nname: checker\nmaxTurns: 4\n---\nYou check.\n');
     await expect
@@ -402,10 +408,8 @@ describe('the web app in Chromium', () => {
   }, 60_000);
 
   it('runs troupe in one tab at a time: a second tab waits, then takes over the unfinished tasks', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const first = await context.newPage();
-    await first.goto(`${url}/?pace=0.6#/`);
-    await first.waitForSelector('body[data-ready="demo"]');
+    const { context, page: first } = await newPage();
+    await openDemo(first, '/?pace=0.6#/');
     await first.getByRole('button', { name: 'Run the demo' }).click();
     await expect.poll(() => statusOf(first, 'Survey every file'), { timeout: 20_000 }).toBe('running');
 
