@@ -86,6 +86,60 @@ async function stepText(page: Page): Promise<string> {
   return (await page.getByTestId('step').textContent()) ?? '';
 }
 
+/** The messages of the page's uncaught errors, collected as they happen. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** The `data-path` of every state the chart highlights. */
+function highlightedPaths(page: Page): Promise<(string | null)[]> {
+  return page
+    .locator('[data-testid="chart"] [data-active]')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
+}
+
+/** Polls the inspector's source line (what it is showing, or why not). */
+function pollSourceStatus(page: Page, timeout?: number) {
+  return expect.poll(() => page.getByTestId('source-status').textContent(), timeout ? { timeout } : {});
+}
+
+/** Opens the web app served at `origin` and starts its offline demo (real tasks, scripted model). */
+async function runWebDemo(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/?pace=0.4#/`);
+  await page.waitForSelector('body[data-ready="demo"]');
+  await page.getByRole('button', { name: 'Run the demo' }).click();
+}
+
+/** Starts the troupe CLI from source with `args`, in the repository root, with output piped. */
+function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const bin = join(root, 'apps', 'cli', 'src', 'bin.ts');
+  return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** An environment for the CLI: a fresh HOME under the work directory, the fake API, the built app. */
+function cliEnv(home: string, apiUrl: string): NodeJS.ProcessEnv {
+  mkdirSync(home, { recursive: true });
+  return {
+    ...process.env,
+    HOME: home,
+    ANTHROPIC_API_KEY: FAKE_API_KEY,
+    ANTHROPIC_BASE_URL: apiUrl,
+    TROUPE_WEB_DIR: appDir,
+  };
+}
+
+/** The inspector address the CLI printed in `output` (`Inspector: URL`), once it has. */
+async function inspectorUrlIn(output: () => string): Promise<string> {
+  await expect.poll(() => /Inspector: (\S+)/.exec(output())?.[1], { timeout: 30_000 }).toBeDefined();
+  return /Inspector: (\S+)/.exec(output())![1]!;
+}
+
 describe('the offline inspector in Chromium', () => {
   it('loads a recorded timeline, steps forward and back, and shows the state and context of each step', async () => {
     const { timeline, taskId } = await recordedTimeline();
@@ -104,9 +158,7 @@ describe('the offline inspector in Chromium', () => {
         expect(await stepText(page)).toBe(`step ${index + 1} / ${model.frames.length}`);
         const actor = frame.actors.get(frame.sessionId)!;
         expect(await page.getByTestId('state-value').textContent()).toBe(formatStateValue(actor.value));
-        const highlighted = await page
-          .locator('[data-testid="chart"] [data-active]')
-          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
+        const highlighted = await highlightedPaths(page);
         expect(highlighted.sort()).toEqual(activePaths(actor.value).sort());
         const changed = await page
           .locator('.context-view [data-changed]')
@@ -152,9 +204,7 @@ describe('the offline inspector in Chromium', () => {
     try {
       await page.goto(`${relay.url}/#/inspector`);
       await page.getByTestId('timeline-file').setInputFiles(file);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent())
-        .toMatch(/tasks\.jsonl is not a troupe timeline/);
+      await pollSourceStatus(page).toMatch(/tasks\.jsonl is not a troupe timeline/);
     } finally {
       await page.close();
       await relay.close();
@@ -164,13 +214,10 @@ describe('the offline inspector in Chromium', () => {
   it("replays a task the web app ran, from the app's own store, and says it reproduced exactly", async () => {
     const relay = await createRelay({ header: createRecorder().header, appDir });
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     try {
       // The app's offline demo runs real tasks (scripted model, OPFS tools) into its store.
-      await page.goto(`${relay.url}/?pace=0.4#/`);
-      await page.waitForSelector('body[data-ready="demo"]');
-      await page.getByRole('button', { name: 'Run the demo' }).click();
+      await runWebDemo(page, relay.url);
       const auth = page.locator('.board li', { hasText: 'Find the auth code' });
       await expect.poll(() => auth.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
 
@@ -180,15 +227,12 @@ describe('the offline inspector in Chromium', () => {
       await expect.poll(() => option.count(), { timeout: 10_000 }).toBe(1);
       const taskId = (await option.getAttribute('value'))!;
       await page.getByTestId('task-select').selectOption(taskId);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toMatch(new RegExp(`Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.`));
+      await pollSourceStatus(page, 15_000).toMatch(
+        new RegExp(`Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.`),
+      );
       await page.getByTestId('last').click();
       expect(await page.getByTestId('state-value').textContent()).toBe('completed');
-      const highlighted = await page
-        .locator('[data-testid="chart"] [data-active]')
-        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
-      expect(highlighted).toEqual(['completed']);
+      expect(await highlightedPaths(page)).toEqual(['completed']);
       await page.screenshot({ path: join(artifacts, 'inspector-web-replay.png'), fullPage: true });
       expect(errors).toEqual([]);
     } finally {
@@ -201,16 +245,11 @@ describe('the offline inspector in Chromium', () => {
     const relay = await createRelay({ header: createRecorder().header, appDir });
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     try {
-      await page.goto(`${relay.url}/?pace=0.4#/`);
-      await page.waitForSelector('body[data-ready="demo"]');
-      await page.getByRole('button', { name: 'Run the demo' }).click();
+      await runWebDemo(page, relay.url);
       await page.evaluate("location.hash = '#/inspector?source=app'");
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 10_000 })
-        .toBe("Live: this app's runtime.");
+      await pollSourceStatus(page, 10_000).toBe("Live: this app's runtime.");
       // The app's actors appear as they start, and end as they end: supervisor, session, tasks.
       await expect
         .poll(() => page.locator('.actor .actor-name').allTextContents(), { timeout: 30_000 })
@@ -256,8 +295,7 @@ describe('the offline inspector in Chromium', () => {
       }),
     );
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     try {
       await page.goto(`${relay.url}/`);
       const popup = context.waitForEvent('page');
@@ -316,34 +354,9 @@ describe('the offline inspector in Chromium', () => {
         return textStep('the answer, live');
       },
     });
-    const home = join(work, 'home');
-    mkdirSync(home, { recursive: true });
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        join(root, 'apps', 'cli', 'src', 'bin.ts'),
-        'run',
-        '--inspect',
-        '--agent',
-        'explore',
-        '--store',
-        join(work, 'store'),
-        'find the answer',
-      ],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          HOME: home,
-          ANTHROPIC_API_KEY: FAKE_API_KEY,
-          ANTHROPIC_BASE_URL: server.url,
-          TROUPE_WEB_DIR: appDir,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const child = spawnCli(
+      ['run', '--inspect', '--agent', 'explore', '--store', join(work, 'store'), 'find the answer'],
+      cliEnv(join(work, 'home'), server.url),
     );
     let stderr = '';
     child.stderr!.on('data', (chunk) => {
@@ -352,13 +365,10 @@ describe('the offline inspector in Chromium', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
-      await expect.poll(() => /Inspector: (\S+)/.exec(stderr)?.[1], { timeout: 30_000 }).toBeDefined();
-      const url = /Inspector: (\S+)/.exec(stderr)![1]!;
+      const url = await inspectorUrlIn(() => stderr);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/inspector\?source=relay$/);
       await page.goto(url);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toBe('Live: following the relay.');
+      await pollSourceStatus(page, 15_000).toBe('Live: following the relay.');
       // The model call is held: the page shows the task thinking, live.
       await expect
         .poll(() => page.locator('.actor .actor-state').allTextContents(), { timeout: 15_000 })
@@ -394,22 +404,9 @@ describe('the offline inspector in Chromium', () => {
           ? textStep('the answer is in README.md')
           : toolStep('grep', { pattern: 'troupe', output_mode: 'files_with_matches' }),
     });
-    const home = join(work, 'home-store');
     const store = join(work, 'cli-store');
-    mkdirSync(home, { recursive: true });
-    const env = {
-      ...process.env,
-      HOME: home,
-      ANTHROPIC_API_KEY: FAKE_API_KEY,
-      ANTHROPIC_BASE_URL: server.url,
-      TROUPE_WEB_DIR: appDir,
-    };
-    const cli = (args: string[]) =>
-      spawn(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', join(root, 'apps', 'cli', 'src', 'bin.ts'), ...args],
-        { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+    const env = cliEnv(join(work, 'home-store'), server.url);
+    const cli = (args: string[]) => spawnCli(args, env);
     const run = cli(['run', '--agent', 'explore', '--store', store, 'where is the answer']);
     const ran = await new Promise<number | null>((resolve) => run.on('exit', resolve));
     await server.close();
@@ -422,17 +419,13 @@ describe('the offline inspector in Chromium', () => {
     });
     const exited = new Promise<number | null>((resolve) => replay.on('exit', resolve));
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     try {
-      await expect.poll(() => /Inspector: (\S+)/.exec(stdout)?.[1], { timeout: 30_000 }).toBeDefined();
-      const url = /Inspector: (\S+)/.exec(stdout)![1]!;
+      const url = await inspectorUrlIn(() => stdout);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/inspector\?source=store$/);
       expect(stdout).toContain(`(it opens the tasks of ${store})`);
       await page.goto(url);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toBe(`1 task in the CLI store ${store}: pick one to replay it.`);
+      await pollSourceStatus(page, 15_000).toBe(`1 task in the CLI store ${store}: pick one to replay it.`);
       const option = page.locator('[data-testid="cli-tasks"] option');
       expect(await option.count()).toBe(1);
       expect(await option.textContent()).toBe('[explore] where is the answer · completed');
@@ -440,9 +433,9 @@ describe('the offline inspector in Chromium', () => {
       const taskId = value.replace(/^cli:/, '');
       expect(taskId).toMatch(/^t_/);
       await page.getByTestId('task-select').selectOption(value);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toMatch(new RegExp(`^Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.$`));
+      await pollSourceStatus(page, 15_000).toMatch(
+        new RegExp(`^Task ${taskId} replayed: reproduced exactly \\(\\d+ steps\\)\\.$`),
+      );
 
       // The page steps through the same timeline the relay served, frame by frame.
       const response = await fetch(`${new URL(url).origin}/store/tasks/${taskId}/replay`);
@@ -454,10 +447,7 @@ describe('the offline inspector in Chromium', () => {
       expect(states).toContain('running.acting');
       for (let index = 0; index < model.frames.length; index++) {
         expect(await page.getByTestId('state-value').textContent(), `step ${index + 1}`).toBe(states[index]);
-        const highlighted = await page
-          .locator('[data-testid="chart"] [data-active]')
-          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path')));
-        expect(highlighted, `step ${index + 1}`).toEqual(
+        expect(await highlightedPaths(page), `step ${index + 1}`).toEqual(
           activePaths(model.frames[index]!.actors.get(model.frames[index]!.sessionId)!.value),
         );
         if (states[index] === 'running.acting')
@@ -472,14 +462,12 @@ describe('the offline inspector in Chromium', () => {
 
       // Straight to the task: #/inspector?source=store&task=ID
       await page.goto(`${new URL(url).origin}/?x=1#/inspector?source=store&task=${taskId}`);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toMatch(new RegExp(`^Task ${taskId} replayed: reproduced exactly`));
+      await pollSourceStatus(page, 15_000).toMatch(
+        new RegExp(`^Task ${taskId} replayed: reproduced exactly`),
+      );
       // And a task the store does not have, said in words.
       await page.goto(`${new URL(url).origin}/?x=2#/inspector?source=store&task=t_nope`);
-      await expect
-        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
-        .toBe(`No task "t_nope" in the store ${store}.`);
+      await pollSourceStatus(page, 15_000).toBe(`No task "t_nope" in the store ${store}.`);
       expect(errors).toEqual([]);
     } finally {
       replay.kill('SIGINT');
