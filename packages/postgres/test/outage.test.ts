@@ -1,6 +1,6 @@
 import { createRuntime, PersistenceError } from '@troupe/core';
 import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { queuedRecord } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,14 +43,7 @@ describe('the Postgres store while the server is away', () => {
         { agent: 'explore', prompt: 'x', sessionKey: 's1' },
         't_outage',
       );
-      store.appendStatus({
-        v: SCHEMA_VERSION,
-        taskId: spec.taskId,
-        event: 'task.queued',
-        status: 'queued',
-        at: spec.createdAt,
-        spec,
-      });
+      store.appendStatus(queuedRecord(spec));
       await expect(store.flush()).rejects.toThrow(PersistenceError);
       const reading = await store.get('t_outage').catch((error: unknown) => error);
       expect(reading).toBeInstanceOf(PersistenceError);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toResult } from '../runtime/task-results.js';
 import { fixtureRuntime } from '../runtime/test-fixtures.js';
+import { resultOf } from '../store/store-records.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { machineInputFromSpec } from './machine-input.js';
 import { createMemoryStore } from './memory-store.js';
@@ -10,17 +11,7 @@ import {
   parseSnapshotDocument,
   parseStatusRecord,
 } from './parse-documents.js';
-import {
-  feedJournal,
-  finalRecord,
-  foldStatusRecords,
-  journalEntry,
-  queuedRecord,
-  resultDocument,
-  snapshotDocument,
-  statusRecord,
-  summaryOf,
-} from './task-documents.js';
+import * as documents from './task-documents.js';
 import { transcriptOf } from './transcript.js';
 import { type JournalEntry, SCHEMA_VERSION } from './types.js';
 
@@ -39,27 +30,27 @@ async function finishedTask() {
 describe('making documents', () => {
   it('stamps every document with this schema version, and each reads back as it was made', async () => {
     const { spec, result, entries } = await finishedTask();
-    const feed = feedJournal(machineInputFromSpec(spec));
+    const feed = documents.feedJournal(machineInputFromSpec(spec));
     feed.feedWhileActive(entries);
-    const documents = {
-      queued: queuedRecord(spec),
-      started: statusRecord(spec.taskId, 'task.started', 1_100),
-      final: finalRecord(result, 2_000),
-      result: resultDocument(result),
-      entry: journalEntry(0, entries[0]!.event),
-      snapshot: snapshotDocument(spec.taskId, feed.snapshot, entries.length),
+    const made = {
+      queued: documents.queuedRecord(spec),
+      started: documents.statusRecord(spec.taskId, 'task.started', 1_100),
+      final: documents.finalRecord(result, 2_000),
+      result: documents.resultDocument(result),
+      entry: documents.journalEntry(0, entries[0]!.event),
+      snapshot: documents.snapshotDocument(spec.taskId, feed.snapshot, entries.length),
     };
     feed.stop();
-    for (const document of Object.values(documents)) expect(document.v).toBe(SCHEMA_VERSION);
-    for (const [made, parse] of [
-      [documents.queued, parseStatusRecord],
-      [documents.started, parseStatusRecord],
-      [documents.final, parseStatusRecord],
-      [documents.result, parseResultDocument],
-      [documents.entry, parseJournalEntry],
-      [documents.snapshot, parseSnapshotDocument],
+    for (const document of Object.values(made)) expect(document.v).toBe(SCHEMA_VERSION);
+    for (const [document, parse] of [
+      [made.queued, parseStatusRecord],
+      [made.started, parseStatusRecord],
+      [made.final, parseStatusRecord],
+      [made.result, parseResultDocument],
+      [made.entry, parseJournalEntry],
+      [made.snapshot, parseSnapshotDocument],
     ] as const) {
-      const copy = JSON.parse(JSON.stringify(made));
+      const copy = JSON.parse(JSON.stringify(document));
       expect((parse as (value: unknown) => { ok: boolean; value?: unknown })(copy)).toEqual({
         ok: true,
         value: copy,
@@ -68,33 +59,45 @@ describe('making documents', () => {
   });
 
   it('derives a record’s status from its event and the final record’s from the result', () => {
-    expect(statusRecord('t1', 'task.started', 5)).toEqual({
+    expect(documents.statusRecord('t1', 'task.started', 5)).toEqual({
       v: SCHEMA_VERSION,
       taskId: 't1',
       event: 'task.started',
       status: 'running',
       at: 5,
     });
-    expect(statusRecord('t1', 'task.resumed', 6).status).toBe('running');
-    expect(statusRecord('t1', 'task.awaitingApproval', 7).status).toBe('awaitingApproval');
+    expect(documents.statusRecord('t1', 'task.resumed', 6).status).toBe('running');
+    expect(documents.statusRecord('t1', 'task.awaitingApproval', 7).status).toBe('awaitingApproval');
+    const cancelled = resultOf('t1', 'cancelled');
+    expect(documents.finalRecord(cancelled, 8)).toEqual({
+      v: SCHEMA_VERSION,
+      taskId: 't1',
+      event: 'task.cancelled',
+      status: 'cancelled',
+      at: 8,
+      result: cancelled,
+    });
   });
 
   it('makes the records a live run writes, and they fold into the task as the store lists it', async () => {
     const { store, spec, result, records } = await finishedTask();
-    expect(records[0]).toEqual(queuedRecord(spec));
+    expect(records[0]).toEqual(documents.queuedRecord(spec));
     const last = records[records.length - 1]!;
-    expect(last).toEqual(finalRecord(result, last.at));
-    const folded = foldStatusRecords(records).get(spec.taskId)!;
+    expect(last).toEqual(documents.finalRecord(result, last.at));
+    const folded = documents.foldStatusRecords(records).get(spec.taskId)!;
     expect(folded).toEqual({ spec, status: 'completed', updatedAt: last.at, result });
-    expect((await store.listTasks()).tasks).toEqual([summaryOf(folded)]);
+    expect((await store.listTasks()).tasks).toEqual([documents.summaryOf(folded)]);
   });
 });
 
 describe('feedJournal', () => {
   it('feeds a finished task’s journal to the result the task recorded, and nothing after its end', async () => {
     const { spec, result, entries } = await finishedTask();
-    const after: JournalEntry = journalEntry(entries.length, { type: 'cancel.requested', at: 9_999 });
-    const feed = feedJournal(machineInputFromSpec(spec));
+    const after: JournalEntry = documents.journalEntry(entries.length, {
+      type: 'cancel.requested',
+      at: 9_999,
+    });
+    const feed = documents.feedJournal(machineInputFromSpec(spec));
     expect(feed.initial.value).toBe('pending');
     expect(feed.feedWhileActive([...entries, after])).toBe(entries.length);
     expect(feed.fed).toBe(entries.length);
@@ -106,7 +109,7 @@ describe('feedJournal', () => {
 
   it('refuses an entry of another schema version or without an event type, naming the task and entry, and feeds nothing', async () => {
     const { spec, entries } = await finishedTask();
-    const feed = feedJournal(machineInputFromSpec(spec));
+    const feed = documents.feedJournal(machineInputFromSpec(spec));
     feed.feed(entries[0]!);
     const newer = { ...entries[1]!, v: 9 } as unknown as JournalEntry;
     expect(() => feed.feedWhileActive([newer])).toThrow(
@@ -125,11 +128,11 @@ describe('feedJournal', () => {
 
   it('starts from a persisted snapshot and goes on with the journal after it', async () => {
     const { spec, result, entries } = await finishedTask();
-    const first = feedJournal(machineInputFromSpec(spec));
+    const first = documents.feedJournal(machineInputFromSpec(spec));
     first.feedWhileActive(entries.slice(0, 2));
-    const persisted = snapshotDocument(spec.taskId, first.snapshot, 2).snapshot;
+    const persisted = documents.snapshotDocument(spec.taskId, first.snapshot, 2).snapshot;
     first.stop();
-    const resumed = feedJournal(machineInputFromSpec(spec), { snapshot: persisted });
+    const resumed = documents.feedJournal(machineInputFromSpec(spec), { snapshot: persisted });
     expect(resumed.feedWhileActive(entries.slice(2))).toBe(entries.length - 2);
     expect(toResult(spec, resumed.snapshot.output!)).toEqual(result);
     resumed.stop();
@@ -137,7 +140,7 @@ describe('feedJournal', () => {
 
   it('keeps what the machine throws on a snapshot it cannot restore, instead of throwing it later', async () => {
     const { spec, entries } = await finishedTask();
-    const feed = feedJournal(machineInputFromSpec(spec), {
+    const feed = documents.feedJournal(machineInputFromSpec(spec), {
       snapshot: { status: 'active', value: { running: 'nowhere' }, context: {}, children: {} },
     });
     expect(feed.active).toBe(false);
