@@ -94,53 +94,38 @@ export function toPlainJson(value: unknown, name: string, bounds: PlainJsonBound
           };
         const ancestors = [...frame.ancestors, current];
         const depth = frame.depth + 1;
-        if (Array.isArray(current)) {
-          const length = current.length;
-          if (chars + length > bounds.maxChars) return tooLarge(bounds, path);
-          const copy: unknown[] = new Array(length).fill(null);
-          frame.set(copy);
-          for (let index = length - 1; index >= 0; index--) {
-            path = child(frame.path, index);
-            const item = current[index];
-            const at = index;
-            // A hole or an undefined item is null in JSON.
-            if (item === undefined) continue;
-            stack.push({
-              value: item,
-              path,
-              depth,
-              ancestors,
-              set: (copied) => {
-                copy[at] = copied;
-              },
-            });
-          }
-        } else {
-          const copy: Record<string, unknown> = {};
-          frame.set(copy);
-          const keys = Object.keys(current);
-          for (let index = keys.length - 1; index >= 0; index--) {
-            const key = keys[index]!;
-            chars += key.length;
-            path = child(frame.path, key);
-            const item = (current as Record<string, unknown>)[key];
-            if (item === undefined) continue;
-            stack.push({
-              value: item,
-              path,
-              depth,
-              ancestors,
-              // defineProperty: a key `__proto__` is data here, as in JSON.parse.
-              set: (copied) => {
-                Object.defineProperty(copy, key, {
-                  value: copied,
-                  enumerable: true,
-                  writable: true,
-                  configurable: true,
-                });
-              },
-            });
-          }
+        const array = Array.isArray(current) ? (current as unknown[]) : undefined;
+        const keys = array ? undefined : Object.keys(current);
+        const length = array ? array.length : keys!.length;
+        if (array && chars + length > bounds.maxChars) return tooLarge(bounds, path);
+        const copy: unknown[] | Record<string, unknown> = array ? new Array(length).fill(null) : {};
+        frame.set(copy);
+        for (let index = length - 1; index >= 0; index--) {
+          const key = keys ? keys[index]! : index;
+          if (keys) chars += (key as string).length;
+          path = child(frame.path, key);
+          const item = (current as Record<string | number, unknown>)[key];
+          // A hole or an undefined item is null in JSON; an undefined property is left out.
+          if (item === undefined) continue;
+          stack.push({
+            value: item,
+            path,
+            depth,
+            ancestors,
+            // defineProperty: a key `__proto__` is data here, as in JSON.parse.
+            set: keys
+              ? (copied) => {
+                  Object.defineProperty(copy, key, {
+                    value: copied,
+                    enumerable: true,
+                    writable: true,
+                    configurable: true,
+                  });
+                }
+              : (copied) => {
+                  (copy as unknown[])[index] = copied;
+                },
+          });
         }
       }
       if (chars > bounds.maxChars) return tooLarge(bounds, path);
