@@ -20,5 +20,5 @@ export {
 export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from '../redaction/redactor.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
-export { cancelledBeforeStart } from '../runtime/task-results.js';
+export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';

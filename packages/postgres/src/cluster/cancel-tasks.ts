@@ -1,6 +1,6 @@
 import type { TaskSpec } from '@troupe/core';
 import { cancelledBeforeStart } from '@troupe/core/internal';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { finalRecord, resultDocument } from '@troupe/core/store';
 import type pg from 'pg';
 import { writeBatchWith } from '../store/write-batch.js';
 import { EVENTS_CHANNEL, encodeEvent } from './channels.js';
@@ -39,17 +39,10 @@ export async function cancelTasks(
     const at = Date.now();
     const results = queued.map((row) => cancelledBeforeStart(row.spec, reason));
     await writeBatchWith(client, {
-      statuses: results.map((result) => ({
-        v: SCHEMA_VERSION,
-        taskId: result.taskId,
-        event: 'task.cancelled' as const,
-        status: 'cancelled' as const,
-        at,
-        result,
-      })),
+      statuses: results.map((result) => finalRecord(result, at)),
       journal: [],
       snapshots: [],
-      results: results.map((result) => ({ v: SCHEMA_VERSION, result })),
+      results: results.map((result) => resultDocument(result)),
     });
     for (const [index, row] of queued.entries()) {
       const event = Object.assign(queuedEventBase(row.spec, at), { result: results[index]! });

@@ -15,7 +15,7 @@ import {
   TroupeError,
 } from '@troupe/core';
 import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { queuedRecord } from '@troupe/core/store';
 import { checkUrl, connectionError } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import { writeBatchWith } from '../store/write-batch.js';
@@ -159,14 +159,7 @@ export class ClusterClient {
     try {
       await client.query('BEGIN');
       await writeBatchWith(client, {
-        statuses: specs.map((spec) => ({
-          v: SCHEMA_VERSION,
-          taskId: spec.taskId,
-          event: 'task.queued' as const,
-          status: 'queued' as const,
-          at: spec.createdAt,
-          spec,
-        })),
+        statuses: specs.map((spec) => queuedRecord(spec)),
         journal: [],
         snapshots: [],
         results: [],

@@ -1,6 +1,6 @@
 import type { TaskEventBase, TaskResult, TaskSpec, TaskStatusRecord } from '@troupe/core';
-import { cancelledBeforeStart } from '@troupe/core/internal';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { corruptBeforeRestore } from '@troupe/core/internal';
+import { finalRecord } from '@troupe/core/store';
 import { queuedEventBase } from './task-info.js';
 
 /** The `task.failed` record, result and event that end a task its worker cannot run. */
@@ -28,14 +28,9 @@ export function quarantine(taskId: string, spec: unknown, message: string, at: n
     description: text(stored.description, ''),
     depth: typeof stored.depth === 'number' && Number.isInteger(stored.depth) ? stored.depth : 1,
   } as TaskSpec;
-  const result: TaskResult = {
-    ...cancelledBeforeStart(safe, message),
-    status: 'failed',
-    terminateReason: 'ERROR',
-    error: { name: 'PersistenceError', code: 'PERSISTENCE_CORRUPT', message },
-  };
+  const result = corruptBeforeRestore(safe, message);
   return {
-    record: { v: SCHEMA_VERSION, taskId, event: 'task.failed', status: 'failed', at, result },
+    record: finalRecord(result, at),
     event: Object.assign(queuedEventBase(safe, at), { result }),
   };
 }

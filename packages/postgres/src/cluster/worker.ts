@@ -7,7 +7,7 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { resultDocument } from '@troupe/core/store';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
   APPLICATION_VERSION,
@@ -173,7 +173,7 @@ export class ClusterWorker {
   private async endUnreadable(taskId: string, spec: unknown, message: string): Promise<string> {
     const { record, event } = quarantine(taskId, spec, message, Date.now());
     this.store.appendStatus(record);
-    this.store.saveResult({ v: SCHEMA_VERSION, result: event.result });
+    this.store.saveResult(resultDocument(event.result));
     this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent('task.failed', event));
     if (!(await this.persisted())) return new Promise<string>(() => {});
     return 'failed';
