@@ -1,3 +1,4 @@
+import * as documents from '../persistence/task-documents.js';
 import {
   type JournalEntry,
   SCHEMA_VERSION,
@@ -38,19 +39,12 @@ export function queuedRecord(
   at = 1_000,
   overrides: Partial<TaskSpec> = {},
 ): TaskStatusRecord {
-  return {
-    v: SCHEMA_VERSION,
-    taskId,
-    event: 'task.queued',
-    status: 'queued',
-    at,
-    spec: specOf(taskId, at, overrides),
-  };
+  return { ...documents.queuedRecord(specOf(taskId, at, overrides)), at };
 }
 
 /** The `task.started` record. */
 export function startedRecord(taskId: string, at = 1_100): TaskStatusRecord {
-  return { v: SCHEMA_VERSION, taskId, event: 'task.started', status: 'running', at };
+  return documents.statusRecord(taskId, 'task.started', at);
 }
 
 /** A result of `status`. */
@@ -75,19 +69,17 @@ export function finishedRecord(
   at = 2_000,
   status: TaskResult['status'] = 'completed',
 ): TaskStatusRecord {
-  return { v: SCHEMA_VERSION, taskId, event: `task.${status}`, status, at, result: resultOf(taskId, status) };
+  return documents.finalRecord(resultOf(taskId, status), at);
 }
 
 /** Journal entry `seq`: `task.started` first, then `tool.started` entries. */
 export function journalEntryOf(seq: number, at = 1_100 + seq): JournalEntry {
-  return {
-    v: SCHEMA_VERSION,
+  return documents.journalEntry(
     seq,
-    event:
-      seq === 0
-        ? { type: 'task.started', at, deadline: at + 300_000 }
-        : { type: 'tool.started', at, toolUseId: `toolu_${seq}` },
-  };
+    seq === 0
+      ? { type: 'task.started', at, deadline: at + 300_000 }
+      : { type: 'tool.started', at, toolUseId: `toolu_${seq}` },
+  );
 }
 
 /** A snapshot document reflecting `journalLength` entries; `marker` tells two apart. */
