@@ -5,6 +5,7 @@ export type { RelayReplay, RelayStoreError, RelayTaskList } from './relay/store-
 export { type FollowTaskOptions, followStoredTask, type TaskFollower } from './replay/follow-task.js';
 export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
 export { applyPatch } from './timeline/context-patch.js';
+export { estimateCost, type ModelPrice, type TokenCounts } from './timeline/model-cost.js';
 export {
   type ActorState,
   activePaths,
@@ -13,12 +14,15 @@ export {
   type Frame,
   formatStateValue,
   type LoggedEvent,
+  type TakenTransition,
   type TimelineModel,
 } from './timeline/player.js';
 export { createRecorder, type RecorderOptions, type TimelineRecorder } from './timeline/recorder.js';
+export { type Lane, type RunKind, type RunNode, runLanes, runStatus, runTree } from './timeline/run-tree.js';
 export { type TaskTrack, taskTrack } from './timeline/task-track.js';
 export { TimelineError } from './timeline/timeline-error.js';
 export { formatTimeline, parseTimeline, timelineLine } from './timeline/timeline-jsonl.js';
+export { type StepTrace, stepTrace, type TraceBlock, type TraceMessage } from './timeline/trace.js';
 export {
   type ActionRecord,
   type ActorRecord,

@@ -1,5 +1,6 @@
-import { type ActorState, formatStateValue } from '@troupe/inspect';
+import { type ActorState, formatStateValue, type RunNode } from '@troupe/inspect';
 import { h } from './dom.js';
+import { duration, tokens } from './format.js';
 
 /** A label for an actor: a task's agent and id, the main agent, the supervisor. */
 export function actorLabel(actor: ActorState): string {
@@ -8,48 +9,65 @@ export function actorLabel(actor: ActorState): string {
   return task?.agent ? `${task.agent} · ${actor.name}` : actor.name;
 }
 
+const KIND: Record<RunNode['kind'], string> = {
+  supervisor: 'supervisor',
+  session: 'session',
+  run: 'main-agent run',
+  task: 'task',
+  actor: 'actor',
+};
+
 /**
- * The actor tree at one frame: the supervisor at the root, then its children (sub-agents and
- * sessions, a session's main-agent runs under it) grouped under their parents. Each row shows the actor's state and status; the one the
- * chart shows is marked `selected`.
+ * The run tree at one frame: the supervisor, its sessions, each session's main-agent runs and the
+ * tasks each run started, with agent, status, duration and tokens; queued tasks with their place
+ * in the queue. Clicking an actor opens it (chart and trace) at the current step; the one shown
+ * is marked `selected`.
  */
 export function actorTree(
+  roots: readonly RunNode[],
   actors: ReadonlyMap<string, ActorState>,
   selected: string | undefined,
   onSelect: (sessionId: string) => void,
 ): HTMLElement {
-  const children = new Map<string | undefined, ActorState[]>();
-  for (const actor of actors.values()) {
-    const key = actor.parentId && actors.has(actor.parentId) ? actor.parentId : undefined;
-    const list = children.get(key) ?? [];
-    list.push(actor);
-    children.set(key, list);
-  }
-  const branch = (parent: string | undefined): HTMLElement => {
-    const list = h('ul', {});
-    for (const actor of children.get(parent) ?? []) {
-      const done = actor.status !== 'active';
-      list.append(
+  const branch = (list: readonly RunNode[]): HTMLElement => {
+    const ul = h('ul', {});
+    for (const node of list) {
+      const actor = node.sessionId ? actors.get(node.sessionId) : undefined;
+      const name = actor ? actorLabel(actor) : `${node.agent ? `${node.agent} · ` : ''}${node.name}`;
+      const facts = [
+        node.queuePosition ? `queued #${node.queuePosition}` : undefined,
+        node.durationMs !== undefined ? duration(node.durationMs) : undefined,
+        node.tokens ? `${tokens(node.tokens.input + node.tokens.output)} tok` : undefined,
+      ].filter(Boolean);
+      const body = [
+        h('span', { class: 'actor-name' }, name),
+        h('span', { class: 'actor-state' }, actor ? formatStateValue(actor.value) : 'in the queue'),
+        h('span', { class: `status status-${node.status.replace(/\W/g, '-')}` }, node.status),
+        facts.length ? h('span', { class: 'actor-facts' }, facts.join(' · ')) : undefined,
+      ];
+      ul.append(
         h(
           'li',
-          {},
-          h(
-            'button',
-            {
-              class: `actor${actor.sessionId === selected ? ' selected' : ''}${done ? ' done' : ''}`,
-              'data-session': actor.sessionId,
-              type: 'button',
-              onclick: () => onSelect(actor.sessionId),
-            },
-            h('span', { class: 'actor-name' }, actorLabel(actor)),
-            h('span', { class: 'actor-state' }, formatStateValue(actor.value)),
-            h('span', { class: `status status-${actor.status}` }, actor.status),
-          ),
-          children.has(actor.sessionId) ? branch(actor.sessionId) : undefined,
+          { 'data-kind': node.kind },
+          actor
+            ? h(
+                'button',
+                {
+                  class: `actor${node.sessionId === selected ? ' selected' : ''}${actor.status !== 'active' ? ' done' : ''}`,
+                  'data-session': node.sessionId,
+                  type: 'button',
+                  title: `${KIND[node.kind]} ${node.name}`,
+                  'aria-pressed': node.sessionId === selected ? 'true' : 'false',
+                  onclick: () => onSelect(node.sessionId!),
+                },
+                ...body,
+              )
+            : h('div', { class: 'actor queued', 'data-queued': node.name }, ...body),
+          node.children.length ? branch(node.children) : undefined,
         ),
       );
     }
-    return list;
+    return ul;
   };
-  return h('nav', { class: 'actor-tree', 'aria-label': 'Actors' }, branch(undefined));
+  return h('nav', { class: 'actor-tree', 'aria-label': 'Runs' }, h('h2', {}, 'Runs'), branch(roots));
 }

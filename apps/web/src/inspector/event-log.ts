@@ -1,24 +1,28 @@
 import type { ActorState, LoggedEvent } from '@troupe/inspect';
 import { actorLabel } from './actor-tree.js';
 import { h, pretty } from './dom.js';
+import { absolute, sinceStart } from './format.js';
 
 const SHOWN = 400;
 
 /**
- * The event log: every event delivered to an actor, with its target, time and payload; the ones
- * not yet reached at this frame are dimmed, the one this frame took is marked `current`. Clicking
- * an event steps to the frame that shows its effect.
+ * The event log: every event delivered to an actor, with its target (named as the actor is
+ * named over the whole timeline, even before it appears), its time from the run's start
+ * (absolute on hover) and its payload; the ones not yet reached at this frame are dimmed, the one
+ * this frame took is marked `current`. Clicking an event steps to the frame that shows its effect.
  */
 export function eventLog(
   events: readonly LoggedEvent[],
   frame: number,
   actors: ReadonlyMap<string, ActorState>,
   onPick: (frame: number) => void,
+  start: number,
 ): HTMLElement {
+  const reached = events.filter((event) => event.frame >= 0 && event.frame <= frame).length;
   const panel = h(
     'section',
     { class: 'event-log', 'aria-label': 'Events' },
-    h('h2', {}, `Events (${events.length})`),
+    h('h2', {}, `Events: ${reached} of ${events.length} delivered by this step`),
   );
   const list = h('ol', {});
   const around = Math.max(0, events.findIndex((event) => event.frame > frame) - SHOWN / 2);
@@ -42,7 +46,11 @@ export function eventLog(
                 if (event.frame >= 0 && (click as MouseEvent).detail > 1) onPick(event.frame);
               },
             },
-            h('time', {}, new Date(event.at).toISOString().slice(11, 23)),
+            h(
+              'time',
+              { datetime: new Date(event.at).toISOString(), title: absolute(event.at) },
+              sinceStart(event.at, start),
+            ),
             h('span', { class: 'event-type' }, event.event.type),
             h('span', { class: 'event-target' }, target ? actorLabel(target) : event.sessionId),
             h(
@@ -51,6 +59,8 @@ export function eventLog(
                 type: 'button',
                 class: 'go',
                 title: 'Step to this event',
+                'aria-label': `Step to ${event.event.type}`,
+                disabled: event.frame < 0,
                 onclick: () => event.frame >= 0 && onPick(event.frame),
               },
               '→',

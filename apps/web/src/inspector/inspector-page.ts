@@ -1,18 +1,24 @@
 import type { TaskStore } from '@troupe/core';
 import {
+  type ActorState,
   activePaths,
   buildTimelineModel,
   formatStateValue,
+  type Lane,
+  runLanes,
+  runTree,
+  stepTrace,
   type Timeline,
   type TimelineModel,
   type TimelineRecorder,
 } from '@troupe/inspect';
-import { type Chart, layoutChart } from '@troupe/inspect/chart';
+import { type Chart, layoutChartToFit } from '@troupe/inspect/chart';
 import { actorLabel, actorTree } from './actor-tree.js';
-import { chartView, scrollToActive } from './chart-view.js';
-import { contextView } from './context-view.js';
+import { createChartView } from './chart-view.js';
 import { h } from './dom.js';
 import { eventLog } from './event-log.js';
+import { absolute, sinceStart } from './format.js';
+import { lanesView } from './lanes-view.js';
 import {
   followRelay,
   openTimelineFile,
@@ -21,6 +27,7 @@ import {
   replayStoredTask,
 } from './sources.js';
 import { type TaskOrigin, taskPicker } from './task-picker.js';
+import { traceView } from './trace-view.js';
 
 /** Where the page gets its timeline: the query of `#/inspector?...`. */
 export interface InspectorQuery {
@@ -48,6 +55,10 @@ export function createInspectorPage(
 ): () => void {
   const { store, recorder } = host;
   let model: TimelineModel = { frames: [], events: [], definitions: new Map() };
+  // Derived once per timeline: every actor as last seen (names for events before it appears), lanes.
+  let everyActor = new Map<string, ActorState>();
+  let lanes: Lane[] = [];
+  const chartView = createChartView();
   let frame = -1;
   let pinned: string | undefined;
   let playing: ReturnType<typeof setInterval> | undefined;
@@ -63,6 +74,7 @@ export function createInspectorPage(
   });
   const picker = taskPicker(store, (taskId, origin) => void replay(taskId, origin));
   const counter = h('span', { class: 'counter', 'data-testid': 'step' }, '');
+  const clock = h('time', { class: 'step-time', 'data-testid': 'step-time' }, '');
   const current = h('span', { class: 'current-event', 'data-testid': 'frame-event' }, '');
   const slider = h('input', {
     type: 'range',
@@ -75,14 +87,24 @@ export function createInspectorPage(
   const button = (label: string, title: string, testid: string, action: () => void) =>
     h(
       'button',
-      { type: 'button', title, 'aria-label': title, 'data-testid': testid, onclick: action },
+      { type: 'button', title, 'aria-label': title, 'data-testid': testid, onclick: action, disabled: true },
       label,
     );
   const playButton = button('▶', 'Play', 'play', () => togglePlay());
   const panes = h('div', { class: 'panes' });
+  const lanesSlot = h('div', { class: 'lanes-slot' });
   const log = h('div', { class: 'log-slot' });
+  const transport: (HTMLButtonElement | HTMLInputElement)[] = [
+    button('◀◀', 'First step', 'first', () => go(0)),
+    button('◀', 'Step back', 'back', () => go(frame - 1)),
+    playButton,
+    button('▶|', 'Step forward', 'forward', () => go(frame + 1)),
+    button('▶▶', 'Last step', 'last', () => go(model.frames.length - 1)),
+    slider,
+  ];
   const liveButton =
     recorder && button('This app, live', "Follow this app's runtime live", 'app-live', () => followApp());
+  if (liveButton) liveButton.disabled = false;
 
   const root = h(
     'div',
@@ -97,17 +119,14 @@ export function createInspectorPage(
     ),
     h(
       'div',
-      { class: 'player' },
-      button('◀◀', 'First step', 'first', () => go(0)),
-      button('◀', 'Step back', 'back', () => go(frame - 1)),
-      playButton,
-      button('▶|', 'Step forward', 'forward', () => go(frame + 1)),
-      button('▶▶', 'Last step', 'last', () => go(model.frames.length - 1)),
-      slider,
+      { class: 'player', role: 'toolbar', 'aria-label': 'Steps' },
+      ...transport,
       counter,
+      clock,
       current,
     ),
     panes,
+    lanesSlot,
     log,
   );
   element.append(root);
@@ -115,6 +134,9 @@ export function createInspectorPage(
   function setTimeline(timeline: Timeline, live = false) {
     const atEnd = frame >= model.frames.length - 1;
     model = buildTimelineModel(timeline);
+    everyActor = new Map();
+    for (const step of model.frames) for (const [id, actor] of step.actors) everyActor.set(id, actor);
+    lanes = runLanes(model);
     slider.max = String(Math.max(0, model.frames.length - 1));
     if (frame < 0 || (live && follow && atEnd)) frame = model.frames.length - 1;
     if (!live) frame = 0;
@@ -152,7 +174,8 @@ export function createInspectorPage(
       const definition = model.definitions.get(definitionKey);
       if (!definition) return undefined;
       try {
-        chart = layoutChart(definition);
+        const box = chartView.element.getBoundingClientRect();
+        chart = layoutChartToFit(definition, box.width || 640, box.height || 440);
       } catch (error) {
         chart = error instanceof Error ? error : new Error(String(error));
       }
@@ -164,13 +187,31 @@ export function createInspectorPage(
   function render() {
     const step = model.frames[frame];
     slider.value = String(Math.max(0, frame));
+    for (const control of transport) control.disabled = model.frames.length === 0;
     counter.textContent = step ? `step ${frame + 1} / ${model.frames.length}` : 'no steps';
+    const start = model.frames[0]?.at ?? 0;
     if (!step) {
-      panes.replaceChildren(h('p', { class: 'muted' }, 'Open a timeline to inspect it.'));
+      panes.replaceChildren(
+        h(
+          'div',
+          { class: 'empty' },
+          h('h2', {}, 'Nothing to inspect yet'),
+          h(
+            'p',
+            {},
+            'Open a timeline file (written by `troupe run --inspect` or saved from this page), replay a stored task from the list above, or follow this app live.',
+          ),
+        ),
+      );
+      lanesSlot.replaceChildren();
       log.replaceChildren();
       current.textContent = '';
+      clock.textContent = '';
       return;
     }
+    clock.textContent = sinceStart(step.at, start);
+    clock.title = absolute(step.at);
+    clock.setAttribute('datetime', new Date(step.at).toISOString());
     const selected = pinned && step.actors.has(pinned) ? pinned : step.sessionId;
     const actor = step.actors.get(selected);
     const focused = step.actors.get(step.sessionId)!;
@@ -195,21 +236,42 @@ export function createInspectorPage(
     );
     if (chart instanceof Error)
       chartPane.append(h('p', { class: 'error' }, `Cannot draw this machine: ${chart.message}`));
-    else if (chart)
-      chartPane.append(
-        h('div', { class: 'chart-scroll' }, chartView(chart, new Set(activePaths(actor?.value)))),
-      );
+    else if (chart) chartPane.append(chartView.element);
     else chartPane.append(h('p', { class: 'muted' }, 'No definition recorded for this actor.'));
+    const onSelect = (sessionId: string) => {
+      pinned = sessionId;
+      render();
+    };
     panes.replaceChildren(
-      actorTree(step.actors, selected, (sessionId) => {
-        pinned = sessionId;
-        render();
-      }),
+      actorTree(runTree(model, frame), step.actors, selected, onSelect),
       chartPane,
-      contextView(actor, selected === step.sessionId ? step.changes : []),
+      traceView(
+        actor,
+        step,
+        actor ? stepTrace(model, step, actor) : undefined,
+        selected === step.sessionId ? step.changes : [],
+        start,
+      ),
     );
-    log.replaceChildren(eventLog(model.events, frame, step.actors, go));
-    scrollToActive(chartPane);
+    if (chart && !(chart instanceof Error))
+      chartView.show(
+        chart,
+        new Set(activePaths(actor?.value)),
+        selected === step.sessionId ? step.taken : [],
+      );
+    const supervisor = [...step.actors.values()].find((candidate) => candidate.name === 'supervisor');
+    const limit = supervisor?.context.maxConcurrent;
+    lanesSlot.replaceChildren(
+      lanesView(
+        lanes,
+        { start, end: model.frames.at(-1)!.at },
+        step.at,
+        typeof limit === 'number' ? limit : undefined,
+        selected,
+        onSelect,
+      ),
+    );
+    log.replaceChildren(eventLog(model.events, frame, everyActor, go, start));
   }
 
   const show = (text: string, kind: 'ok' | 'error' = 'ok') => {

@@ -42,8 +42,20 @@ export interface Frame {
   /** The state value before the frame (snapshot frames). */
   previousValue?: unknown;
   changes: ContextChange[];
+  /**
+   * The transitions the actor took in this frame's macrostep (from the timeline's microstep
+   * records): state node ids, e.g. `subagent.running.thinking` → `subagent.running.acting`.
+   */
+  taken: TakenTransition[];
   /** Every actor known at this frame. */
   actors: ReadonlyMap<string, ActorState>;
+}
+
+/** A transition an actor took: its source and target state node ids, and the event. */
+export interface TakenTransition {
+  source: string;
+  targets: string[];
+  eventType: string;
 }
 
 /** One delivered event, for the event log, with the frame it led to. */
@@ -75,6 +87,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
   const frames: Frame[] = [];
   const events: LoggedEvent[] = [];
   const pending = new Map<string, LoggedEvent[]>();
+  const microsteps = new Map<string, TakenTransition[]>();
   let actors = new Map<string, ActorState>();
   timeline.records.forEach((record, recordIndex) => {
     switch (record.type) {
@@ -94,6 +107,17 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
         const queue = pending.get(record.sessionId) ?? [];
         queue.push(logged);
         pending.set(record.sessionId, queue);
+        return;
+      }
+      case '@xstate.microstep': {
+        const list = microsteps.get(record.sessionId) ?? [];
+        for (const transition of record.transitions ?? [])
+          list.push({
+            source: String(transition.source),
+            targets: (transition.targets ?? []).map(String),
+            eventType: String(transition.eventType),
+          });
+        microsteps.set(record.sessionId, list);
         return;
       }
       case '@xstate.actor': {
@@ -123,6 +147,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
             before: undefined,
             after: context[key],
           })),
+          taken: [],
           actors,
         });
         return;
@@ -150,6 +175,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           ...(record.snapshot.output !== undefined ? { output: record.snapshot.output } : {}),
         });
         if (cause) cause.frame = frames.length;
+        microsteps.delete(record.sessionId);
         frames.push({
           index: frames.length,
           recordIndex,
@@ -160,6 +186,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           ...(cause?.sourceId ? { sourceId: cause.sourceId } : {}),
           previousValue: before?.value,
           changes,
+          taken: microsteps.get(record.sessionId) ?? [],
           actors,
         });
         return;

@@ -1,3 +1,4 @@
+import { combinedName } from './guard-name.js';
 import type { Redactor } from './redact.js';
 import { REDACTED } from './redact.js';
 
@@ -7,7 +8,7 @@ const MAX_DEPTH = 24;
 /**
  * A JSON-safe, redacted copy of a context, event or output, as the inspector records it. Actor
  * references become `{ xstate$$type: 1, id }` (XState's own persisted form), actor logic becomes
- * `{ logic: id }`, functions `{ type: name }`, Maps objects, Sets arrays, errors `{ name, message }`.
+ * `{ logic: id }`, functions `{ type: name }` (a combined guard `{ type: 'not(isCurrentTurn)' }`), Maps objects, Sets arrays, errors `{ name, message }`.
  * A class instance with a numeric `size` (a queue, a cache) is summarised as `{ size }`.
  * Cycles become `"[circular]"`. Secrets are replaced by `[redacted]` (see {@link Redactor}).
  */
@@ -25,8 +26,13 @@ function convert(value: unknown, redactor: Redactor, depth: number, seen: Set<ob
       return value;
     case 'bigint':
       return value.toString();
-    case 'function':
-      return { type: value.name || 'anonymous' };
+    case 'function': {
+      // XState's built-in actions carry their type (`xstate.assign`); combined guards are named
+      // from the guards they combine. Neither depends on a function's (minifiable) name.
+      const type = (value as { type?: unknown }).type;
+      if (typeof type === 'string') return { type };
+      return { type: combinedName(value) ?? (value.name || 'anonymous') };
+    }
     case 'undefined':
     case 'symbol':
       return undefined;
