@@ -177,8 +177,10 @@ export function createChartView(): ChartView {
           { x: node.x + 9, y: top + (index + 1) * CHART_TEXT.line, class: 'row' },
           row.text,
         );
-        group.append(text);
-        items.push({ element: text, transitions: [row.transition] });
+        // The full transitions a compact row stands for, on hover.
+        const full = row.transitions.map((transition) => transition.text).join('\n');
+        group.append(s('g', {}, s('title', {}, full), text));
+        items.push({ element: text, transitions: row.transitions });
       });
       svg.append(group);
       nodes.push({ element: group, path: node.path });
@@ -205,6 +207,13 @@ export function createChartView(): ChartView {
         'g',
         { class: 'transition', 'data-source': edge.source, 'data-target': edge.target },
         s('path', { d, 'marker-end': 'url(#arrow)' }),
+        s(
+          'title',
+          {},
+          [
+            ...new Set(edge.lines.flatMap((line) => line.transitions.map((transition) => transition.text))),
+          ].join('\n'),
+        ),
         label,
       );
       svg.append(group);

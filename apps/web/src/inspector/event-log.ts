@@ -53,20 +53,20 @@ export function eventLog(
             ),
             h('span', { class: 'event-type' }, event.event.type),
             h('span', { class: 'event-target' }, target ? actorLabel(target) : event.sessionId),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'go',
-                title: 'Step to this event',
-                'aria-label': `Step to ${event.event.type}`,
-                disabled: event.frame < 0,
-                onclick: () => event.frame >= 0 && onPick(event.frame),
-              },
-              '→',
-            ),
           ),
           h('pre', {}, pretty(event.event)),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'go',
+            title: 'Step to this event',
+            'aria-label': `Step to ${event.event.type}`,
+            disabled: event.frame < 0,
+            onclick: () => event.frame >= 0 && onPick(event.frame),
+          },
+          '→',
         ),
       ),
     );

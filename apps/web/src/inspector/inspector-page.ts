@@ -104,7 +104,10 @@ export function createInspectorPage(
   ];
   const liveButton =
     recorder && button('This app, live', "Follow this app's runtime live", 'app-live', () => followApp());
-  if (liveButton) liveButton.disabled = false;
+  if (liveButton) {
+    liveButton.disabled = false;
+    liveButton.removeAttribute('aria-label');
+  }
 
   const root = h(
     'div',

@@ -25,7 +25,7 @@ export function taskPicker(
 ): { element: HTMLSelectElement; cliStore: Promise<CliStoreFound | undefined> } {
   const element = h(
     'select',
-    { 'data-testid': 'task-select' },
+    { 'data-testid': 'task-select', 'aria-label': 'Replay a stored task' },
     h('option', { value: '' }, 'Replay a stored task…'),
   );
   const app = h('optgroup', { label: 'In this browser' });

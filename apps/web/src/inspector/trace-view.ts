@@ -90,7 +90,7 @@ export function traceView(
     );
     const conversation = h(
       'ol',
-      { class: 'conversation', 'aria-label': 'Conversation', 'data-testid': 'conversation' },
+      { class: 'conversation', 'aria-label': 'Conversation', 'data-testid': 'conversation', tabindex: 0 },
       h(
         'li',
         { class: 'message system' },

@@ -25,11 +25,11 @@ export interface ChartNode {
   rows: ChartRow[];
 }
 
-/** A transition written inside its state's box (it does not leave the state). */
+/** A line written inside a state's box: transitions that do not leave the state. */
 export interface ChartRow {
   text: string;
-  /** The transition, to highlight the one taken. */
-  transition: ChartTransition;
+  /** The transitions it stands for (several in a compact chart), to highlight the one taken. */
+  transitions: ChartTransition[];
 }
 
 /** A line of an edge's label and the transitions it stands for (same text, e.g. two guarded `always`). */
@@ -78,6 +78,12 @@ export type ChartDirection = 'TB' | 'LR';
 export interface LayoutOptions {
   /** Default `TB`. */
   direction?: ChartDirection;
+  /**
+   * `full` (the default) writes each transition as `event [guard]`, naming the inner state a
+   * transition leaves a compound state from; `compact` writes the event alone, once per label,
+   * for a chart small enough to read when fitted (the view shows the full text on hover).
+   */
+  labels?: 'full' | 'compact';
 }
 
 /** Sizes the chart view draws text at; the layout reserves room for them. */
@@ -116,6 +122,7 @@ export function layoutChart(definition: string | object, options: LayoutOptions 
   const config = typeof definition === 'string' ? (JSON.parse(definition) as object) : definition;
   const machine = createMachine(config as never);
   const direction = options.direction ?? 'TB';
+  const compact = options.labels === 'compact';
   const transitions = transitionsOf(machine.root);
   const nodes: ChartNode[] = [];
   const edges: ChartEdge[] = [];
@@ -133,18 +140,21 @@ export function layoutChart(definition: string | object, options: LayoutOptions 
     return false;
   };
 
-  const rowsOf = (state: AnyStateNode): ChartRow[] =>
-    transitions
-      .filter(
-        (transition) =>
-          transition.source === state &&
-          (transition.targets.length === 0 ||
-            transition.targets.every((target) => target === state || isAncestor(state, target))),
-      )
-      .map((transition) => ({
-        text: `${transition.targets.length ? '↻ ' : ''}${transition.text}`,
-        transition,
-      }));
+  const rowsOf = (state: AnyStateNode): ChartRow[] => {
+    const rows: ChartRow[] = [];
+    for (const transition of transitions) {
+      const stays =
+        transition.source === state &&
+        (transition.targets.length === 0 ||
+          transition.targets.every((target) => target === state || isAncestor(state, target)));
+      if (!stays) continue;
+      const text = `${transition.targets.length ? '↻ ' : ''}${compact ? transition.event : transition.text}`;
+      const same = rows.find((row) => row.text === text);
+      if (same) same.transitions.push(transition);
+      else rows.push({ text, transitions: [transition] });
+    }
+    return rows;
+  };
 
   /** Lays out the children of `level`; returns their bounding size. Positions are relative. */
   const layoutLevel = (level: AnyStateNode): { width: number; height: number } => {
@@ -189,10 +199,10 @@ export function layoutChart(definition: string | object, options: LayoutOptions 
         const from = childOn(level, transition.source);
         const to = childOn(level, target);
         if (!from || !to || from === to) continue;
-        const lifted = from !== transition.source ? `${transition.source.key} › ` : '';
+        const lifted = from !== transition.source && !compact ? `${transition.source.key} › ` : '';
         const key = `${from.id}\u0000${to.id}`;
         const lines = joined.get(key) ?? [];
-        const text = `${lifted}${transition.text}`;
+        const text = `${lifted}${compact ? transition.event : transition.text}`;
         const same = lines.find((line) => line.text === text);
         if (!same) lines.push({ text, transitions: [transition] });
         else if (!same.transitions.includes(transition)) same.transitions.push(transition);
@@ -281,12 +291,22 @@ export function fitScale(chart: Pick<Chart, 'width' | 'height'>, width: number, 
   return Math.min(1, width / Math.max(1, chart.width), height / Math.max(1, chart.height));
 }
 
+/** The fitted scale from which a chart with full labels is kept: its text stays legible. */
+const LEGIBLE_SCALE = 0.8;
+
 /**
- * Lays a machine out both ways and keeps the one that fits a box of `width` × `height` px at the
- * larger scale (so its labels are the most legible once fitted).
+ * Lays a machine out both ways (top to bottom, left to right) and keeps the one that fits a box
+ * of `width` × `height` px at the larger scale, so its text is the most legible once fitted; with
+ * full labels when they stay legible, else with compact labels (event names only).
  */
 export function layoutChartToFit(definition: string | object, width: number, height: number): Chart {
-  const tall = layoutChart(definition, { direction: 'TB' });
-  const wide = layoutChart(definition, { direction: 'LR' });
-  return fitScale(wide, width, height) > fitScale(tall, width, height) * 1.05 ? wide : tall;
+  const best = (labels: 'full' | 'compact') => {
+    const tall = layoutChart(definition, { direction: 'TB', labels });
+    const wide = layoutChart(definition, { direction: 'LR', labels });
+    return fitScale(wide, width, height) > fitScale(tall, width, height) * 1.05 ? wide : tall;
+  };
+  const full = best('full');
+  if (fitScale(full, width, height) >= LEGIBLE_SCALE) return full;
+  const compact = best('compact');
+  return fitScale(compact, width, height) > fitScale(full, width, height) ? compact : full;
 }

@@ -175,6 +175,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           ...(record.snapshot.output !== undefined ? { output: record.snapshot.output } : {}),
         });
         if (cause) cause.frame = frames.length;
+        const taken = microsteps.get(record.sessionId) ?? [];
         microsteps.delete(record.sessionId);
         frames.push({
           index: frames.length,
@@ -186,7 +187,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           ...(cause?.sourceId ? { sourceId: cause.sourceId } : {}),
           previousValue: before?.value,
           changes,
-          taken: microsteps.get(record.sessionId) ?? [],
+          taken,
           actors,
         });
         return;

@@ -210,7 +210,12 @@ export function runLanes(model: TimelineModel): Lane[] {
       lanes.set(actor.sessionId, lane);
     }
     lane.status = runStatus(actor);
-    if (actor.status !== 'active' && lane.endedAt === undefined) lane.endedAt = frame.at;
+    if (actor.status !== 'active' && lane.endedAt === undefined) {
+      // The task's own end time: its parent may take the news (and start the next task) before
+      // the task's last snapshot is recorded.
+      const ended = (actor.context.end as { endedAt?: unknown } | undefined)?.endedAt;
+      lane.endedAt = typeof ended === 'number' ? Math.min(ended, frame.at) : frame.at;
+    }
   }
   return [...lanes.values()].sort((a, b) => a.startedAt - b.startedAt);
 }

@@ -1,0 +1,324 @@
+// The inspector as a debugger, in real headless Chromium: the supervisor's, the session's and the
+// sub-agent's charts fitted to their pane with no label over another, the trace view showing the
+// journal's messages and tool inputs and outputs at each step, the run tree and its lanes, the
+// empty page, narrow screens, and axe-core's accessibility check.
+// Screenshots go to test/e2e/inspector/artifacts/ (look at them).
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTimelineModel, createRecorder, formatTimeline, type TimelineModel } from '@troupe/inspect';
+import { createRelay, type Relay } from '@troupe/inspect/node';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordedSession, recordSession } from './recorded-runs.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = join(here, '..', '..', '..');
+const artifacts = join(here, 'artifacts');
+const work = mkdtempSync(join(tmpdir(), 'troupe-debugger-'));
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let appDir = join(root, 'apps', 'web', 'dist');
+let browser: Browser;
+let relay: Relay;
+let run: RecordedSession;
+let model: TimelineModel;
+let file: string;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  if (!existsSync(join(appDir, 'index.html'))) {
+    appDir = join(work, 'web');
+    await build({ root: join(root, 'apps', 'web'), logLevel: 'error', build: { outDir: appDir } });
+  }
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  relay = await createRelay({ header: createRecorder().header, appDir });
+  run = await recordSession();
+  model = buildTimelineModel(run.timeline);
+  file = join(work, 'session.timeline.jsonl');
+  writeFileSync(file, formatTimeline(run.timeline));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function open(width: number): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${relay.url}/#/inspector`);
+  await page.getByTestId('timeline-file').setInputFiles(file);
+  await expect.poll(() => page.getByTestId('step').textContent()).toBe(`step 1 / ${model.frames.length}`);
+  return { page, errors };
+}
+
+/** Steps to a frame with the slider's keyboard-free path: first, then forward. */
+async function goTo(page: Page, index: number) {
+  await page.getByTestId('first').click();
+  for (let step = 0; step < index; step++) await page.getByTestId('forward').click();
+  await expect
+    .poll(() => page.getByTestId('step').textContent())
+    .toBe(`step ${index + 1} / ${model.frames.length}`);
+}
+
+interface Rect {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The chart's state boxes and every piece of text in it, in screen px, and the pane's box. */
+async function chartBoxes(page: Page): Promise<{
+  machine: string | null;
+  pane: Rect;
+  states: Rect[];
+  labels: Rect[];
+}> {
+  // A string, run in the page (the tests are typed without the DOM library).
+  return page.evaluate(`(() => {
+    const svg = document.querySelector('[data-testid="chart"] svg.chart');
+    const rect = (element, text) => {
+      const box = element.getBoundingClientRect();
+      return { text, x: box.x, y: box.y, width: box.width, height: box.height };
+    };
+    return {
+      machine: svg.getAttribute('data-machine'),
+      pane: rect(svg, 'pane'),
+      states: [...svg.querySelectorAll('g.state')].map((group) =>
+        rect(group.querySelector('rect'), group.getAttribute('data-path')),
+      ),
+      labels: [...svg.querySelectorAll('text')].map((text) => rect(text, text.textContent)),
+    };
+  })()`);
+}
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
+
+async function checkChart(page: Page, machine: string, shot: string) {
+  await expect.poll(async () => (await chartBoxes(page)).machine).toBe(machine);
+  const { pane, states, labels } = await chartBoxes(page);
+  expect(states.length).toBeGreaterThan(0);
+  for (const state of states) {
+    expect(state.x, `${machine}: ${state.text} inside the pane`).toBeGreaterThanOrEqual(pane.x - 0.5);
+    expect(state.y, `${machine}: ${state.text} inside the pane`).toBeGreaterThanOrEqual(pane.y - 0.5);
+    expect(state.x + state.width).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
+    expect(state.y + state.height).toBeLessThanOrEqual(pane.y + pane.height + 0.5);
+  }
+  for (const [index, label] of labels.entries())
+    for (const other of labels.slice(index + 1))
+      expect(overlaps(label, other), `${machine}: "${label.text}" overlaps "${other.text}"`).toBe(false);
+  // No label crosses a state's border: it lies inside the box or outside it.
+  for (const label of labels)
+    for (const state of states) {
+      const inside =
+        label.x >= state.x - 1 &&
+        label.y >= state.y - 1 &&
+        label.x + label.width <= state.x + state.width + 1 &&
+        label.y + label.height <= state.y + state.height + 1;
+      if (!inside)
+        expect(overlaps(label, state), `${machine}: "${label.text}" over ${state.text}`).toBe(false);
+    }
+  await page.screenshot({ path: join(artifacts, shot) });
+}
+
+describe('the inspector as a debugger, in Chromium', () => {
+  it('says what to do when nothing is open, with the transport disabled', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${relay.url}/#/inspector`);
+      await expect.poll(() => page.locator('.empty').textContent()).toMatch(/Open a timeline file/);
+      for (const id of ['first', 'back', 'play', 'forward', 'last', 'slider'])
+        expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+      await page.screenshot({ path: join(artifacts, 'debugger-empty.png') });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  for (const width of [1280, 768, 390])
+    it(`draws the supervisor's, the session's and the sub-agent's charts inside their pane, no label over another (${width} px)`, async () => {
+      const { page, errors } = await open(width);
+      try {
+        await checkChart(page, 'supervisor', `debugger-chart-supervisor-${width}.png`);
+        const last = model.frames.length - 1;
+        await page.getByTestId('last').click();
+        await page
+          .locator('.actor', { hasText: /^session/ })
+          .first()
+          .click();
+        await checkChart(page, 'session', `debugger-chart-session-${width}.png`);
+        // The foreground task at the step it took its tool calls: `running.acting` lit, and the
+        // transition taken.
+        const taskId = run.taskIds[0]!;
+        const acting = model.frames.findIndex(
+          (frame) =>
+            frame.actors.get(frame.sessionId)?.name === taskId && frame.event?.type === 'model.responded',
+        );
+        await goTo(page, acting);
+        await page.locator('.actor', { hasText: taskId }).click();
+        await checkChart(page, 'subagent', `debugger-chart-subagent-${width}.png`);
+        expect(
+          await page
+            .locator('[data-testid="chart"] [data-active]')
+            .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-path'))),
+        ).toEqual(['running', 'running.acting']);
+        // The label names the event; a compact chart gives the guard on hover.
+        const taken = page.locator('[data-testid="chart"] .transition[data-taken]');
+        expect(await taken.locator('.edge-label').textContent()).toMatch(
+          /^model\.responded( \[hasToolCalls\])?$/,
+        );
+        expect(await taken.locator('title').textContent()).toContain('model.responded [hasToolCalls]');
+        // Pan and zoom, then fit again.
+        const before = await page.locator('svg.chart').getAttribute('viewBox');
+        await page.getByRole('button', { name: 'Zoom in' }).click();
+        expect(await page.locator('svg.chart').getAttribute('viewBox')).not.toBe(before);
+        await page.getByRole('button', { name: 'Fit the chart to the pane' }).click();
+        expect(await page.locator('svg.chart').getAttribute('viewBox')).toBe(before);
+        expect(last).toBeGreaterThan(acting);
+        // Nothing scrolls sideways.
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: join(artifacts, `debugger-page-${width}.png`), fullPage: true });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 120_000);
+
+  it("steps through the run and shows, at each step, the task's messages and tool inputs and outputs so far", async () => {
+    const { page, errors } = await open(1280);
+    try {
+      const taskId = run.taskIds[0]!;
+      const first = model.frames.findIndex((frame) => frame.actors.get(frame.sessionId)?.name === taskId);
+      const session = model.frames[first]!.sessionId;
+      await goTo(page, first);
+      await page.locator('.actor', { hasText: taskId }).click();
+      let sawResult = false;
+      for (let index = first; index < model.frames.length; index++) {
+        if (index > first) await page.getByTestId('forward').click();
+        const actor = model.frames[index]!.actors.get(session);
+        if (!actor) break;
+        const messages = actor.context.messages as { role: string; content: unknown }[];
+        const blocks = messages.flatMap((message) =>
+          typeof message.content === 'string' ? [] : (message.content as Record<string, unknown>[]),
+        );
+        const inputs = blocks
+          .filter((block) => block.type === 'tool_use')
+          .map((block) => JSON.stringify(block.input, null, 2));
+        const outputs = blocks
+          .filter((block) => block.type === 'tool_result')
+          .map((block) =>
+            typeof block.content === 'string'
+              ? block.content
+              : (block.content as { text: string }[]).map((part) => part.text).join('\n'),
+          );
+        sawResult ||= outputs.length > 0;
+        await expect
+          .poll(() => page.locator('.conversation .message[data-index]').count(), { timeout: 5000 })
+          .toBe(messages.length);
+        expect(
+          await page.locator('.conversation .tool-input').allTextContents(),
+          `step ${index + 1}`,
+        ).toEqual(inputs);
+        expect(
+          await page.locator('.conversation .tool-output').allTextContents(),
+          `step ${index + 1}`,
+        ).toEqual(outputs);
+        if (
+          model.frames[index]!.sessionId === session &&
+          model.frames[index]!.event?.type === 'model.responded'
+        )
+          expect(await page.getByTestId('step-facts').textContent()).toMatch(/This call.*in · .*out · ≈ \$/);
+      }
+      expect(sawResult).toBe(true);
+      expect(await page.locator('.conversation .tool-output').allTextContents()).toEqual([
+        'auth: found in src/auth.ts',
+        'login: found in src/login.ts',
+      ]);
+      await page.screenshot({ path: join(artifacts, 'debugger-trace.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it('shows the run tree (session → runs → tasks, queued ones with their place) and the lanes against the limit', async () => {
+    const { page, errors } = await open(1280);
+    try {
+      // The step at which the second background task waits in the queue (limit 1).
+      const queuedAt = model.frames.findIndex(
+        (frame) =>
+          frame.event?.type === 'task.submitted' &&
+          (frame.event.task as { taskId: string }).taskId === run.taskIds[2],
+      );
+      await goTo(page, queuedAt);
+      expect(await page.locator('[data-queued]').allTextContents()).toEqual([
+        expect.stringContaining(run.taskIds[2]!),
+      ]);
+      expect(await page.locator('[data-queued] .actor-facts').textContent()).toBe('queued #1');
+      // Tasks sit under the main-agent run that started them, under the session.
+      const nested = await page
+        .locator('li[data-kind="session"] li[data-kind="run"] li[data-kind="task"] .actor-name')
+        .allTextContents();
+      expect(nested).toEqual(expect.arrayContaining([`explore · ${run.taskIds[0]}`]));
+      expect(await page.getByTestId('concurrency').textContent()).toMatch(/limit 1 at a time \(peak 1\)/);
+      await page.screenshot({ path: join(artifacts, 'debugger-run-tree.png'), fullPage: true });
+      // A lane opens its actor.
+      await page.locator(`[data-lane]`, { hasText: run.taskIds[1]! }).click();
+      await expect
+        .poll(() => page.locator('.actor.selected .actor-name').textContent())
+        .toContain(run.taskIds[1]!);
+      // Event targets are named at every step, times are relative to the run's start.
+      await page.getByTestId('first').click();
+      const targets = await page.locator('.event-target').allTextContents();
+      expect(targets.filter((name) => /^x:\d+$/.test(name))).toEqual([]);
+      expect(await page.locator('.event-log time').first().textContent()).toMatch(/^\+\d+\.\d{3} s$/);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('has no serious or critical accessibility violation (axe-core), empty and loaded', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const check = async (name: string) => {
+      await page.addScriptTag({ path: axePath });
+      const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as {
+        id: string;
+        impact: string;
+        nodes: { target: string[] }[];
+      }[];
+      const bad = violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map(
+          (violation) =>
+            `${violation.id} (${violation.impact}): ${violation.nodes
+              .map((node) => node.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        );
+      expect(bad, name).toEqual([]);
+    };
+    try {
+      await page.goto(`${relay.url}/#/inspector`);
+      await page.waitForSelector('.empty');
+      await check('empty');
+      await page.getByTestId('timeline-file').setInputFiles(file);
+      await page.getByTestId('last').click();
+      await page.locator('.actor', { hasText: run.taskIds[0]! }).click();
+      await check('loaded');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+});
