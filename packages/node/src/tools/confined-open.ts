@@ -1,7 +1,8 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
-import { toolFailure } from './tool-failure.js';
+import { StringDecoder } from 'node:string_decoder';
+import { toolFailure } from '@troupe/core/workspace';
 
 // Node has no openat(2). On Linux, /proc/self/fd/N names the directory an open handle refers to,
 // whatever happened to its path since: a path below it is looked up in that very directory. So a
@@ -155,11 +156,30 @@ async function makeParents(realDir: string, realRoot: string): Promise<FileHandl
   return directory;
 }
 
-/** Reads a whole regular file (already resolved and checked) through {@link openRegularConfined}. */
-export async function readConfined(realPath: string, realRoot: string): Promise<Buffer> {
+/** Bytes read from a file at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A regular file's text (already resolved and checked), opened through {@link openRegularConfined}
+ * and decoded as UTF-8 in chunks of 64 KiB; the file is closed when the iteration ends or stops.
+ */
+export async function* readTextConfined(
+  realPath: string,
+  realRoot: string,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
   const handle = await openRegularConfined(realPath, realRoot);
   try {
-    return await handle.readFile();
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const decoder = new StringDecoder('utf8');
+    for (;;) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      yield decoder.write(buffer.subarray(0, bytesRead));
+    }
+    const rest = decoder.end();
+    if (rest.length > 0) yield rest;
   } finally {
     await handle.close();
   }
@@ -213,5 +233,25 @@ export function openFilesInDirectorySync(
     return opened;
   } finally {
     closeSync(directory);
+  }
+}
+
+/**
+ * Writes `content` to an already-resolved real path inside `realRoot`, creating parent directories,
+ * through directory handles verified once and without following a symbolic link (see
+ * {@link openConfined}): a link swapped into the path after it was checked makes the write fail
+ * ({@link ConfinementError}) rather than escape.
+ */
+export async function writeConfined(realPath: string, content: string, realRoot: string): Promise<void> {
+  // O_NONBLOCK: a FIFO swapped in after the check fails to open (ENXIO) instead of waiting for a
+  // reader; it does nothing to a regular file.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
+  const handle = await openConfined(realPath, realRoot, flags, { createParents: true });
+  try {
+    if (!(await handle.stat()).isFile())
+      throw new Error(`${realPath} is not a regular file; nothing was written.`);
+    await handle.writeFile(content, 'utf8');
+  } finally {
+    await handle.close();
   }
 }

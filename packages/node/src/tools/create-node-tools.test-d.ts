@@ -1,8 +1,9 @@
 import type { TaskStore, Tool } from '@troupe/core';
+import type { EditInput } from '@troupe/core/workspace';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createFileStore, type FileStore } from '../store/file-store.js';
 import { createNodeTools } from './create-node-tools.js';
-import { createEditTool, type EditInput } from './edit-tool.js';
+import { createEditTool } from './workspace-tools.js';
 
 describe('@troupe/node public types', () => {
   it('tools fit the core Tool type and keep typed inputs', () => {

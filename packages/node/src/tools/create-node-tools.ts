@@ -1,12 +1,14 @@
 import type { Tool } from '@troupe/core';
 import { createBashTool } from './bash-tool.js';
-import { createEditTool } from './edit-tool.js';
-import { createGlobTool } from './glob-tool.js';
-import { createGrepTool } from './grep-tool.js';
-import { createLsTool } from './ls-tool.js';
 import { type NodeToolsOptions, resolveNodeToolsOptions } from './node-tools-options.js';
-import { createReadTool } from './read-tool.js';
-import { createWriteTool } from './write-tool.js';
+import {
+  createEditTool,
+  createGlobTool,
+  createGrepTool,
+  createLsTool,
+  createReadTool,
+  createWriteTool,
+} from './workspace-tools.js';
 
 /**
  * The Node tools a coding agent needs, all confined to `options.root`: `read`, `glob`, `grep`,

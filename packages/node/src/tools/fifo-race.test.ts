@@ -4,8 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createEditTool } from './edit-tool.js';
-import { createReadTool } from './read-tool.js';
+import { createEditTool, createReadTool } from './workspace-tools.js';
 
 const CALLS = 1_000;
 

@@ -2,7 +2,7 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createGlobTool } from './glob-tool.js';
+import { createGlobTool } from './workspace-tools.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

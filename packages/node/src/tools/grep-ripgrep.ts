@@ -1,12 +1,19 @@
 import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  comparePaths,
+  type GrepEngine,
+  type GrepFileResult,
+  type GrepQuery,
+  SearchPatternError,
+} from '@troupe/core/workspace';
 import { openFilesInDirectorySync } from './confined-open.js';
-import type { GrepEngine, GrepFileResult, GrepQuery } from './grep-types.js';
-import { comparePaths } from './path-order.js';
 
 /** Thrown when ripgrep refuses a pattern its regex syntax does not support; the caller falls back. */
-export class RipgrepPatternError extends Error {}
+export class RipgrepPatternError extends SearchPatternError {
+  override name = 'RipgrepPatternError';
+}
 
 const availability = new Map<string, Promise<boolean>>();
 

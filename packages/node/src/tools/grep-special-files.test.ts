@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createGrepTool } from './grep-tool.js';
+import { createGrepTool } from './workspace-tools.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

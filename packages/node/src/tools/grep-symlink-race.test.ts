@@ -6,7 +6,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createGrepTool } from './grep-tool.js';
+import { createGrepTool } from './workspace-tools.js';
 
 const CALLS = 150;
 const FILES = 20;

@@ -1,9 +1,9 @@
+import type { GrepFileResult, GrepQuery } from '@troupe/core/workspace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
 import { isRipgrepAvailable, ripgrepEngine } from './grep-ripgrep.js';
 import { scanEngine } from './grep-scan.js';
-import { createGrepTool } from './grep-tool.js';
-import type { GrepFileResult, GrepQuery } from './grep-types.js';
+import { createGrepTool } from './workspace-tools.js';
 
 let ws: TestWorkspace;
 

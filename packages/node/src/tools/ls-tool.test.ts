@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createLsTool } from './ls-tool.js';
+import { createLsTool } from './workspace-tools.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '@troupe/core/workspace';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 /** Options of {@link createNodeTools} and of each `create*Tool` factory. */

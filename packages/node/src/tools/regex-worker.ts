@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { type PatternRunner, PatternTimeoutError } from '@troupe/core/workspace';
 
 // The worker's code, inline so that it runs the same from source (tests) and from dist. It compiles
 // each pattern once and answers, for a block of lines, the indices of the lines that match.
@@ -25,29 +26,6 @@ parentPort.on('message', ({ id, pattern, flags, pretest, text }) => {
 });
 `;
 
-/** Thrown when one block of text took a pattern longer than the time limit. */
-export class PatternTimeoutError extends Error {
-  constructor(readonly limitMs: number) {
-    super(`the pattern ran for more than ${limitMs} ms on one block of text`);
-    this.name = 'PatternTimeoutError';
-  }
-}
-
-/** A regular expression run off the main thread, under a time limit per block of text. */
-export interface RegexWorker {
-  /**
-   * Indices (0-based) of the lines of `text` (joined by `\n`) that the pattern matches. With
-   * `pretest`, the block is first tested whole (multiline), which is only sound without look-around.
-   * Rejects with {@link PatternTimeoutError} (and stops the worker) past the limit, or with the
-   * signal's reason when it aborts.
-   */
-  matchLines(text: string, pretest: boolean): Promise<number[]>;
-  /** Why the worker stopped (time limit, abort, a crash), once it has; every later call rejects with it. */
-  readonly failure: unknown;
-  /** Stops the worker. */
-  close(): Promise<void>;
-}
-
 /**
  * Starts a worker thread that runs `pattern` (JavaScript syntax, Unicode mode when it allows it)
  * on text a model chose, so that catastrophic backtracking cannot block the event loop: past
@@ -58,7 +36,7 @@ export function startRegexWorker(
   ignoreCase: boolean,
   limitMs: number,
   signal: AbortSignal,
-): RegexWorker {
+): PatternRunner {
   const worker = new Worker(WORKER_SOURCE, { eval: true });
   worker.unref();
   const flags = ignoreCase ? 'i' : '';

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from '@troupe/core';
+import { confinePattern as confineGlobPattern } from '@troupe/core/workspace';
 
 /** How many symbolic links one path may pass through before it is refused (as the kernel does). */
 const MAX_SYMLINK_HOPS = 40;
@@ -168,25 +169,7 @@ export function createWorkspace(root: string): Workspace {
   }
 
   function confinePattern(pattern: string, toolName: string, parameter: string): string {
-    const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-    // Braces and commas are dropped before looking for `..`, so that no expansion can produce it.
-    const flattened = body.replace(/[{},]/g, '');
-    const climbs = flattened.split(/[\\/]/).some((segment) => segment === '..' || segment.startsWith('..'));
-    if (
-      isAbsolute(body) ||
-      /^[\\/]/.test(flattened) ||
-      /^[A-Za-z]:/.test(body) ||
-      climbs ||
-      body.includes('\0')
-    ) {
-      throw new ToolError(
-        'TOOL_FAILED',
-        toolName,
-        `The ${parameter} ${JSON.stringify(pattern)} reaches outside the workspace root "${absoluteRoot}" (absolute, or with ".."): use a pattern relative to the search directory.`,
-        { details: { [parameter]: pattern, root: absoluteRoot } },
-      );
-    }
-    return pattern;
+    return confineGlobPattern(pattern, toolName, parameter, absoluteRoot);
   }
 
   async function confineResult(path: string): Promise<string | undefined> {

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
-import { createWriteTool } from './write-tool.js';
+import { createWriteTool } from './workspace-tools.js';
 
 let ws: TestWorkspace;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 // Runs one grep tool call and prints its output (or `ERROR: message`). Usage:
 // node --conditions=source --import tsx grep-child.ts <root> <pattern>
-import { createGrepTool } from '../../src/tools/grep-tool.js';
+import { createGrepTool } from '../../src/tools/workspace-tools.js';
 
 const [root, pattern] = process.argv.slice(2) as [string, string];
 try {

@@ -1,4 +1,4 @@
-import { ToolError } from '@troupe/core';
+import { ToolError } from '../errors.js';
 
 /** A `ToolError` (TOOL_FAILED) for a tool call that cannot be done, with the message the model sees. */
 export function toolFailure(

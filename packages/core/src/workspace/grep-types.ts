@@ -20,9 +20,9 @@ export interface GrepFileResult {
 
 /** A search, resolved and validated, as both search engines take it. */
 export interface GrepQuery {
-  /** The workspace's real root; engines run from here and report paths relative to it. */
+  /** The resolved root (`WorkspaceFileSystem.rootPath`); engines report paths relative to it. */
   root: string;
-  /** Real path of the file or directory to search. */
+  /** Resolved path of the file or directory to search. */
   target: string;
   /** `target` relative to the root (`.` for the root). */
   targetRelative: string;

@@ -1,16 +1,12 @@
-import { stat } from 'node:fs/promises';
-import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
+import { defineTool, type Tool } from '../tools/define-tool.js';
+import type { WorkspaceFileSystem } from './file-system.js';
+import { confinePattern } from './glob-pattern.js';
 import { GrepOutput } from './grep-output.js';
-import { isRipgrepAvailable, RipgrepPatternError, ripgrepEngine } from './grep-ripgrep.js';
-import { compilePattern, scanEngine } from './grep-scan.js';
+import { scanSearch } from './grep-scan.js';
 import type { GrepQuery } from './grep-types.js';
-import {
-  type NodeToolsContext,
-  type NodeToolsOptions,
-  resolveNodeToolsOptions,
-} from './node-tools-options.js';
-import { PatternTimeoutError } from './regex-worker.js';
+import { resolveWorkspaceToolsOptions, type WorkspaceToolsOptions } from './options.js';
+import { compilePattern, PatternTimeoutError, SearchPatternError } from './pattern-runner.js';
 import { toolFailure } from './tool-failure.js';
 
 const lines = (what: string) =>
@@ -61,29 +57,31 @@ const grepInput = v.object({
 export type GrepInput = v.InferOutput<typeof grepInput>;
 
 /**
- * The `grep` tool (access `read`): searches file contents with a regular expression, through
- * ripgrep when it is installed and a JavaScript search otherwise (same files, same results:
- * dot files included, `.git` and `node_modules` skipped, binary files and symbolic links skipped,
- * no ignore files). Results are in path order.
+ * The `grep` tool (access `read`): searches file contents with a regular expression, through the
+ * file system's own engine where it has one (ripgrep in Node) and the JavaScript scan otherwise
+ * (same files, same results: dot files included, `.git` and `node_modules` skipped, binary files
+ * and symbolic links skipped, no ignore files). Results are in path order.
  */
-export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): Tool<GrepInput> {
-  const context = resolveNodeToolsOptions(options);
-  const { workspace } = context;
+export function createGrepTool(
+  fileSystem: WorkspaceFileSystem,
+  options: WorkspaceToolsOptions = {},
+): Tool<GrepInput> {
+  const resolved = resolveWorkspaceToolsOptions(options);
+  const syntax = fileSystem.search?.syntax ?? 'JavaScript syntax';
   return defineTool({
     name: 'grep',
     access: 'read',
     description:
-      'Searches file contents in the workspace with a regular expression (ripgrep syntax; JavaScript syntax ' +
-      'such as look-around also works). Filter files with glob ("*.ts"). output_mode "files_with_matches" ' +
+      `Searches file contents in the workspace with a regular expression (${syntax}). ` +
+      'Filter files with glob ("*.ts"). output_mode "files_with_matches" ' +
       '(default) lists files, "content" shows matching lines as path:line:text with optional context ' +
       '(-A/-B/-C), "count" counts matching lines per file. Binary files, .git and node_modules are skipped; ' +
-      '.gitignore is not applied. Use this instead of running grep or rg through bash.',
+      `.gitignore is not applied.${resolved.grepAdvice ? ` ${resolved.grepAdvice}` : ''}`,
     input: grepInput,
     async execute(input, { signal }) {
-      const path = input.path ?? '.';
-      if (input.glob) workspace.confinePattern(input.glob, 'grep', 'glob');
-      const target = await workspace.resolveExisting(path, 'grep');
-      const targetIsFile = !(await stat(target)).isDirectory();
+      if (input.glob) confinePattern(input.glob, 'grep', 'glob', fileSystem.root);
+      const target = await fileSystem.resolveExisting(input.path ?? '.', 'grep');
+      const targetIsFile = (await fileSystem.stat(target))?.kind !== 'directory';
       const mode = input.output_mode ?? 'files_with_matches';
       const ignoreCase = input['-i'] ?? false;
       const around = input['-C'] ?? 0;
@@ -94,9 +92,9 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
         jsError = error as Error;
       }
       const query: GrepQuery = {
-        root: workspace.realRoot,
+        root: fileSystem.rootPath,
         target,
-        targetRelative: workspace.display(target),
+        targetRelative: fileSystem.display(target),
         targetIsFile,
         pattern: input.pattern,
         ignoreCase,
@@ -104,9 +102,9 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
         mode,
         before: input['-B'] ?? around,
         after: input['-A'] ?? around,
-        ignoreDirectories: context.ignoreDirectories,
-        patternTimeoutMs: context.grepPatternTimeoutMs,
-        maxLinesPerFile: Math.min(input.head_limit ?? Number.POSITIVE_INFINITY, context.maxOutputChars) + 1,
+        ignoreDirectories: resolved.ignoreDirectories,
+        patternTimeoutMs: resolved.grepPatternTimeoutMs,
+        maxLinesPerFile: Math.min(input.head_limit ?? Number.POSITIVE_INFINITY, resolved.maxOutputChars) + 1,
         signal,
       };
       const makeOutput = () =>
@@ -115,28 +113,26 @@ export function createGrepTool(options: NodeToolsOptions | NodeToolsContext): To
           withContext: query.before > 0 || query.after > 0,
           lineNumbers: input['-n'] ?? true,
           headLimit: input.head_limit,
-          maxChars: context.maxOutputChars,
-          maxLineChars: context.maxLineChars,
+          maxChars: resolved.maxOutputChars,
+          maxLineChars: resolved.maxLineChars,
         });
       const invalid = (message: string) =>
         toolFailure('grep', `Invalid regular expression ${JSON.stringify(input.pattern)}: ${message}`, {
           pattern: input.pattern,
         });
-      const ripgrep = context.ripgrep !== false && (await isRipgrepAvailable(context.ripgrep));
-      if (ripgrep && context.ripgrep !== false) {
+      if (fileSystem.search) {
         const output = makeOutput();
         try {
-          await ripgrepEngine(context.ripgrep)(query, output.add);
-          return output.text();
+          if (await fileSystem.search.engine(query, output.add)) return output.text();
         } catch (error) {
-          if (!(error instanceof RipgrepPatternError)) throw error;
+          if (!(error instanceof SearchPatternError)) throw error;
           if (jsError) throw invalid(error.message);
         }
       }
       if (jsError) throw invalid(jsError.message);
       const output = makeOutput();
       try {
-        await scanEngine(query, output.add);
+        await scanSearch(fileSystem, query, output.add);
       } catch (error) {
         if (!(error instanceof PatternTimeoutError)) throw error;
         throw toolFailure(

@@ -1,5 +1,5 @@
 import type { GrepFileResult } from './grep-types.js';
-import { displayLine } from './text-scanner.js';
+import { displayLine } from './text.js';
 
 /** How {@link GrepOutput} formats and limits results. */
 export interface GrepOutputOptions {

@@ -1,15 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
-import { confinedFailure, openRegularConfined } from './confined-open.js';
-import {
-  type NodeToolsContext,
-  type NodeToolsOptions,
-  resolveNodeToolsOptions,
-} from './node-tools-options.js';
-import { displayLine, scanTextBlocks } from './text-scanner.js';
+import { defineTool, type Tool } from '../tools/define-tool.js';
+import type { WorkspaceFileSystem } from './file-system.js';
+import { resolveWorkspaceToolsOptions, type WorkspaceToolsOptions } from './options.js';
+import { displayLine, numberedLine, truncateHead } from './text.js';
+import { scanTextBlocks } from './text-blocks.js';
 import { toolFailure } from './tool-failure.js';
-import { truncateHead } from './truncate.js';
 
 const readInput = v.object({
   file_path: v.pipe(
@@ -33,42 +28,40 @@ const readInput = v.object({
 /** Input of the `read` tool. */
 export type ReadInput = v.InferOutput<typeof readInput>;
 
-/** Formats one line as `cat -n` does: the number right-aligned in six columns, a tab, the text. */
-function numbered(line: number, text: string): string {
-  return `${String(line).padStart(6, ' ')}\t${text}`;
-}
-
 /**
  * The `read` tool (access `read`): returns a text file's lines numbered like `cat -n`, from
- * `offset` for `limit` lines (default: the first 2,000). Refuses binary files and directories.
+ * `offset` for `limit` lines (default: the first 2,000), streaming. Refuses binary files,
+ * directories and special files.
  */
-export function createReadTool(options: NodeToolsOptions | NodeToolsContext): Tool<ReadInput> {
-  const context = resolveNodeToolsOptions(options);
-  const { workspace } = context;
+export function createReadTool(
+  fileSystem: WorkspaceFileSystem,
+  options: WorkspaceToolsOptions = {},
+): Tool<ReadInput> {
+  const { readDefaultLimit, maxLineChars, maxOutputChars } = resolveWorkspaceToolsOptions(options);
   return defineTool({
     name: 'read',
     access: 'read',
     description:
       'Reads a text file from the workspace and returns its lines numbered like `cat -n` (number, tab, text). ' +
-      `By default it returns the first ${context.readDefaultLimit} lines; pass offset (1-based line) and limit ` +
+      `By default it returns the first ${readDefaultLimit} lines; pass offset (1-based line) and limit ` +
       'to read a part of a long file. Lines longer than ' +
-      `${context.maxLineChars} characters are cut. Binary files are refused; use ls for directories.`,
+      `${maxLineChars} characters are cut. Binary files are refused; use ls for directories.`,
     input: readInput,
-    async execute({ file_path, offset = 1, limit = context.readDefaultLimit }, { signal }) {
-      const path = await workspace.resolveExisting(file_path, 'read');
-      const info = await stat(path);
-      if (info.isDirectory()) {
+    async execute({ file_path, offset = 1, limit = readDefaultLimit }, { signal }) {
+      const path = await fileSystem.resolveExisting(file_path, 'read');
+      const info = await fileSystem.stat(path);
+      if (info?.kind === 'directory') {
         throw toolFailure('read', `"${file_path}" is a directory, not a file: use ls to list it.`, {
           path: file_path,
         });
       }
-      if (!info.isFile())
+      if (info?.kind !== 'file')
         throw toolFailure('read', `"${file_path}" is not a regular file.`, { path: file_path });
       const lines: string[] = [];
       const last = offset + limit - 1;
       let moreAfter = false;
       const scan = await scanTextBlocks(
-        () => openRegularConfined(path, workspace.realRoot).catch(confinedFailure('read')),
+        fileSystem.readText(path, 'read', signal),
         (block, firstLine, lineCount) => {
           if (firstLine + lineCount - 1 < offset) return true;
           const parts = block.split('\n');
@@ -79,7 +72,7 @@ export function createReadTool(options: NodeToolsOptions | NodeToolsContext): To
               moreAfter = true;
               return false;
             }
-            lines.push(numbered(number, displayLine(parts[index]!, context.maxLineChars)));
+            lines.push(numberedLine(number, displayLine(parts[index]!, maxLineChars)));
           }
           return true;
         },
@@ -97,14 +90,17 @@ export function createReadTool(options: NodeToolsOptions | NodeToolsContext): To
         throw toolFailure(
           'read',
           `"${file_path}" has ${scan.lines} lines; offset ${offset} is past its end.`,
-          { path: file_path, lines: scan.lines },
+          {
+            path: file_path,
+            lines: scan.lines,
+          },
         );
       }
       let text = lines.join('\n');
       if (moreAfter) text += `\n\n[More lines follow: read again with offset ${last + 1} to continue.]`;
       return truncateHead(
         text,
-        context.maxOutputChars,
+        maxOutputChars,
         'Read a smaller range with offset and limit to see the rest.',
       );
     },

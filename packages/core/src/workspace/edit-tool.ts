@@ -1,15 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { defineTool, type Tool } from '@troupe/core';
 import * as v from 'valibot';
-import { confinedFailure, readConfined } from './confined-open.js';
-import {
-  type NodeToolsContext,
-  type NodeToolsOptions,
-  resolveNodeToolsOptions,
-} from './node-tools-options.js';
-import { countNewlines, displayLine } from './text-scanner.js';
+import { defineTool, type Tool } from '../tools/define-tool.js';
+import type { WorkspaceFileSystem } from './file-system.js';
+import { resolveWorkspaceToolsOptions, type WorkspaceToolsOptions } from './options.js';
+import { countNewlines, displayLine, numberedLine } from './text.js';
+import { readWholeText } from './text-blocks.js';
 import { toolFailure } from './tool-failure.js';
-import { writeConfined } from './write-tool.js';
 
 const editInput = v.object({
   file_path: v.pipe(
@@ -55,7 +50,7 @@ function snippet(text: string, at: number, replacement: string, maxLineChars: nu
   const to = Math.min(lines.length, lastLine + 3, from + 40);
   const shown: string[] = [];
   for (let line = from; line <= to; line++) {
-    shown.push(`${String(line).padStart(6, ' ')}\t${displayLine(lines[line - 1] ?? '', maxLineChars)}`);
+    shown.push(numberedLine(line, displayLine(lines[line - 1] ?? '', maxLineChars)));
   }
   return shown.join('\n');
 }
@@ -65,9 +60,11 @@ function snippet(text: string, at: number, replacement: string, maxLineChars: nu
  * missing, or appears more than once without `replace_all`. An empty `old_string` creates a new
  * file. Windows line endings in the file are matched when the strings use `\n`.
  */
-export function createEditTool(options: NodeToolsOptions | NodeToolsContext): Tool<EditInput> {
-  const context = resolveNodeToolsOptions(options);
-  const { workspace } = context;
+export function createEditTool(
+  fileSystem: WorkspaceFileSystem,
+  options: WorkspaceToolsOptions = {},
+): Tool<EditInput> {
+  const { maxLineChars } = resolveWorkspaceToolsOptions(options);
   return defineTool({
     name: 'edit',
     access: 'write',
@@ -78,8 +75,8 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
       'file first.',
     input: editInput,
     async execute({ file_path, old_string, new_string, replace_all = false }) {
-      const path = await workspace.resolveForWrite(file_path, 'edit');
-      const info = await stat(path).catch(() => undefined);
+      const path = await fileSystem.resolveForWrite(file_path, 'edit');
+      const info = await fileSystem.stat(path);
       if (old_string === '') {
         if (info) {
           throw toolFailure(
@@ -88,28 +85,27 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
             { path: file_path },
           );
         }
-        await writeConfined(path, new_string, workspace.realRoot).catch(confinedFailure('edit'));
-        return `Created ${workspace.display(path)} (${countNewlines(new_string) + 1} lines).`;
+        await fileSystem.writeText(path, new_string, 'edit');
+        return `Created ${fileSystem.display(path)} (${countNewlines(new_string) + 1} lines).`;
       }
       if (!info) {
-        throw toolFailure('edit', `"${file_path}" does not exist in the workspace "${workspace.root}".`, {
+        throw toolFailure('edit', `"${file_path}" does not exist in the workspace "${fileSystem.root}".`, {
           path: file_path,
         });
       }
-      if (!info.isFile())
+      if (info.kind !== 'file')
         throw toolFailure('edit', `"${file_path}" is not a regular file.`, { path: file_path });
       if (old_string === new_string) {
         throw toolFailure('edit', 'old_string and new_string are identical: there is nothing to change.', {
           path: file_path,
         });
       }
-      const buffer = await readConfined(path, workspace.realRoot).catch(confinedFailure('edit'));
-      if (buffer.indexOf(0) !== -1) {
+      const text = await readWholeText(fileSystem.readText(path, 'edit'));
+      if (text === undefined) {
         throw toolFailure('edit', `"${file_path}" is a binary file: edit only changes text files.`, {
           path: file_path,
         });
       }
-      const text = buffer.toString('utf8');
       let search = old_string;
       let replacement = new_string;
       let count = occurrences(text, search);
@@ -137,9 +133,9 @@ export function createEditTool(options: NodeToolsOptions | NodeToolsContext): To
       const updated = replace_all
         ? text.split(search).join(replacement)
         : text.slice(0, at) + replacement + text.slice(at + search.length);
-      await writeConfined(path, updated, workspace.realRoot).catch(confinedFailure('edit'));
+      await fileSystem.writeText(path, updated, 'edit');
       const what = count === 1 ? '1 occurrence' : `${count} occurrences`;
-      return `Edited ${workspace.display(path)}: replaced ${what}.\n${snippet(updated, at, replacement, context.maxLineChars)}`;
+      return `Edited ${fileSystem.display(path)}: replaced ${what}.\n${snippet(updated, at, replacement, maxLineChars)}`;
     },
   });
 }
