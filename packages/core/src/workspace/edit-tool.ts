@@ -30,15 +30,7 @@ const editInput = v.object({
 /** Input of the `edit` tool. */
 export type EditInput = v.InferOutput<typeof editInput>;
 
-function occurrences(text: string, search: string): number {
-  let count = 0;
-  let index = text.indexOf(search);
-  while (index !== -1) {
-    count++;
-    index = text.indexOf(search, index + search.length);
-  }
-  return count;
-}
+const occurrences = (text: string, search: string) => text.split(search).length - 1;
 
 /** A few numbered lines around the first place `replacement` now stands, to confirm the edit. */
 function snippet(text: string, at: number, replacement: string, maxLineChars: number): string {

@@ -88,8 +88,8 @@ async function searchFile(
  * links and ignored directories skipped), streams each through the confined `readText`, skips files
  * holding a NUL byte, and reports files in path order. The pattern runs in the source's
  * `startPatternRunner` (a worker thread under `query.patternTimeoutMs` per block in Node), so a
- * pattern that backtracks catastrophically fails the search with a `PatternTimeoutError` instead
- * of blocking; a runner that stops for another reason (abort, crash) fails it too.
+ * pattern that backtracks catastrophically fails the search (with the runner's error) instead of
+ * blocking; a runner that stops for another reason (abort, crash) fails it too.
  */
 export async function scanSearch(source: ScanSource, query: GrepQuery, sink: GrepSink): Promise<void> {
   compilePattern(query.pattern, query.ignoreCase);

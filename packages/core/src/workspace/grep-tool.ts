@@ -6,7 +6,7 @@ import { GrepOutput } from './grep-output.js';
 import { scanSearch } from './grep-scan.js';
 import type { GrepQuery } from './grep-types.js';
 import { resolveWorkspaceToolsOptions, type WorkspaceToolsOptions } from './options.js';
-import { compilePattern, PatternTimeoutError, SearchPatternError } from './pattern-runner.js';
+import { compilePattern, SearchPatternError } from './pattern-runner.js';
 import { toolFailure } from './tool-failure.js';
 
 const lines = (what: string) =>
@@ -130,19 +130,9 @@ export function createGrepTool(
         }
       }
       if (jsError) throw invalid(jsError.message);
+      // A runner past its time limit fails the scan with its own error for the model.
       const output = makeOutput();
-      try {
-        await scanSearch(fileSystem, query, output.add);
-      } catch (error) {
-        if (!(error instanceof PatternTimeoutError)) throw error;
-        throw toolFailure(
-          'grep',
-          `The pattern ${JSON.stringify(input.pattern)} ran for more than ${error.limitMs} ms on one block of text ` +
-            '(catastrophic backtracking, usually nested quantifiers such as (a+)+ next to look-around); the search was ' +
-            'stopped. Simplify the pattern, or drop the look-around so that ripgrep can run it.',
-          { pattern: input.pattern },
-        );
-      }
+      await scanSearch(fileSystem, query, output.add);
       return output.text();
     },
   });

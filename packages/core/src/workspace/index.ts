@@ -25,7 +25,7 @@ export {
   resolveWorkspaceToolsOptions,
   type WorkspaceToolsOptions,
 } from './options.js';
-export { type PatternRunner, PatternTimeoutError, SearchPatternError } from './pattern-runner.js';
+export { type PatternRunner, SearchPatternError } from './pattern-runner.js';
 export { createReadTool, type ReadInput } from './read-tool.js';
 export { DEFAULT_MAX_OUTPUT_CHARS, truncateHead } from './text.js';
 export { toolFailure } from './tool-failure.js';

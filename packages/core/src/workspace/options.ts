@@ -27,26 +27,24 @@ export interface WorkspaceToolsOptions {
 export type ResolvedWorkspaceToolsOptions = Required<Omit<WorkspaceToolsOptions, 'grepAdvice'>> &
   Pick<WorkspaceToolsOptions, 'grepAdvice'>;
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`Workspace tools option ${name} must be a positive number; got ${String(value)}.`);
-  }
-  return value;
-}
+const DEFAULTS = {
+  maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
+  readDefaultLimit: 2_000,
+  maxLineChars: 2_000,
+  ignoreDirectories: ['.git', 'node_modules'],
+  globMaxResults: 100,
+  globSort: 'mtime',
+  grepPatternTimeoutMs: 5_000,
+} as const;
 
 /** Applies defaults to {@link WorkspaceToolsOptions}. Throws a `RangeError` when a number is not positive. */
 export function resolveWorkspaceToolsOptions(
   options: WorkspaceToolsOptions = {},
 ): ResolvedWorkspaceToolsOptions {
-  return {
-    maxOutputChars: positive('maxOutputChars', options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS),
-    readDefaultLimit: positive('readDefaultLimit', options.readDefaultLimit, 2_000),
-    maxLineChars: positive('maxLineChars', options.maxLineChars, 2_000),
-    ignoreDirectories: options.ignoreDirectories ?? ['.git', 'node_modules'],
-    globMaxResults: positive('globMaxResults', options.globMaxResults, 100),
-    globSort: options.globSort ?? 'mtime',
-    grepPatternTimeoutMs: positive('grepPatternTimeoutMs', options.grepPatternTimeoutMs, 5_000),
-    ...(options.grepAdvice === undefined ? {} : { grepAdvice: options.grepAdvice }),
-  };
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value === 'number' && !(Number.isFinite(value) && value > 0)) {
+      throw new RangeError(`Workspace tools option ${name} must be a positive number; got ${String(value)}.`);
+    }
+  }
+  return { ...DEFAULTS, ...options };
 }

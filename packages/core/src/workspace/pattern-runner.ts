@@ -1,11 +1,3 @@
-/** Thrown when one block of text took a search pattern longer than its time limit. */
-export class PatternTimeoutError extends Error {
-  constructor(readonly limitMs: number) {
-    super(`the pattern ran for more than ${limitMs} ms on one block of text`);
-    this.name = 'PatternTimeoutError';
-  }
-}
-
 /**
  * Thrown by a file system's own search engine (`WorkspaceFileSystem.search`) when its syntax
  * refuses a pattern: `grep` then tries the JavaScript scan, and names this message when that
@@ -20,7 +12,7 @@ export interface PatternRunner {
   /**
    * Indices (0-based) of the lines of `text` (joined by `\n`) that the pattern matches. With
    * `pretest`, the block is first tested whole (multiline), which is only sound without look-around.
-   * Rejects with {@link PatternTimeoutError} past the runner's time limit, or with the signal's
+   * Rejects past the runner's time limit (with a `ToolError` for the model), or with the signal's
    * reason when it aborts.
    */
   matchLines(text: string, pretest: boolean): Promise<number[]>;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type PatternRunner, PatternTimeoutError } from '@troupe/core/workspace';
+import { type PatternRunner, toolFailure } from '@troupe/core/workspace';
 
 // The worker's code, inline so that it runs the same from source (tests) and from dist. It compiles
 // each pattern once and answers, for a block of lines, the indices of the lines that match.
@@ -25,6 +25,17 @@ parentPort.on('message', ({ id, pattern, flags, pretest, text }) => {
   parentPort.postMessage({ id, matches });
 });
 `;
+
+/** The error for the model when one block of text took the pattern longer than `limitMs`. */
+function timeoutFailure(pattern: string, limitMs: number) {
+  return toolFailure(
+    'grep',
+    `The pattern ${JSON.stringify(pattern)} ran for more than ${limitMs} ms on one block of text ` +
+      '(catastrophic backtracking, usually nested quantifiers such as (a+)+ next to look-around); the search was ' +
+      'stopped. Simplify the pattern, or drop the look-around so that ripgrep can run it.',
+    { pattern },
+  );
+}
 
 /**
  * Starts a worker thread that runs `pattern` (JavaScript syntax, Unicode mode when it allows it)
@@ -62,7 +73,7 @@ export function startRegexWorker(
     if (failure !== undefined) return Promise.reject(failure);
     const id = nextId++;
     return new Promise<number[]>((resolve, reject) => {
-      const timer = setTimeout(() => failAll(new PatternTimeoutError(limitMs)), limitMs);
+      const timer = setTimeout(() => failAll(timeoutFailure(pattern, limitMs)), limitMs);
       waiting.set(id, {
         resolve: (matches) => {
           clearTimeout(timer);
