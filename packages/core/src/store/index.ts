@@ -26,7 +26,6 @@ export {
   journalEntry,
   queuedRecord,
   resultDocument,
-  snapshotDocument,
   statusRecord,
   summaryOf,
 } from '../persistence/task-documents.js';
