@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PersistenceError } from '../errors.js';
 import type { RuntimeWarning } from '../events.js';
 import { createMemoryStore } from '../persistence/memory-store.js';
-import type { TaskStore } from '../persistence/types.js';
+import type { JournalEntry, TaskStore } from '../persistence/types.js';
 import { textReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle } from './test-fixtures.js';
 
@@ -21,6 +21,22 @@ async function unfinishedTasks() {
 
 function endOf(runtime: ReturnType<typeof fixtureRuntime>['runtime'], id: string) {
   return runtime.result(id);
+}
+
+/** `store` with task `bad`'s snapshot context null; with `journalLost`, its journal empty too. */
+async function nullContext(store: TaskStore, bad: string, journalLost = false): Promise<TaskStore> {
+  const document = (await store.loadSnapshot(bad))!;
+  const damaged: TaskStore = {
+    ...store,
+    loadSnapshot: async (taskId) =>
+      taskId === bad
+        ? { ...document, snapshot: { ...(document.snapshot as object), context: null } }
+        : store.loadSnapshot(taskId),
+  };
+  if (journalLost)
+    damaged.loadJournal = async (taskId) =>
+      taskId === bad ? { entries: [], warnings: [] } : store.loadJournal(taskId);
+  return damaged;
 }
 
 describe('restore', () => {
@@ -62,17 +78,8 @@ describe('restore', () => {
   it('a snapshot whose context is null: that task fails naming it and its snapshot, the other resumes', async () => {
     const { store, ids } = await unfinishedTasks();
     const [bad, good] = ids as [string, string];
-    const document = (await store.loadSnapshot(bad))!;
     // The journal cannot stand in for it: its entries are lost.
-    const damaged: TaskStore = {
-      ...store,
-      loadSnapshot: async (taskId) =>
-        taskId === bad
-          ? { ...document, snapshot: { ...(document.snapshot as object), context: null } }
-          : store.loadSnapshot(taskId),
-      loadJournal: async (taskId) =>
-        taskId === bad ? { entries: [], warnings: [] } : store.loadJournal(taskId),
-    };
+    const damaged = await nullContext(store, bad, true);
     const second = fixtureRuntime(() => textReply('resumed'), { store: damaged });
     const warned: RuntimeWarning[] = [];
     second.runtime.on('runtime.warning', (warning) => warned.push(warning));
@@ -96,14 +103,7 @@ describe('restore', () => {
   it('a snapshot whose context is null, with a journal: rebuilt from the journal, with a warning', async () => {
     const { store, ids } = await unfinishedTasks();
     const [bad, good] = ids as [string, string];
-    const document = (await store.loadSnapshot(bad))!;
-    const damaged: TaskStore = {
-      ...store,
-      loadSnapshot: async (taskId) =>
-        taskId === bad
-          ? { ...document, snapshot: { ...(document.snapshot as object), context: null } }
-          : store.loadSnapshot(taskId),
-    };
+    const damaged = await nullContext(store, bad);
     const second = fixtureRuntime(() => textReply('resumed'), { store: damaged });
     const { warnings } = await second.runtime.restore();
     expect(warnings).toEqual([
@@ -114,6 +114,28 @@ describe('restore', () => {
       'resumed',
     ]);
     expect(good).toBeDefined();
+  });
+
+  it('a journal entry of another schema version is not fed: the task fails alone, naming the entry and its version', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const [bad, good] = ids as [string, string];
+    // A store of another troupe's making: it hands back entries it did not check.
+    const newer: TaskStore = {
+      ...store,
+      loadSnapshot: async (taskId) => (taskId === bad ? undefined : store.loadSnapshot(taskId)),
+      loadJournal: async (taskId) => {
+        const journal = await store.loadJournal(taskId);
+        if (taskId !== bad) return journal;
+        const entries = journal.entries.map((entry) => ({ ...entry, v: 9 }) as unknown as JournalEntry);
+        return { ...journal, entries };
+      },
+    };
+    const second = fixtureRuntime(() => textReply('resumed'), { store: newer });
+    await second.runtime.restore();
+    const failed = await endOf(second.runtime, bad);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'PERSISTENCE_CORRUPT' } });
+    expect(failed?.error?.message).toContain(`Task ${bad}: journal entry 0 has schema version 9`);
+    expect(await endOf(second.runtime, good)).toMatchObject({ status: 'completed', output: 'resumed' });
   });
 
   it('a store that cannot be reached for one task leaves it unfinished for the next restore, never failed', async () => {
