@@ -32,7 +32,7 @@ export interface StepTrace {
   elapsedMs?: number;
   /** Ms between the actor's previous step and this one. */
   stepMs?: number;
-  /** For a `tool.finished` step: ms since that tool call started. */
+  /** For a `tool.finished` step: ms since that tool call started (or since the model asked for it). */
   toolMs?: number;
   turns?: number;
   toolCalls?: number;
@@ -142,12 +142,14 @@ export function stepTrace(model: TimelineModel, frame: Frame, actor: ActorState)
     if (previous) trace.stepMs = Math.max(0, frame.at - previous.at);
   }
   if (event?.type === 'tool.finished') {
-    const started = model.events.find(
-      (logged) =>
-        logged.sessionId === actor.sessionId &&
-        logged.event.type === 'tool.started' &&
-        logged.event.toolUseId === event.toolUseId,
+    // From the tool's `tool.started` event, else from the model's answer that asked for it.
+    const earlier = model.events.filter(
+      (logged) => logged.sessionId === actor.sessionId && logged.frame >= 0 && logged.frame < frame.index,
     );
+    const started =
+      earlier.find(
+        (logged) => logged.event.type === 'tool.started' && logged.event.toolUseId === event.toolUseId,
+      ) ?? earlier.findLast((logged) => logged.event.type === 'model.responded');
     const finishedAt = typeof event.at === 'number' ? event.at : frame.at;
     const startedAt = typeof started?.event.at === 'number' ? started.event.at : started?.at;
     if (startedAt !== undefined) trace.toolMs = Math.max(0, finishedAt - startedAt);

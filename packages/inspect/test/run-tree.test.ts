@@ -1,0 +1,116 @@
+import { createMemoryStore, createRuntime } from '@troupe/core';
+import { manualClock, scriptedModel, textReply } from '@troupe/core/testing';
+import { describe, expect, it } from 'vitest';
+import { estimateCost } from '../src/timeline/model-cost.js';
+import { buildTimelineModel } from '../src/timeline/player.js';
+import { createRecorder } from '../src/timeline/recorder.js';
+import { runLanes, runTree } from '../src/timeline/run-tree.js';
+import { stepTrace } from '../src/timeline/trace.js';
+import { guardedEffects, scenarios } from './fixtures.js';
+
+/** Two tasks with room for one at a time: the second waits in the queue until the first ends. */
+async function queuedRun() {
+  const clock = manualClock();
+  const recorder = createRecorder({ now: clock.now });
+  const effects = guardedEffects();
+  const runtime = createRuntime({
+    model: scriptedModel(() => {
+      clock.advance(100);
+      return textReply('done', { input: 1000, output: 100 });
+    }),
+    tools: effects.tools,
+    agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: ['echo'] }],
+    limits: { maxConcurrent: 1 },
+    clock,
+    store: createMemoryStore(),
+    approval: 'auto',
+    inspect: recorder.inspect,
+  });
+  const first = runtime.spawn({ agent: 'explore', prompt: 'one', sessionKey: 's1' });
+  const second = runtime.spawn({ agent: 'explore', prompt: 'two', sessionKey: 's1' });
+  await Promise.all([first.result, second.result]);
+  await runtime.shutdown();
+  return { model: buildTimelineModel(recorder.timeline()), ids: [first.id, second.id] };
+}
+
+describe('runTree and runLanes', () => {
+  it('lists a task waiting in the queue with its place, then as a task once it starts', async () => {
+    const { model, ids } = await queuedRun();
+    const submitted = model.frames.findIndex(
+      (frame) =>
+        frame.event?.type === 'task.submitted' && (frame.event.task as { taskId: string }).taskId === ids[1],
+    );
+    expect(submitted).toBeGreaterThan(0);
+    const atSubmit = runTree(model, submitted);
+    const supervisor = atSubmit.find((node) => node.kind === 'supervisor')!;
+    const queued = [...atSubmit, ...supervisor.children].filter((node) => node.status === 'queued');
+    expect(queued).toEqual([expect.objectContaining({ name: ids[1], queuePosition: 1, agent: 'explore' })]);
+
+    const last = runTree(model, model.frames.length - 1);
+    const tasks = [...last, ...last.flatMap((node) => node.children)].filter((node) => node.kind === 'task');
+    expect(tasks.map((task) => [task.name, task.status])).toEqual([
+      [ids[0], 'completed'],
+      [ids[1], 'completed'],
+    ]);
+    expect(tasks[0]!.tokens).toEqual({ input: 1000, output: 100 });
+    expect(tasks[0]!.durationMs).toBe(100);
+  });
+
+  it('lanes: the second task queued while the first ran, never two at once', async () => {
+    const { model, ids } = await queuedRun();
+    const lanes = runLanes(model);
+    expect(lanes.map((lane) => lane.name)).toEqual(ids);
+    const [one, two] = lanes as [(typeof lanes)[0], (typeof lanes)[0]];
+    expect(two.queuedAt).toBeLessThanOrEqual(two.startedAt);
+    expect(one.endedAt).toBeLessThanOrEqual(two.startedAt);
+    expect(lanes.every((lane) => lane.status === 'completed')).toBe(true);
+  });
+});
+
+describe('stepTrace', () => {
+  it("shows the conversation at each step, the call's tokens and cost, and a tool call's duration", async () => {
+    const run = await scenarios.goal!();
+    const model = buildTimelineModel(run.timeline);
+    const task = model.frames.find(
+      (frame) => frame.kind === 'actor' && frame.actors.get(frame.sessionId)!.name.startsWith('t_'),
+    )!;
+    for (const frame of model.frames.slice(task.index)) {
+      const actor = frame.actors.get(task.sessionId)!;
+      const trace = stepTrace(model, frame, actor)!;
+      const messages = actor.context.messages as unknown[];
+      expect(trace.messages).toHaveLength(messages.length);
+      if (frame.sessionId === task.sessionId && frame.event?.type === 'model.responded') {
+        expect(trace.stepTokens).toEqual({ input: 10, output: 5 });
+        expect(trace.stepCost).toBe(estimateCost(trace.model, { input: 10, output: 5 }));
+      }
+    }
+    const end = model.frames.at(-1)!;
+    const trace = stepTrace(model, end, end.actors.get(task.sessionId)!)!;
+    const blocks = trace.messages.flatMap((message) => message.blocks);
+    expect(blocks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'tool_use', name: 'echo', input: { text: 'a' } }),
+        expect.objectContaining({ kind: 'tool_result', isError: false }),
+        { kind: 'text', text: 'found it' },
+      ]),
+    );
+    const finished = model.frames.find(
+      (frame) => frame.sessionId === task.sessionId && frame.event?.type === 'tool.finished',
+    )!;
+    expect(stepTrace(model, finished, finished.actors.get(task.sessionId)!)!.toolMs).toBeGreaterThanOrEqual(
+      0,
+    );
+    // The supervisor has no conversation.
+    const supervisor = [...end.actors.values()].find((actor) => actor.name === 'supervisor')!;
+    expect(stepTrace(model, end, supervisor)).toBeUndefined();
+  });
+
+  it('estimates cost at list prices by model family, and not for an unknown model', () => {
+    expect(estimateCost('claude-sonnet-4-5', { input: 1_000_000, output: 0 })).toBe(3);
+    expect(
+      estimateCost('claude-haiku-4-5', { input: 0, output: 1_000_000, cacheRead: 1_000_000 }),
+    ).toBeCloseTo(5.1);
+    expect(estimateCost('gpt-5', { input: 10, output: 10 })).toBeUndefined();
+    expect(estimateCost(undefined, { input: 10, output: 10 })).toBeUndefined();
+  });
+});
