@@ -18,7 +18,15 @@ export {
   type TimelineModel,
 } from './timeline/player.js';
 export { createRecorder, type RecorderOptions, type TimelineRecorder } from './timeline/recorder.js';
-export { type Lane, type RunKind, type RunNode, runLanes, runStatus, runTree } from './timeline/run-tree.js';
+export {
+  type Lane,
+  type RunKind,
+  type RunNode,
+  runLanes,
+  runStart,
+  runStatus,
+  runTree,
+} from './timeline/run-tree.js';
 export { type TaskTrack, taskTrack } from './timeline/task-track.js';
 export { TimelineError } from './timeline/timeline-error.js';
 export { formatTimeline, parseTimeline, timelineLine } from './timeline/timeline-jsonl.js';

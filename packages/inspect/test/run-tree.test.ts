@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateCost } from '../src/timeline/model-cost.js';
 import { buildTimelineModel } from '../src/timeline/player.js';
 import { createRecorder } from '../src/timeline/recorder.js';
-import { runLanes, runTree } from '../src/timeline/run-tree.js';
+import { runLanes, runStart, runTree } from '../src/timeline/run-tree.js';
 import { stepTrace } from '../src/timeline/trace.js';
 import { guardedEffects, scenarios } from './fixtures.js';
 
@@ -64,6 +64,16 @@ describe('runTree and runLanes', () => {
     expect(two.queuedAt).toBeLessThanOrEqual(two.startedAt);
     expect(one.endedAt).toBeLessThanOrEqual(two.startedAt);
     expect(lanes.every((lane) => lane.status === 'completed')).toBe(true);
+  });
+
+  it("runStart: a replay's first records, stamped 0, do not start the run in 1970", async () => {
+    const { model } = await queuedRun();
+    expect(runStart(model)).toBe(model.frames[0]!.at);
+    const replayed = {
+      ...model,
+      frames: model.frames.map((frame, index) => (index < 2 ? { ...frame, at: 0 } : frame)),
+    };
+    expect(runStart(replayed)).toBe(model.frames[2]!.at);
   });
 });
 

@@ -289,6 +289,42 @@ describe('the inspector as a debugger, in Chromium', () => {
     }
   }, 60_000);
 
+  it("shows a task's system prompt, collapsed, when it replays from the app's own store", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${relay.url}/?pace=0.4#/`);
+      await page.waitForSelector('body[data-ready="demo"]');
+      await page.getByRole('button', { name: 'Run the demo' }).click();
+      const auth = page.locator('.board li', { hasText: 'Find the auth code' });
+      await expect.poll(() => auth.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+      await page.evaluate("location.hash = '#/inspector'");
+      const option = page.getByTestId('task-select').locator('option', { hasText: 'Find the auth code' });
+      await expect.poll(() => option.count(), { timeout: 10_000 }).toBe(1);
+      await page.getByTestId('task-select').selectOption((await option.getAttribute('value'))!);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(/reproduced exactly/);
+      await page.getByTestId('last').click();
+      // Times from the run's start (the replay's first records carry no time), the task by its id.
+      const taskId = await page.getByTestId('task-select').inputValue();
+      expect(await page.getByTestId('step-time').textContent()).toMatch(/^\+\d{1,2}\.\d{3} s$/);
+      for (const time of await page.locator('.event-log time').allTextContents())
+        expect(time).toMatch(/^\+\d{1,2}\.\d{3} s$/);
+      expect(await page.locator('.actor .actor-name').allTextContents()).toEqual([`explore · ${taskId}`]);
+      const system = page.locator('.conversation .message.system details');
+      expect(await system.getAttribute('open')).toBeNull();
+      expect(await system.locator('summary').textContent()).toBe('System prompt');
+      expect((await system.locator('pre').textContent())?.length).toBeGreaterThan(20);
+      expect(await page.locator('.conversation .message[data-index]').count()).toBeGreaterThan(1);
+      await page.screenshot({ path: join(artifacts, 'debugger-store-replay.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
   it('has no serious or critical accessibility violation (axe-core), empty and loaded', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const check = async (name: string) => {

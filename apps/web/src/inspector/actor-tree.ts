@@ -2,11 +2,13 @@ import { type ActorState, formatStateValue, type RunNode } from '@troupe/inspect
 import { h } from './dom.js';
 import { duration, tokens } from './format.js';
 
-/** A label for an actor: a task's agent and id, the main agent, the supervisor. */
+/** A label for an actor: a task's agent and task id, a main-agent run's, the supervisor. */
 export function actorLabel(actor: ActorState): string {
-  const task = actor.context.task as { agent?: string } | undefined;
+  const task = actor.context.task as { agent?: unknown; taskId?: unknown } | undefined;
   if (actor.name === 'supervisor') return 'supervisor';
-  return task?.agent ? `${task.agent} · ${actor.name}` : actor.name;
+  // A replayed task's actor is named after its machine; its task id is in its context.
+  const name = typeof task?.taskId === 'string' ? task.taskId : actor.name;
+  return typeof task?.agent === 'string' ? `${task.agent} · ${name}` : name;
 }
 
 const KIND: Record<RunNode['kind'], string> = {

@@ -6,9 +6,9 @@ export function duration(ms: number): string {
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** A time relative to the run's start: `+1.234 s`. */
+/** A time relative to the run's start: `+1.234 s` (a time before it, e.g. a replay's unstamped first records, is `+0.000 s`). */
 export function sinceStart(at: number, start: number): string {
-  return `+${((at - start) / 1000).toFixed(3)} s`;
+  return `+${(Math.max(0, at - start) / 1000).toFixed(3)} s`;
 }
 
 /** An absolute time, for a tooltip: ISO, to the millisecond. */

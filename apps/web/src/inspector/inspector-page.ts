@@ -6,7 +6,9 @@ import {
   formatStateValue,
   type Lane,
   runLanes,
+  runStart,
   runTree,
+  type StepTrace,
   stepTrace,
   type Timeline,
   type TimelineModel,
@@ -58,6 +60,8 @@ export function createInspectorPage(
   // Derived once per timeline: every actor as last seen (names for events before it appears), lanes.
   let everyActor = new Map<string, ActorState>();
   let lanes: Lane[] = [];
+  // System prompts by task id, when the source has them (a replay from the app's store).
+  let systems: Record<string, string> = {};
   const chartView = createChartView();
   let frame = -1;
   let pinned: string | undefined;
@@ -187,12 +191,18 @@ export function createInspectorPage(
     return chart;
   }
 
+  function withSystem(trace: StepTrace | undefined, actor: ActorState): StepTrace | undefined {
+    const taskId = (actor.context.task as { taskId?: unknown } | undefined)?.taskId;
+    const system = typeof taskId === 'string' ? systems[taskId] : undefined;
+    return trace && !trace.system && system ? { ...trace, system } : trace;
+  }
+
   function render() {
     const step = model.frames[frame];
     slider.value = String(Math.max(0, frame));
     for (const control of transport) control.disabled = model.frames.length === 0;
     counter.textContent = step ? `step ${frame + 1} / ${model.frames.length}` : 'no steps';
-    const start = model.frames[0]?.at ?? 0;
+    const start = runStart(model);
     if (!step) {
       panes.replaceChildren(
         h(
@@ -251,7 +261,7 @@ export function createInspectorPage(
       traceView(
         actor,
         step,
-        actor ? stepTrace(model, step, actor) : undefined,
+        actor ? withSystem(stepTrace(model, step, actor), actor) : undefined,
         selected === step.sessionId ? step.changes : [],
         start,
       ),
@@ -267,7 +277,7 @@ export function createInspectorPage(
     lanesSlot.replaceChildren(
       lanesView(
         lanes,
-        { start, end: model.frames.at(-1)!.at },
+        { start, end: Math.max(start, model.frames.at(-1)!.at) },
         step.at,
         typeof limit === 'number' ? limit : undefined,
         selected,
@@ -289,6 +299,7 @@ export function createInspectorPage(
     try {
       const timeline = await openTimelineFile(file);
       pinned = undefined;
+      systems = {};
       setTimeline(timeline);
       show(`${file.name}: ${timeline.records.length} records, ${model.frames.length} steps.`);
     } catch (error) {
@@ -327,6 +338,7 @@ export function createInspectorPage(
       const outcome: ReplayShown =
         origin === 'cli' ? await replayRelayTask(taskId) : await replayStoredTask(store, taskId);
       pinned = undefined;
+      systems = outcome.systems ?? {};
       setTimeline(outcome.timeline);
       const warned = outcome.warnings?.length ? ` (${outcome.warnings.join('; ')})` : '';
       show(

@@ -18,8 +18,11 @@ export function lanesView(
 ): HTMLElement {
   const section = h('section', { class: 'lanes', 'aria-label': 'Lanes over time' });
   const total = Math.max(1, span.end - span.start);
-  const pct = (at: number) => `${(((at - span.start) / total) * 100).toFixed(3)}%`;
-  const width = (from: number, to: number) => `${Math.max(0.4, ((to - from) / total) * 100).toFixed(3)}%`;
+  // Times before the run's start (a replay's unstamped first records) are drawn at its start.
+  const clamp = (at: number) => Math.max(span.start, at);
+  const pct = (at: number) => `${(((clamp(at) - span.start) / total) * 100).toFixed(3)}%`;
+  const width = (from: number, to: number) =>
+    `${Math.max(0.4, ((clamp(to) - clamp(from)) / total) * 100).toFixed(3)}%`;
   const tasks = lanes.filter((lane) => lane.kind === 'task');
   let peak = 0;
   for (const lane of tasks) {
@@ -71,8 +74,8 @@ export function lanesView(
             type: 'button',
             class: `lane${lane.sessionId === selected ? ' selected' : ''}`,
             'data-lane': lane.sessionId,
-            'aria-label': `${label}: ${lane.status}, ${duration(end - lane.startedAt)}`,
-            title: `${label}\nstarted ${sinceStart(lane.startedAt, span.start)} (${absolute(lane.startedAt)})\n${lane.status}, ${duration(end - lane.startedAt)}`,
+            'aria-label': `${label}: ${lane.status}, ${duration(end - clamp(lane.startedAt))}`,
+            title: `${label}\nstarted ${sinceStart(lane.startedAt, span.start)} (${absolute(clamp(lane.startedAt))})\n${lane.status}, ${duration(end - clamp(lane.startedAt))}`,
             onclick: () => onSelect(lane.sessionId),
           },
           h('span', { class: 'lane-label' }, label),

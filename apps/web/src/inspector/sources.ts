@@ -16,6 +16,8 @@ export interface ReplayShown {
   exact: boolean;
   difference?: string;
   warnings?: string[];
+  /** System prompts by task id, from the store (the timeline does not carry them). */
+  systems?: Record<string, string>;
 }
 
 /**
@@ -59,13 +61,16 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
 
 /**
  * Replays a stored task from the app's store (no model, no tools) and returns its timeline, and
- * whether it reproduced the whole stored snapshot and result (else the first difference, in words).
+ * whether it reproduced the whole stored snapshot and result (else the first difference, in words),
+ * with the task's system prompt from its stored spec.
  */
 export async function replayStoredTask(store: TaskStore, taskId: string): Promise<ReplayShown> {
   const { timeline, outcome } = await replayTimeline(store, taskId);
+  const system = (await store.getTask(taskId))?.spec.system;
+  const systems = system ? { systems: { [taskId]: system } } : {};
   return outcome.differences[0]
-    ? { timeline, exact: false, difference: outcome.differences[0] }
-    : { timeline, exact: outcome.matches };
+    ? { timeline, exact: false, difference: outcome.differences[0], ...systems }
+    : { timeline, exact: outcome.matches, ...systems };
 }
 
 /**

@@ -21,6 +21,15 @@ export interface RunNode {
   children: RunNode[];
 }
 
+/**
+ * The time a timeline's run starts: its first frame's, or, in a replay, whose first records are
+ * stamped 0 (before the journal's first entry gives a time), the first real one.
+ */
+export function runStart(model: TimelineModel): number {
+  const first = model.frames[0]?.at ?? 0;
+  return first > 0 ? first : (model.frames.find((frame) => frame.at > 0)?.at ?? 0);
+}
+
 /** When a task or run was queued, started and ended, over the whole timeline (ms since epoch). */
 export interface Lane {
   kind: 'run' | 'task';
@@ -33,6 +42,12 @@ export interface Lane {
   endedAt?: number;
   status: string;
 }
+
+/** A task's id (a replayed task's actor is named after its machine), else the actor's name. */
+const nameOf = (actor: ActorState): string => {
+  const taskId = (actor.context.task as { taskId?: unknown } | undefined)?.taskId;
+  return typeof taskId === 'string' ? taskId : actor.name;
+};
 
 const kindOf = (actor: ActorState, actors: ReadonlyMap<string, ActorState>): RunKind => {
   if (actor.name === 'supervisor' || actor.systemId === 'supervisor') return 'supervisor';
@@ -138,7 +153,7 @@ export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
   // Which run each task belongs to: its session's run at the time it was submitted.
   const runOfTask = new Map<string, string>();
   const queued: (Submitted & { parent?: string })[] = [];
-  const started = new Set([...actors.values()].map((actor) => actor.name));
+  const started = new Set([...actors.values()].map(nameOf));
   for (const submitted of submissions(model)) {
     if (submitted.recordIndex > frame.recordIndex) break;
     const before = frameBefore(model, submitted.recordIndex);
@@ -157,7 +172,7 @@ export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
   for (const actor of actors.values()) {
     const node = nodes.get(actor.sessionId)!;
     const parent =
-      (node.kind === 'task' ? runOfTask.get(actor.name) : undefined) ??
+      (node.kind === 'task' ? runOfTask.get(nameOf(actor)) : undefined) ??
       (actor.parentId && nodes.has(actor.parentId) ? actor.parentId : undefined);
     if (parent && nodes.has(parent)) nodes.get(parent)!.children.push(node);
     else roots.push(node);
@@ -197,11 +212,11 @@ export function runLanes(model: TimelineModel): Lane[] {
     let lane = lanes.get(actor.sessionId);
     if (!lane) {
       const task = actor.context.task as { agent?: unknown } | undefined;
-      const queued = queuedAt.get(actor.name);
+      const queued = queuedAt.get(nameOf(actor));
       lane = {
         kind,
         sessionId: actor.sessionId,
-        name: actor.name,
+        name: nameOf(actor),
         startedAt: frame.at,
         status: runStatus(actor),
         ...(typeof task?.agent === 'string' ? { agent: task.agent } : {}),
