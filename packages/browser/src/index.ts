@@ -7,4 +7,4 @@ export {
 } from './store/indexeddb-store.js';
 export { createOpfsTools } from './tools/create-opfs-tools.js';
 export { createFetchTool, type FetchToolOptions } from './tools/fetch-tool.js';
-export { OpfsWorkspace, openOpfsWorkspace, type WorkspaceFile } from './tools/opfs-workspace.js';
+export { OpfsWorkspace, openOpfsWorkspace } from './tools/opfs-workspace.js';

@@ -61,7 +61,11 @@ describe('OPFS tools', () => {
       await expect(call('read', { file_path: path })).rejects.toThrow(/outside the workspace/);
       await expect(call('write', { file_path: path, content: 'x' })).rejects.toThrow(/outside the workspace/);
     }
-    await expect(call('glob', { pattern: '../**/*' })).rejects.toThrow(/outside the search directory/);
+    // The pattern check is core's, as in Node: also through a brace expansion.
+    for (const pattern of ['../**/*', '/**/*', '{..,src}/*', '..{/secret,}/*']) {
+      await expect(call('glob', { pattern })).rejects.toThrow(/reaches outside the workspace root/);
+    }
+    await expect(call('grep', { pattern: 'sk', glob: '../secret/*' })).rejects.toThrow(/reaches outside/);
     await expect(call('ls', { path: '..' })).rejects.toThrow(/outside the workspace/);
     expect(await call('grep', { pattern: 'sk-do-not-read' })).toBe('No matches found.');
   });
@@ -86,10 +90,14 @@ describe('OPFS tools', () => {
   it('ls, glob and grep find files and contents', async () => {
     expect(await call('ls', {})).toBe('./ (1 directories, 1 files)\nsrc/\nREADME.md  (34 B)');
     expect((await call('glob', { pattern: '**/*.ts' })).split('\n')).toEqual(['src/util/check.ts']);
-    expect((await call('glob', { pattern: '*.{js,md}' })).split('\n').sort()).toEqual([
+    // A glob pattern is relative to the search directory, as in Node (before, OPFS matched a
+    // pattern without "/" at any depth, like grep's glob filter).
+    expect(await call('glob', { pattern: '*.{js,md}' })).toBe('README.md');
+    expect((await call('glob', { pattern: '**/*.{js,md}' })).split('\n').sort()).toEqual([
       'README.md',
       'src/auth.js',
     ]);
+    expect(await call('glob', { pattern: '*.ts', path: 'src/util' })).toBe('src/util/check.ts');
     expect(await call('grep', { pattern: 'login' })).toBe('Found 2 files\nREADME.md\nsrc/auth.js');
     expect(await call('grep', { pattern: 'check\\(', output_mode: 'content', glob: '*.js' })).toBe(
       'src/auth.js:2:  return check(user);',
@@ -98,5 +106,34 @@ describe('OPFS tools', () => {
       'src/util/check.ts:1',
     );
     await expect(call('grep', { pattern: '(' })).rejects.toThrow(/Invalid regular expression/);
+  });
+
+  it('give the Node tools output: cut lines, binary files, edit snippets, grep context', async () => {
+    await workspace.writeFile(['long.txt'], `${'x'.repeat(2_010)}\n`);
+    expect(await call('read', { file_path: 'long.txt' })).toBe(
+      `     1\t${'x'.repeat(2_000)}… [line cut: 10 more characters]`,
+    );
+    await workspace.writeFile(['blob.bin'], 'a\0b');
+    await expect(call('read', { file_path: 'blob.bin' })).rejects.toThrow(
+      '"blob.bin" is a binary file (3 bytes; it contains NUL bytes): read only shows text files.',
+    );
+    await expect(call('edit', { file_path: 'blob.bin', old_string: 'a', new_string: 'b' })).rejects.toThrow(
+      /is a binary file/,
+    );
+    expect(
+      await call('edit', { file_path: 'src/auth.js', old_string: 'check(user)', new_string: 'verify(user)' }),
+    ).toBe(
+      'Edited src/auth.js: replaced 1 occurrence.\n     1\texport function login(user) {\n     2\t  return verify(user);\n     3\t}',
+    );
+    await workspace.writeFile(['ctx.txt'], 'foo\nx\ny\nz\nfoo\nw\n');
+    expect(await call('grep', { pattern: 'foo', path: 'ctx.txt', output_mode: 'content', '-A': 1 })).toBe(
+      'ctx.txt:1:foo\nctx.txt-2-x\n--\nctx.txt:5:foo\nctx.txt-6-w',
+    );
+    expect(await call('grep', { pattern: 'o', head_limit: 1 })).toBe(
+      'Found 1+ file\nREADME.md\n\n[Stopped at head_limit 1: more results may follow.]',
+    );
+    await expect(
+      call('edit', { file_path: 'missing.txt', old_string: 'a', new_string: 'b' }),
+    ).rejects.toThrow(/does not exist in the workspace/);
   });
 });

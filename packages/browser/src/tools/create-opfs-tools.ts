@@ -1,24 +1,14 @@
 import type { Tool } from '@troupe/core';
-import { createOpfsEditTool } from './edit-tool.js';
-import { createOpfsGlobTool } from './glob-tool.js';
-import { createOpfsGrepTool } from './grep-tool.js';
-import { createOpfsLsTool } from './ls-tool.js';
+import { createWorkspaceTools, type WorkspaceToolsOptions } from '@troupe/core/workspace';
+import { createOpfsFileSystem } from './opfs-file-system.js';
 import type { OpfsWorkspace } from './opfs-workspace.js';
-import { createOpfsReadTool } from './read-tool.js';
-import { createOpfsWriteTool } from './write-tool.js';
 
 /**
- * The workspace tools over one Origin Private File System folder, with the Node tools' names,
- * input schemas and access classes: `read`, `glob`, `grep`, `ls` (access `read`), `write`, `edit`
- * (access `write`). Every path is confined to the folder.
+ * The workspace tools over one Origin Private File System folder: core's `read`, `glob`, `grep`,
+ * `ls` (access `read`), `write`, `edit` (access `write`), the very tools `@troupe/node` gives over
+ * a directory, with the same names, schemas, output and limits (`options`). Every path is confined
+ * to the folder; `grep` takes JavaScript regular expressions.
  */
-export function createOpfsTools(workspace: OpfsWorkspace): Tool[] {
-  return [
-    createOpfsReadTool(workspace),
-    createOpfsGlobTool(workspace),
-    createOpfsGrepTool(workspace),
-    createOpfsLsTool(workspace),
-    createOpfsWriteTool(workspace),
-    createOpfsEditTool(workspace),
-  ];
+export function createOpfsTools(workspace: OpfsWorkspace, options: WorkspaceToolsOptions = {}): Tool[] {
+  return createWorkspaceTools(createOpfsFileSystem(workspace), options);
 }

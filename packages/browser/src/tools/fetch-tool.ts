@@ -1,8 +1,11 @@
 import { defineTool, type Tool } from '@troupe/core';
+import {
+  DEFAULT_MAX_OUTPUT_CHARS as MAX_OUTPUT_CHARS,
+  toolFailure,
+  truncateHead,
+} from '@troupe/core/workspace';
 import * as v from 'valibot';
 import { followRedirects } from './follow-redirects.js';
-import { MAX_OUTPUT_CHARS, truncateHead } from './text.js';
-import { toolFailure } from './tool-failure.js';
 
 const fetchInput = v.object({
   url: v.pipe(v.string(), v.minLength(1), v.description('Absolute http(s) URL to request.')),

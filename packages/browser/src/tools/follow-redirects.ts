@@ -1,4 +1,4 @@
-import { toolFailure } from './tool-failure.js';
+import { toolFailure } from '@troupe/core/workspace';
 
 /** How many redirects one call follows before it gives up. */
 const MAX_REDIRECTS = 5;

@@ -1,10 +1,4 @@
-import { toolFailure } from './tool-failure.js';
-
-/** One file found by {@link OpfsWorkspace.walk}: its workspace path and handle. */
-export interface WorkspaceFile {
-  path: string;
-  handle: FileSystemFileHandle;
-}
+import { toolFailure } from '@troupe/core/workspace';
 
 /**
  * A folder of the Origin Private File System that tools are confined to. Paths are
@@ -13,7 +7,14 @@ export interface WorkspaceFile {
  * a resolved path cannot lead outside.
  */
 export class OpfsWorkspace {
-  constructor(readonly root: FileSystemDirectoryHandle) {}
+  /**
+   * @param root the folder the tools are confined to.
+   * @param name how messages name the workspace (default: the folder's name).
+   */
+  constructor(
+    readonly root: FileSystemDirectoryHandle,
+    readonly name: string = root.name,
+  ) {}
 
   /** The path's segments, normalised; throws a tool failure when it leaves the workspace. */
   segments(path: string, tool: string): string[] {
@@ -81,25 +82,6 @@ export class OpfsWorkspace {
     await writable.write(content);
     await writable.close();
   }
-
-  /** Every file under `segments`, depth first in name order, skipping `ignore`d directory names. */
-  async *walk(
-    segments: readonly string[],
-    ignore: readonly string[],
-    signal?: AbortSignal,
-  ): AsyncGenerator<WorkspaceFile> {
-    const directory = await this.directory(segments);
-    if (!directory) return;
-    const entries: [string, FileSystemHandle][] = [];
-    for await (const entry of directory.entries()) entries.push(entry);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [name, handle] of entries) {
-      signal?.throwIfAborted();
-      const path = [...segments, name];
-      if (handle.kind === 'file') yield { path: path.join('/'), handle: handle as FileSystemFileHandle };
-      else if (!ignore.includes(name)) yield* this.walk(path, ignore, signal);
-    }
-  }
 }
 
 function isMissing(error: unknown): boolean {
@@ -125,5 +107,5 @@ export async function openOpfsWorkspace(name: string): Promise<OpfsWorkspace> {
   for (const segment of name.split('/').filter(Boolean)) {
     folder = await folder.getDirectoryHandle(segment, { create: true });
   }
-  return new OpfsWorkspace(folder);
+  return new OpfsWorkspace(folder, name);
 }
