@@ -2,6 +2,9 @@ import type { TakenTransition } from '@troupe/inspect';
 import { CHART_TEXT, type Chart, type ChartTransition } from '@troupe/inspect/chart';
 import { h, s } from './dom.js';
 
+/** A small chart is drawn at most this much larger than its natural size when fitted. */
+const MAX_FIT_SCALE = 1.25;
+
 /** A view box: the part of the chart shown, in chart px. */
 interface View {
   x: number;
@@ -47,9 +50,17 @@ export function createChartView(): ChartView {
     const view = chart && views.get(chart);
     if (view) svg.setAttribute('viewBox', `${view.x} ${view.y} ${view.width} ${view.height}`);
   };
+  // Fitted: the whole chart in the pane, centred, never enlarged beyond MAX_FIT_SCALE.
   const fit = () => {
     if (!chart) return;
-    views.set(chart, { x: 0, y: 0, width: chart.width, height: chart.height });
+    const box = svg.getBoundingClientRect();
+    const scale =
+      box.width && box.height
+        ? Math.min(MAX_FIT_SCALE, box.width / chart.width, box.height / chart.height)
+        : 1;
+    const width = box.width ? box.width / scale : chart.width;
+    const height = box.height ? box.height / scale : chart.height;
+    views.set(chart, { x: (chart.width - width) / 2, y: (chart.height - height) / 2, width, height });
     apply();
   };
   const zoom = (factor: number, cx?: number, cy?: number) => {
