@@ -1,5 +1,6 @@
-// @troupe/core/store: what a TaskStore implementation needs. Every store (memory, files,
-// IndexedDB, Postgres) reads and writes the same versioned documents through these.
+// @troupe/core/store: what a TaskStore implementation needs. A backend implements the narrow
+// `StoragePort` and `createTaskStore` makes it a TaskStore; every store (memory, files, IndexedDB,
+// Postgres) reads and writes the same versioned documents through these.
 export { cancelStoredTask } from '../persistence/cancel-stored-task.js';
 export { currentEventName, VERSION_1_EVENT_NAMES } from '../persistence/journal-events.js';
 export { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
@@ -47,5 +48,16 @@ export {
   type ReplaySuiteHarness,
   runReplaySuite,
 } from '../replay/replay-suite.js';
+export { journalInOrder } from './journal-order.js';
+export { createMemoryStore } from './memory-store.js';
+export { createTaskStore, type PortStore, type TaskStoreOptions } from './port-store.js';
+export type {
+  MaybePromise,
+  PortWrite,
+  StatusRead,
+  StoragePort,
+  StoredLine,
+  TaskHistoryIndex,
+} from './storage-port.js';
 export * as storeRecords from './store-records.js';
 export { runTaskStoreSuite, type StoreSuiteFramework, type StoreSuiteHarness } from './task-store-suite.js';

@@ -1,10 +1,7 @@
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TaskStatusRecord } from '@troupe/core';
-import { isFinalStatus } from '@troupe/core/store';
-import type { JsonLine } from './read-json-lines.js';
 import { openRegularFile } from './regular-files.js';
-import { foldStatusLines, parseStatusLine } from './status-log.js';
+import { parseStatusLine } from './status-log.js';
 import { acquireLock } from './store-lock.js';
 import { appendLinesSync, writeFileAtomicSync } from './sync-file-writes.js';
 import type { StorePaths } from './task-file-names.js';
@@ -12,8 +9,6 @@ import { removeDeadRunners } from './task-owner.js';
 
 /** Options of {@link pruneStore}. */
 export interface PruneOptions {
-  /** Finished tasks last updated before this time (ms since epoch) are removed. */
-  olderThan: number;
   /** Age after which a prune lock left by another process is taken over, in ms. */
   lockStaleMs: number;
   fsync: boolean;
@@ -49,12 +44,17 @@ async function removeStaleTemporaries(dir: string): Promise<void> {
 }
 
 /**
- * Removes finished tasks that ended before `olderThan`: their lines in `tasks.jsonl` (rewritten
- * atomically under a lock file, dropping torn and unreadable lines) and their result, snapshot and
- * journal files. Lines that other writers append while the log is rewritten are carried over.
- * Returns how many tasks were removed.
+ * Removes the tasks `removed` (finished ones, chosen by the store): their lines in `tasks.jsonl`
+ * (rewritten atomically under a lock file, dropping torn and unreadable lines) and their result,
+ * snapshot and journal files. Lines that other writers append while the log is rewritten are
+ * carried over. With nothing to remove the log is left alone; temporary files of crashed writers
+ * and the runner files of dead processes are tidied either way.
  */
-export async function pruneStore(paths: StorePaths, options: PruneOptions): Promise<number> {
+export async function pruneStore(
+  paths: StorePaths,
+  removed: ReadonlySet<string>,
+  options: PruneOptions,
+): Promise<void> {
   const { release } = acquireLock(paths.lock, {
     staleMs: options.lockStaleMs,
     activity: 'being pruned',
@@ -63,23 +63,14 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
     advice: 'Try again later, or delete the lock file if that process is gone.',
   });
   try {
+    if (removed.size === 0) return;
     const handle = await openRegularFile(paths.tasks);
-    if (!handle) return 0;
-    const removed = new Set<string>();
+    if (!handle) return;
     try {
       const bytes = await handle.readFile();
       // Only whole lines: a partial last line is still being written, and is carried over below.
       const consumed = bytes.lastIndexOf(0x0a) + 1;
       const texts = bytes.subarray(0, consumed).toString('utf8').split('\n').slice(0, -1);
-      const records: JsonLine<TaskStatusRecord>[] = [];
-      texts.forEach((text, index) => {
-        const parsed = parseStatusLine(text);
-        if (parsed.ok) records.push({ value: parsed.value, line: index + 1, text });
-      });
-      for (const [taskId, task] of foldStatusLines(records)) {
-        if (isFinalStatus(task.status) && task.updatedAt < options.olderThan) removed.add(taskId);
-      }
-      if (removed.size === 0) return 0;
       const kept: string[] = [];
       const seen = new Set<string>();
       for (const text of texts) {
@@ -117,7 +108,6 @@ export async function pruneStore(paths: StorePaths, options: PruneOptions): Prom
       await removeIfPresent(paths.snapshot(taskId));
       await removeIfPresent(paths.journal(taskId));
     }
-    return removed.size;
   } finally {
     await removeStaleTemporaries(paths.dir);
     removeDeadRunners(paths.dir);

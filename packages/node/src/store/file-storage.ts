@@ -1,0 +1,235 @@
+import { mkdirSync } from 'node:fs';
+import {
+  type JournalEntry,
+  PersistenceError,
+  type TaskResultDocument,
+  type TaskSnapshotDocument,
+  type TaskStatusRecord,
+} from '@troupe/core';
+import { isFinalStatus, type Parsed, type StatusRead, type StoragePort } from '@troupe/core/store';
+import { pruneStore } from './prune-store.js';
+import { readJsonLines } from './read-json-lines.js';
+import { readRegularFile } from './regular-files.js';
+import { parseJournalLine, parseResultText, parseSnapshotText } from './status-log.js';
+import { readStatusLog, type StatusLogPosition } from './status-log-reader.js';
+import { appendLinesSync, syncDirectorySync, writeFileAtomicSync } from './sync-file-writes.js';
+import { checkTaskId, type StorePaths } from './task-file-names.js';
+import type { StoreRunner } from './task-owner.js';
+
+/** Options of {@link FileStorage}. */
+export interface FileStorageOptions {
+  fsync: boolean;
+  lockStaleMs: number;
+}
+
+function writeFailure(path: string, error: unknown): PersistenceError {
+  if (PersistenceError.isInstance(error)) return error;
+  return new PersistenceError(
+    'PERSISTENCE_FAILED',
+    `Could not write "${path}": ${(error as Error).message}`,
+    {
+      path,
+      cause: error,
+    },
+  );
+}
+
+/**
+ * The storage port over a store directory: `tasks.jsonl` (the status log, each record stamped
+ * with the process that wrote it), and per task `<taskId>.journal.jsonl`, `<taskId>.snapshot.json`
+ * and `<taskId>.json`. Lines are appended whole with one O_APPEND write each batch (a torn end left
+ * by a crash is repaired first); documents are replaced atomically. All writes are synchronous,
+ * so that a process exit hook can still write what is buffered.
+ */
+export class FileStorage implements StoragePort<StatusLogPosition> {
+  readonly location: string;
+  /** Files already checked for a torn last line. */
+  private readonly repaired = new Set<string>();
+  private directoryReady = false;
+  private renamed = false;
+
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly runner: StoreRunner,
+    private readonly options: FileStorageOptions,
+  ) {
+    this.location = paths.dir;
+  }
+
+  checkTaskId(taskId: unknown): string {
+    return checkTaskId(taskId, this.paths.dir);
+  }
+
+  appendStatus(records: readonly TaskStatusRecord[]): readonly PersistenceError[] | undefined {
+    const refused: PersistenceError[] = [];
+    const owner = this.runner.claim();
+    let text = '';
+    for (const record of records) {
+      const line = this.serialise(
+        { ...record, owner },
+        `the status record ${record.event} of task ${record.taskId}`,
+        this.paths.tasks,
+        refused,
+      );
+      if (line !== undefined) text += `${line}\n`;
+    }
+    if (text) this.append(this.paths.tasks, text, true);
+    // A finished task gets no more journal lines: forget that its journal was checked.
+    for (const record of records)
+      if (isFinalStatus(record.status)) this.repaired.delete(this.paths.journal(record.taskId));
+    return refused.length > 0 ? refused : undefined;
+  }
+
+  appendJournal(taskId: string, entries: readonly JournalEntry[]): readonly PersistenceError[] | undefined {
+    const path = this.paths.journal(taskId);
+    const refused: PersistenceError[] = [];
+    let text = '';
+    for (const entry of entries) {
+      const line = this.serialise(entry, `journal entry ${entry.seq} of task ${taskId}`, path, refused);
+      if (line !== undefined) text += `${line}\n`;
+    }
+    if (text) this.append(path, text, false);
+    return refused.length > 0 ? refused : undefined;
+  }
+
+  putSnapshot(taskId: string, produce: () => TaskSnapshotDocument): readonly PersistenceError[] | undefined {
+    const path = this.paths.snapshot(taskId);
+    let text: string;
+    try {
+      text = JSON.stringify(produce());
+    } catch (error) {
+      const message = `Could not produce the snapshot of task ${taskId}: ${(error as Error).message}`;
+      return [new PersistenceError('PERSISTENCE_FAILED', message, { path, cause: error })];
+    }
+    this.replace(path, text);
+    return undefined;
+  }
+
+  putResult(taskId: string, document: TaskResultDocument): readonly PersistenceError[] | undefined {
+    const path = this.paths.result(taskId);
+    const refused: PersistenceError[] = [];
+    const text = this.serialise(document, `the result of task ${taskId}`, path, refused);
+    if (text !== undefined) this.replace(path, text);
+    return refused.length > 0 ? refused : undefined;
+  }
+
+  endFlush(): undefined {
+    if (!this.renamed) return undefined;
+    this.renamed = false;
+    if (this.options.fsync) {
+      try {
+        syncDirectorySync(this.paths.dir);
+      } catch (error) {
+        throw writeFailure(this.paths.dir, error);
+      }
+    }
+    return undefined;
+  }
+
+  readStatus(position?: StatusLogPosition): Promise<StatusRead<StatusLogPosition>> {
+    return readStatusLog(this.paths.tasks, position);
+  }
+
+  async readJournal(taskId: string) {
+    const { lines, warnings } = await readJsonLines(this.paths.journal(taskId), parseJournalLine);
+    return { entries: lines.map(({ value, line }) => ({ value, line })), warnings };
+  }
+
+  readSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
+    return this.readDocument(this.paths.snapshot(taskId), parseSnapshotText);
+  }
+
+  readResult(taskId: string): Promise<TaskResultDocument | undefined> {
+    return this.readDocument(this.paths.result(taskId), parseResultText);
+  }
+
+  async remove(taskIds: ReadonlySet<string>): Promise<void> {
+    await pruneStore(this.paths, taskIds, {
+      lockStaleMs: this.options.lockStaleMs,
+      fsync: this.options.fsync,
+    });
+  }
+
+  locate(taskId: string, kind: 'snapshot' | 'journal' | 'result'): string {
+    return this.paths[kind](taskId);
+  }
+
+  private ensureDirectory(): void {
+    if (this.directoryReady) return;
+    try {
+      mkdirSync(this.paths.dir, { recursive: true });
+    } catch (error) {
+      throw writeFailure(this.paths.dir, error);
+    }
+    this.directoryReady = true;
+  }
+
+  /** JSON text of `value`, or undefined (and a refusal) when it has none (a BigInt, a cycle). */
+  private serialise(
+    value: unknown,
+    what: string,
+    path: string,
+    refused: PersistenceError[],
+  ): string | undefined {
+    try {
+      const text = JSON.stringify(value);
+      if (typeof text === 'string') return text;
+      throw new TypeError('it has no JSON form');
+    } catch (error) {
+      refused.push(
+        new PersistenceError(
+          'PERSISTENCE_FAILED',
+          `Could not write ${what} to "${path}": ${(error as Error).message}. The write was dropped; the value must be plain JSON data (no BigInt, no cycles).`,
+          { path, cause: error },
+        ),
+      );
+      return undefined;
+    }
+  }
+
+  private append(path: string, text: string, shared: boolean): void {
+    this.ensureDirectory();
+    try {
+      appendLinesSync(path, text, {
+        repairTornEnd: !this.repaired.has(path),
+        fsync: this.options.fsync,
+        followReplacement: shared,
+      });
+      this.repaired.add(path);
+    } catch (error) {
+      this.repaired.delete(path); // A failed write may have left a torn line: check again next time.
+      throw writeFailure(path, error);
+    }
+  }
+
+  private replace(path: string, text: string): void {
+    this.ensureDirectory();
+    try {
+      writeFileAtomicSync(path, text, this.options.fsync);
+      this.renamed = true;
+    } catch (error) {
+      throw writeFailure(path, error);
+    }
+  }
+
+  private async readDocument<T>(path: string, parse: (text: string) => Parsed<T>): Promise<T | undefined> {
+    let text: string | undefined;
+    try {
+      text = await readRegularFile(path);
+    } catch (error) {
+      if (PersistenceError.isInstance(error)) throw error;
+      throw new PersistenceError(
+        'PERSISTENCE_FAILED',
+        `Could not read "${path}": ${(error as Error).message}`,
+        {
+          path,
+          cause: error,
+        },
+      );
+    }
+    if (text === undefined) return undefined;
+    const parsed = parse(text);
+    if (!parsed.ok) throw new PersistenceError(parsed.code, `${path}: ${parsed.message}.`, { path });
+    return parsed.value;
+  }
+}

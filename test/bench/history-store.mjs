@@ -1,0 +1,141 @@
+// Issue #27's history target: the first page of a runtime's history over a file store holding
+// 100,000 tasks, each stored the way a run stores it (queued with its spec, started, result,
+// finished), written through the store API rather than by running the tasks. The store is built
+// in this process, then measured in a fresh one (`measure <dir>`), so the heap counts only what
+// opening the store and listing its first page keep. Prints a JSON line. Used by run.ts.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRuntime } from '@troupe/core';
+import { SCHEMA_VERSION } from '@troupe/core/store';
+import { createFileStore } from '@troupe/node';
+import { lookupTool, zeroLatencyModel } from './workload.mjs';
+
+const SYSTEM = 'You work. '.repeat(40);
+
+function spec(taskId, createdAt, index) {
+  return {
+    taskId,
+    agent: index % 2 === 0 ? 'worker' : 'helper',
+    description: `Task ${index}`,
+    prompt: `Look up key ${index}`,
+    sessionKey: `s${index % 10}`,
+    depth: 1,
+    background: false,
+    announce: false,
+    model: 'bench-model',
+    system: SYSTEM,
+    tools: ['lookup'],
+    limits: { maxTurns: 6, tokenBudget: 100_000, timeoutMs: 300_000 },
+    graceMs: 30_000,
+    messages: [{ role: 'user', content: `Look up key ${index}` }],
+    createdAt,
+  };
+}
+
+function result(taskId, agent) {
+  return {
+    taskId,
+    agent,
+    status: 'completed',
+    terminateReason: 'GOAL',
+    output: `value of ${taskId}`,
+    turns: 5,
+    toolCalls: 4,
+    durationMs: 12,
+    model: 'bench-model',
+    usage: { input: 500, output: 100, total: 600 },
+  };
+}
+
+/** Writes `tasks` finished tasks into a file store at `dir`, through its API. */
+async function build(dir, tasks) {
+  const store = createFileStore({ dir });
+  const start = Date.UTC(2026, 0, 1);
+  for (let index = 0; index < tasks; index++) {
+    const taskId = `task-${String(index).padStart(7, '0')}`;
+    const at = start + index * 10;
+    const taskSpec = spec(taskId, at, index);
+    const taskResult = result(taskId, taskSpec.agent);
+    store.appendStatus({
+      v: SCHEMA_VERSION,
+      taskId,
+      event: 'task.queued',
+      status: 'queued',
+      at,
+      spec: taskSpec,
+    });
+    store.appendStatus({ v: SCHEMA_VERSION, taskId, event: 'task.started', status: 'running', at: at + 1 });
+    store.saveResult({ v: SCHEMA_VERSION, result: taskResult });
+    store.appendStatus({
+      v: SCHEMA_VERSION,
+      taskId,
+      event: 'task.completed',
+      status: 'completed',
+      at: at + 5,
+      result: taskResult,
+    });
+    if (index % 1000 === 999) await store.flush();
+  }
+  await store.close();
+}
+
+async function measure(dir) {
+  globalThis.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const rssBefore = process.memoryUsage().rss;
+  const runtime = createRuntime({
+    model: zeroLatencyModel,
+    tools: [lookupTool],
+    agents: [{ name: 'worker', description: 'Does work.', systemPrompt: 'You work.', tools: ['lookup'] }],
+    store: createFileStore({ dir }),
+  });
+  const time = async (work) => {
+    const started = performance.now();
+    const value = await work();
+    return [performance.now() - started, value];
+  };
+  const [firstPageMs, first] = await time(() => runtime.history({ limit: 50 }));
+  const [nextPageMs, next] = await time(() => runtime.history({ limit: 50, cursor: first.cursor }));
+  const [filteredMs, filtered] = await time(() =>
+    runtime.history({ status: 'completed', agent: 'helper', limit: 50, cursor: next.cursor }),
+  );
+  const oldest = filtered.tasks.at(-1)?.id;
+  const [findMs, found] = await time(() => runtime.find(oldest));
+  if (
+    first.tasks.length !== 50 ||
+    next.tasks.length !== 50 ||
+    filtered.tasks.length !== 50 ||
+    found?.status !== 'completed' ||
+    first.tasks[0]?.id <= next.tasks[0]?.id
+  )
+    throw new Error('bench: history did not list the stored tasks newest first');
+  globalThis.gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+  const rssMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+  await runtime.shutdown();
+  return { firstPageMs, nextPageMs, filteredMs, findMs, heapMb, rssMb };
+}
+
+const [mode, arg] = process.argv.slice(2);
+if (mode === 'measure') {
+  console.log(JSON.stringify(await measure(arg)));
+} else {
+  const tasks = Number(mode ?? 100_000);
+  const dir = mkdtempSync(join(tmpdir(), 'troupe-bench-history-store-'));
+  try {
+    const started = performance.now();
+    await build(dir, tasks);
+    const buildMs = performance.now() - started;
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), 'measure', dir],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    console.log(JSON.stringify({ tasks, buildMs, ...JSON.parse(out.trim().split('\n').at(-1)) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
