@@ -49,7 +49,6 @@ export {
   runReplaySuite,
 } from '../replay/replay-suite.js';
 export { journalInOrder } from './journal-order.js';
-export { createMemoryStore } from './memory-store.js';
 export { createTaskStore, type PortStore, type TaskStoreOptions } from './port-store.js';
 export type {
   MaybePromise,

@@ -7,6 +7,7 @@ import {
   type TaskStatusRecord,
 } from '@troupe/core';
 import { isFinalStatus, type Parsed, type StatusRead, type StoragePort } from '@troupe/core/store';
+import { FileHistoryIndex } from './history-index.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
 import { readRegularFile } from './regular-files.js';
@@ -43,6 +44,10 @@ function writeFailure(path: string, error: unknown): PersistenceError {
  */
 export class FileStorage implements StoragePort<StatusLogPosition> {
   readonly location: string;
+  /** `tasks.index`: what `listTasks` and `getTask` are answered from. */
+  readonly history: FileHistoryIndex;
+  /** Status records appended since the history index was last asked to fold its tail. */
+  private appended = 0;
   /** Files already checked for a torn last line. */
   private readonly repaired = new Set<string>();
   private directoryReady = false;
@@ -54,6 +59,7 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
     private readonly options: FileStorageOptions,
   ) {
     this.location = paths.dir;
+    this.history = new FileHistoryIndex(paths, options.fsync);
   }
 
   checkTaskId(taskId: unknown): string {
@@ -74,6 +80,11 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
       if (line !== undefined) text += `${line}\n`;
     }
     if (text) this.append(this.paths.tasks, text, true);
+    this.appended += records.length;
+    if (this.appended >= 1_000) {
+      this.appended = 0;
+      this.history.compactSoon();
+    }
     // A finished task gets no more journal lines: forget that its journal was checked.
     for (const record of records)
       if (isFinalStatus(record.status)) this.repaired.delete(this.paths.journal(record.taskId));

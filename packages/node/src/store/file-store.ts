@@ -168,8 +168,9 @@ function createFileTaskStore(options: FileStoreOptions): FileStore {
     },
     async close() {
       if (closed) return;
-      await engine.close().finally(() => {
+      await engine.close().finally(async () => {
         closed = true;
+        await storage.history.settle();
         runner.release();
         restoreLock?.release();
         restoreLock = undefined;

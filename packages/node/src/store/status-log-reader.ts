@@ -16,6 +16,12 @@ export interface StatusLogPosition {
   seen: Set<string>;
 }
 
+/** Where a record's line is in the log: its byte offset and length (without the newline). */
+export interface LineSpan {
+  offset: number;
+  length: number;
+}
+
 const fresh = (dev: number, ino: number): StatusLogPosition => ({
   dev,
   ino,
@@ -35,7 +41,7 @@ const fresh = (dev: number, ino: number): StatusLogPosition => ({
 export async function readStatusLog(
   path: string,
   position?: StatusLogPosition,
-): Promise<StatusRead<StatusLogPosition>> {
+): Promise<StatusRead<StatusLogPosition> & { spans: LineSpan[] }> {
   let handle: Awaited<ReturnType<typeof openRegularFile>>;
   try {
     handle = await openRegularFile(path);
@@ -43,7 +49,13 @@ export async function readStatusLog(
     throw readFailure(path, error);
   }
   if (!handle)
-    return { records: [], warnings: [], position: fresh(-1, -1), restarted: position !== undefined };
+    return {
+      records: [],
+      warnings: [],
+      spans: [],
+      position: fresh(-1, -1),
+      restarted: position !== undefined,
+    };
   try {
     const { dev, ino, size } = await handle.stat();
     const restarted =
@@ -51,13 +63,17 @@ export async function readStatusLog(
     const at = position === undefined || restarted ? fresh(dev, ino) : position;
     const records: TaskStatusRecord[] = [];
     const warnings: StoreWarning[] = [];
-    if (size === at.offset) return { records, warnings, position: at, restarted };
+    const spans: LineSpan[] = [];
+    if (size === at.offset) return { records, warnings, spans, position: at, restarted };
     const bytes = Buffer.alloc(size - at.offset);
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, at.offset);
     const end = bytes.lastIndexOf(0x0a, bytesRead - 1) + 1;
     const texts = bytes.toString('utf8', 0, end).split('\n');
     texts.pop();
+    let offset = at.offset;
     const apply = (text: string, line: number, torn: boolean) => {
+      const start = offset;
+      offset += Buffer.byteLength(text) + 1;
       if (text.trim() === '') return;
       const digest = createHash('sha1').update(text).digest('base64');
       if (at.seen.has(digest)) return;
@@ -65,6 +81,7 @@ export async function readStatusLog(
       if (parsed.ok) {
         at.seen.add(digest);
         records.push(parsed.value);
+        spans.push({ offset: start, length: offset - start - 1 });
         return;
       }
       warnings.push({
@@ -80,7 +97,7 @@ export async function readStatusLog(
     at.offset += end;
     if (position === undefined && end < bytesRead)
       apply(bytes.toString('utf8', end, bytesRead), at.line + 1, true);
-    return { records, warnings, position: at, restarted };
+    return { records, warnings, spans, position: at, restarted };
   } catch (error) {
     throw readFailure(path, error);
   } finally {

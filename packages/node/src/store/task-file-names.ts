@@ -43,6 +43,8 @@ export interface StorePaths {
   dir: string;
   /** The append-only status log. */
   tasks: string;
+  /** The history index: task summaries newest first, folded from the status log (see `FileHistoryIndex`). */
+  index: string;
   /** The lock file held while `prune` rewrites the status log. */
   lock: string;
   /** The lock file held by the one runtime that restored the store, until it closes it. */
@@ -57,6 +59,7 @@ export function storePaths(dir: string): StorePaths {
   return {
     dir,
     tasks: join(dir, 'tasks.jsonl'),
+    index: join(dir, 'tasks.index'),
     lock: join(dir, 'tasks.jsonl.lock'),
     restoreLock: join(dir, 'restore.lock'),
     result: (taskId) => join(dir, `${taskId}.json`),
