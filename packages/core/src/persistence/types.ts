@@ -187,6 +187,8 @@ export interface StoreWarning {
  * could not be. `saveSnapshot` takes a function so a store can coalesce snapshots and serialise
  * only the latest one; it returns the task's latest snapshot document when called (a store may call
  * it late, at its next flush: the document then agrees with the journal appended so far).
+ * A new backend need not implement this interface: it implements the narrow `StoragePort` of
+ * `@troupe/core/store`, and `createTaskStore(port)` makes the `TaskStore`.
  */
 export interface TaskStore {
   appendStatus(record: TaskStatusRecord): void;
