@@ -81,7 +81,8 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
     }
     if (text) this.append(this.paths.tasks, text, true);
     this.appended += records.length;
-    if (this.appended >= 1_000) {
+    // Rarely: a run's writes stay appends; a long-running writer keeps the index from falling far behind.
+    if (this.appended >= 10_000) {
       this.appended = 0;
       this.history.compactSoon();
     }
