@@ -4,6 +4,9 @@ import { parseAgentFile } from './parse-agent-file.js';
 
 const md = (...lines: string[]) => lines.join('\n');
 const parse = (text: string, path = 'agents/x.md') => parseAgentFile(text, { path });
+/** Parses an agent file with `name: a`, `description: d`, then `lines` in its front matter. */
+const withFields = (...lines: string[]) =>
+  parse(md('---', 'name: a', 'description: d', ...lines, '---', 'p'));
 
 function errorOf(run: () => unknown): DefinitionError {
   try {
@@ -97,30 +100,16 @@ describe('parseAgentFile: fields', () => {
   });
 
   it('reads timeout_mins as minutes and duration strings for timeout', () => {
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'timeout_mins: 2.5', '---', 'p')).definition.timeoutMs,
-    ).toBe(150_000);
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'timeout: 90s', '---', 'p')).definition.timeoutMs,
-    ).toBe(90_000);
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'timeout: 5m', '---', 'p')).definition.timeoutMs,
-    ).toBe(300_000);
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'maxTurns: "7"', '---', 'p')).definition.maxTurns,
-    ).toBe(7);
+    expect(withFields('timeout_mins: 2.5').definition.timeoutMs).toBe(150_000);
+    expect(withFields('timeout: 90s').definition.timeoutMs).toBe(90_000);
+    expect(withFields('timeout: 5m').definition.timeoutMs).toBe(300_000);
+    expect(withFields('maxTurns: "7"').definition.maxTurns).toBe(7);
   });
 
   it('accepts the camelCase timeout aliases, a schema as a JSON string, and ---yaml', () => {
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'timeoutMs: 2000', '---', 'p')).definition.timeoutMs,
-    ).toBe(2000);
-    expect(
-      parse(md('---', 'name: a', 'description: d', 'timeoutMins: 1', '---', 'p')).definition.timeoutMs,
-    ).toBe(60_000);
-    const schema = parse(
-      md('---', 'name: a', 'description: d', 'inputSchema: \'{"type": "object"}\'', '---', 'p'),
-    );
+    expect(withFields('timeoutMs: 2000').definition.timeoutMs).toBe(2000);
+    expect(withFields('timeoutMins: 1').definition.timeoutMs).toBe(60_000);
+    const schema = withFields('inputSchema: \'{"type": "object"}\'');
     expect(schema.definition.inputSchema).toEqual({ type: 'object' });
     expect(parse(md('---yaml', 'name: a', 'description: d', '---', 'p')).definition.name).toBe('a');
   });
@@ -148,19 +137,17 @@ describe('parseAgentFile: fields', () => {
     ['quoted star', 'tools: "*"', ['*']],
     ['empty list', 'tools: []', []],
   ])('reads tools as a %s', (_shape, line, expected) => {
-    expect(parse(md('---', 'name: a', 'description: d', line, '---', 'p')).definition.tools).toEqual(
-      expected,
-    );
+    expect(withFields(line).definition.tools).toEqual(expected);
   });
 
   it('reads an unquoted tools: * (a YAML alias error) as all tools, with a warning', () => {
-    const { definition, warnings } = parse(md('---', 'name: a', 'description: d', 'tools: *', '---', 'p'));
+    const { definition, warnings } = withFields('tools: *');
     expect(definition.tools).toEqual(['*']);
     expect(warnings).toMatchObject([{ kind: 'yaml-repaired', field: 'tools', line: 4 }]);
   });
 
   it('treats an empty tools value as absent, with a warning', () => {
-    const { definition, warnings } = parse(md('---', 'name: a', 'description: d', 'tools:', '---', 'p'));
+    const { definition, warnings } = withFields('tools:');
     expect(definition.tools).toBeUndefined();
     expect(warnings).toMatchObject([{ kind: 'field-ignored', field: 'tools' }]);
   });
@@ -175,17 +162,13 @@ describe('parseAgentFile: fields', () => {
     ['Claude Sonnet 4.5 (copilot)', 'sonnet', ['model-display-name']],
     ['fable', 'fable', ['model-unrecognised']],
   ])('reads model %j as %j', (written, expected, warningKinds) => {
-    const { definition, warnings } = parse(
-      md('---', 'name: a', 'description: d', `model: ${written}`, '---', 'p'),
-    );
+    const { definition, warnings } = withFields(`model: ${written}`);
     expect(definition.model).toBe(expected);
     expect(warnings.map((w) => w.kind)).toEqual(warningKinds);
   });
 
   it('keeps unknown keys in extra with a warning per key (and a did-you-mean)', () => {
-    const { definition, warnings } = parse(
-      md('---', 'name: a', 'description: d', 'capabilities: [x, y]', 'max-turns: 3', '---', 'p'),
-    );
+    const { definition, warnings } = withFields('capabilities: [x, y]', 'max-turns: 3');
     expect(definition.extra).toEqual({ capabilities: ['x', 'y'], 'max-turns': 3 });
     expect(definition.maxTurns).toBeUndefined();
     expect(warnings).toMatchObject([
@@ -196,9 +179,7 @@ describe('parseAgentFile: fields', () => {
   });
 
   it('uses the canonical key when an alias is given too, and says so', () => {
-    const { definition, warnings } = parse(
-      md('---', 'name: a', 'description: d', 'max_turns: 3', 'maxTurns: 4', '---', 'p'),
-    );
+    const { definition, warnings } = withFields('max_turns: 3', 'maxTurns: 4');
     expect(definition.maxTurns).toBe(4);
     expect(warnings).toMatchObject([{ kind: 'duplicate-field', field: 'max_turns', line: 4 }]);
   });
@@ -272,16 +253,14 @@ describe('parseAgentFile: errors name file, line and field', () => {
     ['tools: { read: true }', 'tools', 'comma-separated'],
     ['outputSchema: [1, 2]', 'outputSchema', 'a JSON Schema object'],
   ])('reports %j with the line, the field and what was expected', (line, field, expected) => {
-    const error = errorOf(() => parse(md('---', 'name: a', 'description: d', line, '---', 'p')));
+    const error = errorOf(() => withFields(line));
     expect(error).toMatchObject({ file: 'agents/x.md', line: 4, field });
     expect(error.message).toContain(`agents/x.md:4: field '${field}' must be`);
     expect(error.message).toContain(expected);
   });
 
   it('reports an invalid JSON Schema with the field and line', () => {
-    const error = errorOf(() =>
-      parse(md('---', 'name: a', 'description: d', 'outputSchema:', '  type: obj', '---', 'p')),
-    );
+    const error = errorOf(() => withFields('outputSchema:', '  type: obj'));
     expect(error).toMatchObject({ field: 'outputSchema', line: 4 });
     expect(error.message).toContain('not a valid JSON Schema');
     expect(error.message).toContain('type');

@@ -5,31 +5,18 @@ import { parseAgentSource } from './parse-agent-source.js';
 
 describe('parseAgentJson', () => {
   it('reads { name, description, tools, prompt } and the other fields', () => {
-    const text = JSON.stringify(
-      {
-        name: 'reviewer',
-        description: 'Reviews code.',
-        tools: ['read', 'grep'],
-        model: 'haiku',
-        max_turns: 4,
-        outputSchema: { type: 'object', required: ['ok'] },
-        prompt: 'You review.\n',
-      },
-      null,
-      2,
-    );
-    const { definition, warnings } = parseAgentJson(text, { path: 'r.json' });
-    expect(warnings).toEqual([]);
-    expect(definition).toEqual({
+    // Fields JSON and troupe spell alike; max_turns and prompt are renamed, the prompt trimmed.
+    const same = {
       name: 'reviewer',
       description: 'Reviews code.',
       tools: ['read', 'grep'],
       model: 'haiku',
-      maxTurns: 4,
       outputSchema: { type: 'object', required: ['ok'] },
-      systemPrompt: 'You review.',
-      path: 'r.json',
-    });
+    };
+    const text = JSON.stringify({ ...same, max_turns: 4, prompt: 'You review.\n' }, null, 2);
+    const { definition, warnings } = parseAgentJson(text, { path: 'r.json' });
+    expect(warnings).toEqual([]);
+    expect(definition).toEqual({ ...same, maxTurns: 4, systemPrompt: 'You review.', path: 'r.json' });
   });
 
   it('accepts systemPrompt, a comma-string tools, a BOM and CRLF', () => {
