@@ -9,6 +9,16 @@ function stream(columns = 40, rows = 20) {
 
 const E = '\x1b[2K';
 
+/** The rows of the last frame written, without the carriage return and line-clearing codes. */
+function lastFrame(chunks: string[]): string[] {
+  return chunks
+    .pop()!
+    .replace('\r', '')
+    .split('\n')
+    .slice(0, -1)
+    .map((row) => row.replace(E, ''));
+}
+
 describe('LiveScreen', () => {
   it('redraws its region in place: up over the old rows, each row overwritten, leftovers blanked', () => {
     const { chunks, out } = stream();
@@ -34,12 +44,7 @@ describe('LiveScreen', () => {
       tickMs: 60_000,
     });
     screen.refresh();
-    const drawn = chunks
-      .pop()!
-      .replace('\r', '')
-      .split('\n')
-      .slice(0, -1)
-      .map((row) => row.replace(E, ''));
+    const drawn = lastFrame(chunks);
     expect(drawn).toHaveLength(5);
     expect(drawn[0]).toBe(`line 0 ${'x'.repeat(11)}…`);
     expect(drawn[4]).toBe('… and 6 more');
@@ -54,12 +59,7 @@ describe('LiveScreen', () => {
       tickMs: 60_000,
     });
     screen.refresh();
-    const drawn = chunks
-      .pop()!
-      .replace('\r', '')
-      .split('\n')
-      .slice(0, -1)
-      .map((row) => row.replace(E, ''));
+    const drawn = lastFrame(chunks);
     expect(drawn).toEqual([
       '[a] one',
       '[b] two',
