@@ -1,34 +1,17 @@
-import {
-  createRuntime,
-  type ImageBlock,
-  type Tool,
-  type ToolContext,
-  type ToolOutput,
-  toolResultText,
-} from '@troupe/core';
+import { createRuntime, type ImageBlock, type Tool, type ToolOutput, toolResultText } from '@troupe/core';
 import { isImageBlock } from '@troupe/core/internal';
 import { scriptedModel } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
 import { EVERYTHING, nodeServer, startEverythingHttp } from './servers.js';
+import { findTool, toolContext } from './tool-calls.js';
 
 // Real servers start as processes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // The real @modelcontextprotocol/server-everything, over stdio and over Streamable HTTP.
-const context = (signal = new AbortController().signal): ToolContext => ({
-  signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
 const textOf = (output: ToolOutput) => toolResultText(output);
-const find = (tools: Tool[], name: string) => {
-  const tool = tools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no ${name} among ${tools.map((t) => t.name).join(', ')}`);
-  return tool;
-};
 
 describe('server-everything over stdio', () => {
   let hub: McpHub;
@@ -53,26 +36,26 @@ describe('server-everything over stdio', () => {
   it('names every tool mcp__everything__<tool> with a valid name and the server schema', () => {
     expect(tools.length).toBeGreaterThan(5);
     for (const tool of tools) expect(tool.name).toMatch(/^mcp__everything__[a-zA-Z0-9_-]{1,47}$/);
-    expect(find(tools, 'mcp__everything__get-sum').inputJsonSchema).toMatchObject({
+    expect(findTool(tools, 'mcp__everything__get-sum').inputJsonSchema).toMatchObject({
       type: 'object',
       required: ['a', 'b'],
     });
   });
 
   it('calls a tool and maps text content', async () => {
-    const sum = find(tools, 'mcp__everything__get-sum');
-    expect(textOf(await sum.execute({ a: 2, b: 40 }, context()))).toMatch(/42/);
+    const sum = findTool(tools, 'mcp__everything__get-sum');
+    expect(textOf(await sum.execute({ a: 2, b: 40 }, toolContext()))).toMatch(/42/);
   });
 
   it('annotations give access classes (readOnlyHint never read); a per-tool override wins', () => {
-    expect(find(tools, 'mcp__everything__get-sum').access).toBe('write'); // readOnlyHint: true, the server's word only
-    expect(find(tools, 'mcp__everything__gzip-file-as-resource').access).toBe('execute'); // openWorldHint
-    expect(find(tools, 'mcp__everything__toggle-simulated-logging').access).toBe('write');
-    expect(find(tools, 'mcp__everything__echo').access).toBe('write'); // toolAccess override
+    expect(findTool(tools, 'mcp__everything__get-sum').access).toBe('write'); // readOnlyHint: true, the server's word only
+    expect(findTool(tools, 'mcp__everything__gzip-file-as-resource').access).toBe('execute'); // openWorldHint
+    expect(findTool(tools, 'mcp__everything__toggle-simulated-logging').access).toBe('write');
+    expect(findTool(tools, 'mcp__everything__echo').access).toBe('write'); // toolAccess override
   });
 
   it('the server gets a safe environment plus its configured env, never troupe credentials', async () => {
-    const output = textOf(await find(tools, 'mcp__everything__get-env').execute({}, context()));
+    const output = textOf(await findTool(tools, 'mcp__everything__get-env').execute({}, toolContext()));
     expect(output).toContain('hello from config');
     expect(output).toContain('"PATH"');
     expect(output).not.toContain('ANTHROPIC_API_KEY');
@@ -81,10 +64,10 @@ describe('server-everything over stdio', () => {
 
   it('maps resource links into text and images into image blocks', async () => {
     const links = textOf(
-      await find(tools, 'mcp__everything__get-resource-links').execute({ count: 2 }, context()),
+      await findTool(tools, 'mcp__everything__get-resource-links').execute({ count: 2 }, toolContext()),
     );
     expect(links).toMatch(/\[resource link: .+ <[a-z]+:\/\/.+>/);
-    const output = await find(tools, 'mcp__everything__get-tiny-image').execute({}, context());
+    const output = await findTool(tools, 'mcp__everything__get-tiny-image').execute({}, toolContext());
     const images = (Array.isArray(output) ? output : []).filter(isImageBlock);
     expect(images).toHaveLength(1);
     expect(images[0]!.source.media_type).toBe('image/png');
@@ -119,9 +102,9 @@ describe('server-everything over stdio', () => {
   });
 
   it('cuts an oversized result with a note', async () => {
-    const output = await find(tools, 'mcp__everything__echo').execute(
+    const output = await findTool(tools, 'mcp__everything__echo').execute(
       { message: 'y'.repeat(5_000) },
-      context(),
+      toolContext(),
     );
     const text = textOf(output);
     expect(text).toMatch(/\[Output truncated: [\d,]+ of [\d,]+ characters cut\.\]$/);
@@ -155,8 +138,8 @@ describe('server-everything over Streamable HTTP', () => {
   it('lists and calls tools', async () => {
     const tools = await hub.tools();
     expect(hub.status()[0]).toMatchObject({ name: 'remote', type: 'http', state: 'ready' });
-    const echo = find(tools, 'mcp__remote__echo');
-    expect(textOf(await echo.execute({ message: 'over http' }, context()))).toContain('over http');
+    const echo = findTool(tools, 'mcp__remote__echo');
+    expect(textOf(await echo.execute({ message: 'over http' }, toolContext()))).toContain('over http');
   });
 
   it('a stdio server in the browser-safe hub fails with a message pointing at the Node entry', async () => {

@@ -1,30 +1,22 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type Tool, type ToolContext, type ToolOutput, toolResultText } from '@troupe/core';
+import { createRuntime, type ToolOutput, toolResultText } from '@troupe/core';
 import { manualClock, scriptedModel } from '@troupe/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
-import { createNodeMcpHub } from '../src/node/index.js';
 import { FAULTY, isAlive, nodeServer } from './servers.js';
+import { failureOf, findTool, toolContext, useNodeHubs } from './tool-calls.js';
 
 // Real servers start as processes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // Faults, with troupe's small fixture server (built on the SDK's Server class).
 let dir: string;
-let hubs: McpHub[] = [];
-const context = (signal = new AbortController().signal): ToolContext => ({
-  signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
 const textOf = (output: ToolOutput) => toolResultText(output);
-const find = (tools: Tool[], name: string) => tools.find((tool) => tool.name === name)!;
 
 function hubWith(mode = 'ok', extra: Parameters<typeof nodeServer>[3] = {}, clock = manualClock()) {
-  const hub = createNodeMcpHub({
+  const hub = createHub({
     servers: [
       nodeServer('faulty', FAULTY, [mode], {
         env: { CANCEL_LOG: join(dir, 'cancel.log'), COUNT_LOG: join(dir, 'count.log') },
@@ -33,36 +25,32 @@ function hubWith(mode = 'ok', extra: Parameters<typeof nodeServer>[3] = {}, cloc
     ],
     clock,
   });
-  hubs.push(hub);
   return { hub, clock };
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'troupe-mcp-faults-'));
 });
-afterEach(async () => {
-  await Promise.all(hubs.map((hub) => hub.close()));
-  hubs = [];
+afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
+// Registered after the afterEach above, so that it runs first: hubs close, then their folder goes.
+const createHub = useNodeHubs();
 
 describe('a server that crashes mid-call', () => {
   it('gives a clear error naming server and tool, then restarts on the next use after the backoff', async () => {
     const { hub, clock } = hubWith();
     const tools = await hub.tools();
-    const error = await Promise.resolve(find(tools, 'mcp__faulty__crash').execute({}, context())).then(
-      () => undefined,
-      (caught: Error) => caught,
-    );
+    const error = await failureOf(findTool(tools, 'mcp__faulty__crash').execute({}, toolContext()));
     expect(error?.message).toMatch(/MCP server "faulty" failed while calling "crash": the server exited/);
     expect(hub.status()[0]).toMatchObject({ state: 'failed' });
 
     // Within the backoff the server is not hammered: the call fails at once, saying when it retries.
-    await expect(find(tools, 'mcp__faulty__ok').execute({}, context())).rejects.toThrow(
+    await expect(findTool(tools, 'mcp__faulty__ok').execute({}, toolContext())).rejects.toThrow(
       /MCP server "faulty" is unavailable for "ok" .* restarted on a use in 1 s/,
     );
     clock.advance(1_000);
-    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(textOf(await findTool(tools, 'mcp__faulty__ok').execute({}, toolContext()))).toBe('ok');
     expect(hub.status()[0]).toMatchObject({ state: 'ready' });
   });
 
@@ -89,7 +77,7 @@ describe('a server that crashes mid-call', () => {
 
 describe('a server that never starts', () => {
   it('a command that does not exist: no tools, status says why', async () => {
-    const hub = createNodeMcpHub({
+    const hub = createHub({
       servers: [
         {
           name: 'ghost',
@@ -98,7 +86,6 @@ describe('a server that never starts', () => {
         },
       ],
     });
-    hubs.push(hub);
     expect(await hub.tools()).toEqual([]);
     expect(hub.status()[0]).toMatchObject({ state: 'failed' });
     expect(hub.status()[0]!.error).toMatch(/failed to start: .*ENOENT.*command not found/);
@@ -109,7 +96,7 @@ describe('a server that never starts', () => {
     const tools = await hub.tools({ expect: ['mcp__faulty__ok'] });
     expect(tools.map((tool) => tool.name)).toEqual(['mcp__faulty__ok']);
     expect(hub.status()[0]!.error).toMatch(/failed to start: .*cannot open its database/);
-    await expect(tools[0]!.execute({}, context())).rejects.toThrow(
+    await expect(tools[0]!.execute({}, toolContext())).rejects.toThrow(
       /MCP server "faulty" is unavailable, so "mcp__faulty__ok" cannot run: it failed to start: it exited before answering; its last output: faulty-server: cannot open its database/,
     );
   });
@@ -125,11 +112,11 @@ describe('a server that hangs', () => {
   it('a call past the timeout is an error naming server and tool; the next use restarts the server', async () => {
     const { hub, clock } = hubWith('ok', { timeoutMs: 300 });
     const tools = await hub.tools();
-    await expect(find(tools, 'mcp__faulty__hang').execute({}, context())).rejects.toThrow(
+    await expect(findTool(tools, 'mcp__faulty__hang').execute({}, toolContext())).rejects.toThrow(
       /MCP server "faulty" failed while calling "hang": it did not answer within 300 ms/,
     );
     clock.advance(1_000);
-    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(textOf(await findTool(tools, 'mcp__faulty__ok').execute({}, toolContext()))).toBe('ok');
   });
 });
 
@@ -138,10 +125,10 @@ describe('a server that answers a protocol error', () => {
     const { hub } = hubWith();
     const tools = await hub.tools();
     const pid = await serverPid(hub);
-    await expect(find(tools, 'mcp__faulty__refuse').execute({}, context())).rejects.toThrow(
+    await expect(findTool(tools, 'mcp__faulty__refuse').execute({}, toolContext())).rejects.toThrow(
       /MCP server "faulty" answered an error while calling "refuse": .*the index is locked/,
     );
-    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(textOf(await findTool(tools, 'mcp__faulty__ok').execute({}, toolContext()))).toBe('ok');
     expect(await serverPid(hub)).toBe(pid);
   });
 
@@ -149,15 +136,12 @@ describe('a server that answers a protocol error', () => {
     const { hub } = hubWith();
     const tools = await hub.tools();
     const pid = await serverPid(hub);
-    const error = await Promise.resolve(find(tools, 'mcp__faulty__malformed').execute({}, context())).then(
-      () => undefined,
-      (caught: Error) => caught,
-    );
+    const error = await failureOf(findTool(tools, 'mcp__faulty__malformed').execute({}, toolContext()));
     expect(error?.message).toMatch(
       /^MCP server "faulty" answered an error while calling "malformed": MCP error -32602: Invalid tools\/call result: .*"content"/,
     );
     expect(error?.message).not.toMatch(/\n/);
-    expect(textOf(await find(tools, 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(textOf(await findTool(tools, 'mcp__faulty__ok').execute({}, toolContext()))).toBe('ok');
     expect(await serverPid(hub)).toBe(pid);
   });
 
@@ -165,7 +149,9 @@ describe('a server that answers a protocol error', () => {
     const { hub } = hubWith();
     const tools = await hub.tools();
     const pid = await serverPid(hub);
-    expect(textOf(await find(tools, 'mcp__faulty__noisy').execute({}, context()))).toBe('ok after noise');
+    expect(textOf(await findTool(tools, 'mcp__faulty__noisy').execute({}, toolContext()))).toBe(
+      'ok after noise',
+    );
     expect(await serverPid(hub)).toBe(pid);
   });
 });
@@ -192,7 +178,9 @@ describe('cancel mid-call', () => {
       .poll(() => readFileSync(join(dir, 'cancel.log'), 'utf8'), { timeout: 5_000 })
       .toMatch(/^cancelled \d+/);
     // The server stays up for other tasks.
-    expect(textOf(await find(await hub.tools(), 'mcp__faulty__ok').execute({}, context()))).toBe('ok');
+    expect(textOf(await findTool(await hub.tools(), 'mcp__faulty__ok').execute({}, toolContext()))).toBe(
+      'ok',
+    );
     await runtime.shutdown();
   });
 });
@@ -231,21 +219,27 @@ describe('shutdown', () => {
   it('leaves no child process: the server and what it started are gone', async () => {
     const { hub } = hubWith();
     const tools = await hub.tools();
-    const grandchild = Number(textOf(await find(tools, 'mcp__faulty__spawn-child').execute({}, context())));
+    const grandchild = Number(
+      textOf(await findTool(tools, 'mcp__faulty__spawn-child').execute({}, toolContext())),
+    );
     const server = await serverPid(hub);
     expect(isAlive(grandchild)).toBe(true);
     expect(isAlive(server)).toBe(true);
     await hub.close();
     expect(isAlive(server)).toBe(false);
     await expect.poll(() => isAlive(grandchild), { timeout: 5_000 }).toBe(false);
-    await expect(find(tools, 'mcp__faulty__ok').execute({}, context())).rejects.toThrow(/has been shut down/);
+    await expect(findTool(tools, 'mcp__faulty__ok').execute({}, toolContext())).rejects.toThrow(
+      /has been shut down/,
+    );
   });
 
   it('a crashed server leaves no orphan either', async () => {
     const { hub } = hubWith();
     const tools = await hub.tools();
-    const grandchild = Number(textOf(await find(tools, 'mcp__faulty__spawn-child').execute({}, context())));
-    await Promise.resolve(find(tools, 'mcp__faulty__crash').execute({}, context())).catch(() => {});
+    const grandchild = Number(
+      textOf(await findTool(tools, 'mcp__faulty__spawn-child').execute({}, toolContext())),
+    );
+    await Promise.resolve(findTool(tools, 'mcp__faulty__crash').execute({}, toolContext())).catch(() => {});
     await expect.poll(() => isAlive(grandchild), { timeout: 5_000 }).toBe(false);
   });
 });

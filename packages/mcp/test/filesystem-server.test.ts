@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, parseAgentFile, type ToolResultBlock, toolResultText } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { createRuntime, parseAgentFile } from '@troupe/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { McpHub } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
 import { FILESYSTEM, nodeServer } from './servers.js';
+import { callOnce } from './tool-calls.js';
 
 // Real servers start as processes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -34,19 +34,6 @@ const agentFile = (tools: string, extra = '') =>
     `---\nname: reader\ndescription: Reads files\ntools: ${tools}\n${extra}---\nYou read files.`,
     { path: 'reader.md' },
   ).definition;
-
-/** A model that calls one tool with `input`, then answers with the tool's result text. */
-function callOnce(name: string, input: unknown) {
-  return scriptedModel((request) => {
-    const last = request.messages.at(-1);
-    const result = Array.isArray(last?.content)
-      ? (last.content.find((block) => block.type === 'tool_result') as ToolResultBlock | undefined)
-      : undefined;
-    if (!result) return { content: [{ type: 'tool_use', id: 'call_1', name, input }] };
-    const text = toolResultText(result.content);
-    return { content: [{ type: 'text', text: `${result.is_error ? 'ERROR ' : ''}${text}` }] };
-  });
-}
 
 describe('server-filesystem through the runtime', () => {
   it('maps the configuration and annotations to access classes; readOnlyHint alone never makes a tool read', async () => {

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { isRunning } from '../src/node/process-tree.js';
+import { killedAfterEach } from './leftover-processes.js';
 
 // A host process (tsx) and a real server: seconds on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -9,16 +10,8 @@ vi.setConfig({ testTimeout: 60_000 });
 // Node itself with tsx's loader (the tsx command would run the host as its child).
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
 const HOST = fileURLToPath(new URL('./fixtures/host.ts', import.meta.url));
-const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone, as it should be.
-    }
-  }
-});
+// What a failing run leaves is not left to sleep for ten minutes.
+const started = killedAfterEach();
 
 it('a host killed with SIGKILL leaves no daemon of its servers: a watchdog stops them', async () => {
   const host = spawn(process.execPath, ['--import', TSX, '--conditions=source', HOST], {

@@ -1,34 +1,27 @@
-import { fileURLToPath } from 'node:url';
-import { type Tool, type ToolContext, type ToolResultContent, toolResultText } from '@troupe/core';
+import { type Tool, type ToolResultContent, toolResultText } from '@troupe/core';
 import { isImageBlock } from '@troupe/core/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type McpHub, toContentBlocks } from '../src/index.js';
 import { createNodeMcpHub } from '../src/node/index.js';
-import { nodeServer } from './servers.js';
+import { HOSTILE, nodeServer } from './servers.js';
+import { findTool, toolContext } from './tool-calls.js';
 
 // A real server process: seconds on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // Hostile result shapes end in a capped result or a note, never an exception.
-const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url));
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const context = (): ToolContext => ({
-  signal: new AbortController().signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
 const blocksOf = (output: unknown) => output as ToolResultContent[];
 
 describe('hostile results from a real server', () => {
   let hub: McpHub;
   let shape: Tool;
-  const call = async (kind: string) => blocksOf(await shape.execute({ kind }, context()));
+  const call = async (kind: string) => blocksOf(await shape.execute({ kind }, toolContext()));
 
   beforeAll(async () => {
     hub = createNodeMcpHub({ servers: [nodeServer('hostile', HOSTILE)] });
-    shape = (await hub.tools()).find((tool) => tool.name === 'mcp__hostile__shape')!;
+    shape = findTool(await hub.tools(), 'mcp__hostile__shape');
   });
   afterAll(() => hub.close());
 

@@ -2,20 +2,15 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Tool, type ToolContext, toolResultText } from '@troupe/core';
+import { type Tool, toolResultText } from '@troupe/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, createMcpHub, type McpHub } from '../src/index.js';
+import { failureOf, findTool, toolContext } from './tool-calls.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // A Streamable HTTP server on the SDK's own server transport, answering in JSON or over SSE.
 const MB = 1024 * 1024;
-const context = (): ToolContext => ({
-  signal: new AbortController().signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
 const object = { type: 'object' as const, properties: { mb: { type: 'number' } } };
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -70,7 +65,7 @@ describe.each([
   let http: HttpServer;
   let hub: McpHub;
   let tools: Tool[];
-  const find = (name: string) => tools.find((tool) => tool.name === name)!;
+  const find = (name: string) => findTool(tools, name);
 
   beforeAll(async () => {
     const started = await startServer(json);
@@ -88,26 +83,20 @@ describe.each([
   });
 
   it('a 60 MB result is an error naming server, tool and size; the next call works', async () => {
-    const error = await Promise.resolve(find('mcp__web__huge').execute({ mb: 60 }, context())).then(
-      () => undefined,
-      (caught: Error) => caught,
-    );
+    const error = await failureOf(find('mcp__web__huge').execute({ mb: 60 }, toolContext()));
     expect(error?.message).toMatch(
       /^MCP server "web" sent a 60 MB message in answer to "huge", over the 10 MB limit; the result was dropped\.$/,
     );
-    expect(toolResultText(await find('mcp__web__ok').execute({}, context()))).toBe('ok');
+    expect(toolResultText(await find('mcp__web__ok').execute({}, toolContext()))).toBe('ok');
   });
 
   it('a 12 MB notification is dropped; the call still gets its answer', async () => {
-    const output = await find('mcp__web__huge-notification').execute({ mb: 12 }, context());
+    const output = await find('mcp__web__huge-notification').execute({ mb: 12 }, toolContext());
     expect(toolResultText(output)).toBe('ok after a huge notification');
   });
 
   it('a 60 MB error page is cut to its first 4 KB in the error', async () => {
-    const error = await Promise.resolve(find('mcp__web__http-error').execute({}, context())).then(
-      () => undefined,
-      (caught: Error) => caught,
-    );
+    const error = await failureOf(find('mcp__web__http-error').execute({}, toolContext()));
     expect(error?.message).toMatch(
       /^MCP server "web" failed while calling "http-error": .*Error POSTing to endpoint: e{4096}… \(60 MB in all\)/,
     );

@@ -2,20 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createRuntime,
-  defineTool,
-  parseAgentFile,
-  type RuntimeWarning,
-  type ToolResultBlock,
-  toolResultText,
-} from '@troupe/core';
+import { createRuntime, defineTool, parseAgentFile, type RuntimeWarning } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { McpHub } from '../src/index.js';
-import { createNodeMcpHub } from '../src/node/index.js';
 import { EVERYTHING, FAULTY, FILESYSTEM, nodeServer } from './servers.js';
+import { callOnce, useNodeHubs } from './tool-calls.js';
 
 // Real servers start as processes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
@@ -24,16 +16,15 @@ vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 // hub's tool source), once, shared by every task after. Real server-filesystem and
 // server-everything from node_modules; the faulty fixture for a server that cannot start.
 let root: string;
-let hubs: McpHub[] = [];
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'troupe-mcp-lazy-')));
   writeFileSync(join(root, 'notes.txt'), 'The launch code is 1234.\n');
 });
-afterEach(async () => {
-  await Promise.all(hubs.map((hub) => hub.close()));
-  hubs = [];
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
+// Registered after the afterEach above, so that it runs first: hubs close, then their folder goes.
+const createHub = useNodeHubs();
 
 /** Pids of live processes whose command line has every one of `parts`. */
 function processesWith(...parts: string[]): number[] {
@@ -56,32 +47,15 @@ const echo = defineTool({
   execute: ({ text }) => text,
 });
 
-/** Calls `name` with `input` once, then answers the tool result's text (ERROR-prefixed if it failed). */
-function callOnce(name: string, input: unknown) {
-  return scriptedModel((request) => {
-    const last = request.messages.at(-1);
-    const result = Array.isArray(last?.content)
-      ? (last.content.find((block) => block.type === 'tool_result') as ToolResultBlock | undefined)
-      : undefined;
-    if (!result) return { content: [{ type: 'tool_use', id: `call_${request.taskId}`, name, input }] };
-    return {
-      content: [
-        { type: 'text', text: `${result.is_error ? 'ERROR ' : ''}${toolResultText(result.content)}` },
-      ],
-    };
-  });
-}
-
 describe('MCP servers start lazily, on the first task that can use them', () => {
   it('no server process before the first task that uses it; then one process shared by two tasks; a task that cannot use it starts none', async () => {
-    const hub = createNodeMcpHub({
+    const hub = createHub({
       servers: [
         // The user's configuration (not the servers' hints) lets these calls skip approval.
         nodeServer('filesystem', FILESYSTEM, [root], { toolAccess: { read_text_file: 'read' } }),
         nodeServer('everything', EVERYTHING, ['stdio', root], { toolAccess: { echo: 'read' } }),
       ],
     });
-    hubs.push(hub);
     const model = scriptedModel((request) =>
       request.agent === 'echoer'
         ? { content: [{ type: 'text', text: 'no MCP here' }] }
@@ -125,14 +99,13 @@ describe('MCP servers start lazily, on the first task that can use them', () => 
   });
 
   it('an agent that reaches a server by pattern (mcp__everything) starts only that one and sees all its tools', async () => {
-    const hub = createNodeMcpHub({
+    const hub = createHub({
       servers: [
         // The user's configuration (not the servers' hints) lets these calls skip approval.
         nodeServer('filesystem', FILESYSTEM, [root], { toolAccess: { read_text_file: 'read' } }),
         nodeServer('everything', EVERYTHING, ['stdio', root], { toolAccess: { echo: 'read' } }),
       ],
     });
-    hubs.push(hub);
     const model = callOnce('mcp__everything__echo', { message: 'lazy hello' });
     const runtime = createRuntime({
       model,
@@ -148,8 +121,7 @@ describe('MCP servers start lazily, on the first task that can use them', () => 
   });
 
   it('a server that fails to start on first use: the task gets an error result naming the server, and a warning', async () => {
-    const hub = createNodeMcpHub({ servers: [nodeServer('faulty', FAULTY, ['exit-at-start'])] });
-    hubs.push(hub);
+    const hub = createHub({ servers: [nodeServer('faulty', FAULTY, ['exit-at-start'])] });
     const model = callOnce('mcp__faulty__ok', {});
     const runtime = createRuntime({
       model,

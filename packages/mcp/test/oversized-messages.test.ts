@@ -1,49 +1,28 @@
-import { fileURLToPath } from 'node:url';
-import { type Tool, type ToolContext, toolResultText } from '@troupe/core';
+import { toolResultText } from '@troupe/core';
 import { manualClock } from '@troupe/core/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { McpHub } from '../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
 import { createNodeMcpHub } from '../src/node/index.js';
-import { nodeServer } from './servers.js';
+import { HOSTILE, nodeServer } from './servers.js';
+import { failureOf, findTool, toolContext, useNodeHubs } from './tool-calls.js';
 
 // Real server processes sending tens of megabytes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url));
-const context = (): ToolContext => ({
-  signal: new AbortController().signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
-const find = (tools: Tool[], name: string) => tools.find((tool) => tool.name === name)!;
-const failure = (promise: unknown) =>
-  Promise.resolve(promise).then(
-    () => undefined,
-    (error: Error) => error,
-  );
-
-let hubs: McpHub[] = [];
-afterEach(async () => {
-  await Promise.all(hubs.map((hub) => hub.close()));
-  hubs = [];
-});
+const createHub = useNodeHubs();
 
 function hubWith(mode = 'ok', options: { maxMessageBytes?: number } = {}) {
-  const hub = createNodeMcpHub({ servers: [nodeServer('big', HOSTILE, [mode])], ...options });
-  hubs.push(hub);
-  return hub;
+  return createHub({ servers: [nodeServer('big', HOSTILE, [mode])], ...options });
 }
 
 describe('a stdio server sending a message over the limit', () => {
   it('a 60 MB result is an error naming server, tool and size; the same connection serves the next call', async () => {
     const hub = hubWith();
     const tools = await hub.tools();
-    const error = await failure(find(tools, 'mcp__big__huge').execute({ mb: 60 }, context()));
+    const error = await failureOf(findTool(tools, 'mcp__big__huge').execute({ mb: 60 }, toolContext()));
     expect(error?.message).toBe(
       'MCP server "big" sent a 60 MB message in answer to "huge", over the 10 MB limit; the result was dropped.',
     );
-    expect(toolResultText(await find(tools, 'mcp__big__ok').execute({}, context()))).toBe('ok');
+    expect(toolResultText(await findTool(tools, 'mcp__big__ok').execute({}, toolContext()))).toBe('ok');
     expect(hub.status()[0]).toMatchObject({ state: 'ready' });
     expect(hub.status()[0]!.error).toBeUndefined();
   });
@@ -51,36 +30,37 @@ describe('a stdio server sending a message over the limit', () => {
   it('the limit is an option: 1 MB refuses a 2 MB result and lets a 0.5 MB one through', async () => {
     const hub = hubWith('ok', { maxMessageBytes: 1024 * 1024 });
     const tools = await hub.tools();
-    expect((await failure(find(tools, 'mcp__big__huge').execute({ mb: 2 }, context())))?.message).toMatch(
-      /^MCP server "big" sent a 2 MB message in answer to "huge", over the 1 MB limit/,
-    );
-    const half = toolResultText(await find(tools, 'mcp__big__huge').execute({ mb: 0.5 }, context()));
+    expect(
+      (await failureOf(findTool(tools, 'mcp__big__huge').execute({ mb: 2 }, toolContext())))?.message,
+    ).toMatch(/^MCP server "big" sent a 2 MB message in answer to "huge", over the 1 MB limit/);
+    const half = toolResultText(await findTool(tools, 'mcp__big__huge').execute({ mb: 0.5 }, toolContext()));
     expect(half).toMatch(/^x{30000}\n\[Output truncated: /);
   });
 
   it('a huge notification is dropped; the call that sent it still gets its answer', async () => {
     const hub = hubWith();
     const tools = await hub.tools();
-    const output = await find(tools, 'mcp__big__huge-notification').execute({ mb: 12 }, context());
+    const output = await findTool(tools, 'mcp__big__huge-notification').execute({ mb: 12 }, toolContext());
     expect(toolResultText(output)).toBe('ok after a huge notification');
   });
 
   it('an oversized answer whose id only a full read shows is the only pending call’s error', async () => {
     const hub = hubWith();
     const tools = await hub.tools();
-    const error = await failure(find(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, context()));
+    const error = await failureOf(
+      findTool(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, toolContext()),
+    );
     expect(error?.message).toMatch(/^MCP server "big" sent a 12 MB message in answer to "huge-hidden-id"/);
-    expect(toolResultText(await find(tools, 'mcp__big__ok').execute({}, context()))).toBe('ok');
+    expect(toolResultText(await findTool(tools, 'mcp__big__ok').execute({}, toolContext()))).toBe('ok');
   });
 
   it('an oversized answer that cannot be matched while two calls wait restarts the connection, saying why', async () => {
     const clock = manualClock();
-    const hub = createNodeMcpHub({ servers: [nodeServer('big', HOSTILE)], clock });
-    hubs.push(hub);
+    const hub = createHub({ servers: [nodeServer('big', HOSTILE)], clock });
     const tools = await hub.tools();
     const [slow, hidden] = await Promise.all([
-      failure(find(tools, 'mcp__big__slow').execute({ ms: 30_000 }, context())),
-      failure(find(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, context())),
+      failureOf(findTool(tools, 'mcp__big__slow').execute({ ms: 30_000 }, toolContext())),
+      failureOf(findTool(tools, 'mcp__big__huge-hidden-id').execute({ mb: 12 }, toolContext())),
     ]);
     for (const [error, tool] of [
       [slow, 'slow'],
@@ -92,7 +72,7 @@ describe('a stdio server sending a message over the limit', () => {
         ),
       );
     clock.advance(1_000);
-    expect(toolResultText(await find(tools, 'mcp__big__ok').execute({}, context()))).toBe('ok');
+    expect(toolResultText(await findTool(tools, 'mcp__big__ok').execute({}, toolContext()))).toBe('ok');
   });
 
   it('a tool list over the limit is a clear server problem, not an exception', async () => {

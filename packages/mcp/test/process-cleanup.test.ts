@@ -1,47 +1,30 @@
-import { fileURLToPath } from 'node:url';
-import { type Tool, type ToolContext, toolResultText } from '@troupe/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { McpHub } from '../src/index.js';
-import { createNodeMcpHub } from '../src/node/index.js';
+import { type Tool, toolResultText } from '@troupe/core';
+import { describe, expect, it, vi } from 'vitest';
 import { isRunning } from '../src/node/process-tree.js';
-import { nodeServer } from './servers.js';
+import { killedAfterEach } from './leftover-processes.js';
+import { HOSTILE, nodeServer } from './servers.js';
+import { findTool, toolContext, useNodeHubs } from './tool-calls.js';
 
 // Real server processes: seconds each on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // What a stdio server starts does not outlive it, even when it leaves the server's process group.
-const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url));
-const context = (): ToolContext => ({
-  signal: new AbortController().signal,
-  taskId: 't1',
-  agent: 'a',
-  toolUseId: 'u1',
-});
-const find = (tools: Tool[], name: string) => tools.find((tool) => tool.name === name)!;
 
-let hubs: McpHub[] = [];
-const started: number[] = [];
-afterEach(async () => {
-  await Promise.all(hubs.map((hub) => hub.close()));
-  hubs = [];
-  // What a failing run leaves is not left to sleep for ten minutes.
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone, as it should be.
-    }
-  }
-});
+// What a failing run leaves is not left to sleep for ten minutes.
+const started = killedAfterEach();
+
+// Registered after killedAfterEach, so that it runs first: hubs close, then leftovers are killed.
+const createHub = useNodeHubs();
 
 async function serverWithTools() {
-  const hub = createNodeMcpHub({ servers: [nodeServer('hostile', HOSTILE)] });
-  hubs.push(hub);
+  const hub = createHub({ servers: [nodeServer('hostile', HOSTILE)] });
   return { hub, tools: await hub.tools() };
 }
 
 async function startDaemon(tools: Tool[], name: string, input: Record<string, unknown> = {}) {
-  const pid = Number(toolResultText(await find(tools, `mcp__hostile__${name}`).execute(input, context())));
+  const pid = Number(
+    toolResultText(await findTool(tools, `mcp__hostile__${name}`).execute(input, toolContext())),
+  );
   started.push(pid);
   expect(isRunning(pid)).toBe(true);
   return pid;
@@ -82,7 +65,7 @@ describe('a stdio server that crashes', () => {
     const { hub, tools } = await serverWithTools();
     const detached = await startDaemon(tools, 'daemon');
     const forked = await startDaemon(tools, 'double-fork');
-    await expect(find(tools, 'mcp__hostile__crash').execute({}, context())).rejects.toThrow(
+    await expect(findTool(tools, 'mcp__hostile__crash').execute({}, toolContext())).rejects.toThrow(
       /MCP server "hostile" failed while calling "crash": the server exited/,
     );
     await expect.poll(() => isRunning(detached) || isRunning(forked), { timeout: 10_000 }).toBe(false);

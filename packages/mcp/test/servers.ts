@@ -10,6 +10,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const EVERYTHING = here('../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = here('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const FAULTY = here('./fixtures/faulty-server.mjs');
+/** troupe's hostile fixture: huge, deep and malformed results, processes that escape. */
+export const HOSTILE = here('./fixtures/hostile-server.mjs');
 
 /** A stdio server entry running a Node script. */
 export function nodeServer(
