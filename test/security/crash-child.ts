@@ -13,6 +13,7 @@ import {
 } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
+import { echoTool, touchTool } from './stand-in-tools.js';
 
 const [attack, dir] = process.argv.slice(2) as [string, string];
 const store = createFileStore({ dir, snapshotDelayMs: 0 });
@@ -56,20 +57,8 @@ const model: ModelAdapter = {
 };
 
 const tools = [
-  defineTool({
-    name: 'echo',
-    description: 'Echoes its input.',
-    access: 'read',
-    input: v.unknown(),
-    execute: () => 'echoed',
-  }),
-  defineTool({
-    name: 'touch',
-    description: 'Pretends to write.',
-    access: 'write',
-    input: v.object({ name: v.string() }),
-    execute: () => 'written',
-  }),
+  echoTool,
+  touchTool,
   defineTool({
     name: 'big',
     description: 'Returns 50 MB.',

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, defineTool, type ModelAdapter, type ModelResponse, replayTask } from '@troupe/core';
+import { createRuntime, type ModelAdapter, type ModelResponse, replayTask } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
 import fc from 'fast-check';
-import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { echoTool, touchTool } from './stand-in-tools.js';
 
 const FINAL = ['completed', 'failed', 'cancelled'];
 
@@ -53,22 +53,7 @@ const turn = fc.oneof(
 );
 const policyAnswer = fc.constantFrom('approve', 'deny', undefined, 42, null, { decision: 'approve' });
 
-const tools = [
-  defineTool({
-    name: 'echo',
-    description: 'Echoes.',
-    access: 'read',
-    input: v.unknown(),
-    execute: () => 'echoed',
-  }),
-  defineTool({
-    name: 'touch',
-    description: 'Pretends to write.',
-    access: 'write',
-    input: v.object({ name: v.string() }),
-    execute: ({ name }) => `wrote ${name}`,
-  }),
-];
+const tools = [echoTool, touchTool];
 
 describe('fuzz: a hostile model with the file store', () => {
   it('never kills the process; every task ends exactly once; every journal replays', async () => {
