@@ -1,14 +1,14 @@
 import { createRuntime } from '@troupe/core';
 import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { queuedRecord } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelTasks } from '../src/cluster/cancel-tasks.js';
 import { claimTask } from '../src/cluster/claim-task.js';
 import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let store: PostgresTaskStore;
 const planner = createRuntime({
   model: scriptedModel(() => textReply('unused')),
@@ -16,25 +16,16 @@ const planner = createRuntime({
 });
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
   store = await openPostgresStore({ url: await cluster.createDatabase('claims') });
 }, 60_000);
 afterAll(async () => {
   await store?.close();
   await planner.shutdown();
-  await cluster?.destroy();
 });
 
 async function queue(taskId: string, sessionKey: string): Promise<void> {
   const { spec } = prepareTask(taskPlannerOf(planner), { agent: 'explore', prompt: 'x', sessionKey }, taskId);
-  store.appendStatus({
-    v: SCHEMA_VERSION,
-    taskId,
-    event: 'task.queued',
-    status: 'queued',
-    at: spec.createdAt,
-    spec,
-  });
+  store.appendStatus(queuedRecord(spec));
   await store.flush();
 }
 

@@ -1,40 +1,20 @@
-import { createRuntime, defineTool } from '@troupe/core';
-import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import { createRuntime } from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
-import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { markerAgent, markerModel, markTool } from './fixtures/marker.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.destroy();
-});
+const cluster = useTestCluster();
 
-const agents = [{ name: 'marker', description: 'marks', systemPrompt: 'Mark.', tools: ['mark'] }];
-const answered = (request: { messages: { content: unknown }[] }) =>
-  request.messages.some(
-    (message) =>
-      Array.isArray(message.content) && message.content.some((block) => block.type === 'tool_result'),
-  );
+const agents = [markerAgent];
 
 describe('restore() of the Postgres store with records it cannot read', () => {
   it('restores the others and never throws: a null context, a bad status, a bad spec, an id that is a path', async () => {
     const url = await cluster.createDatabase('hostile');
     const marked: string[] = [];
-    const mark = defineTool({
-      name: 'mark',
-      description: 'Records that it ran',
-      access: 'write',
-      input: v.object({}),
-      execute: async (_input, { taskId }) => {
-        marked.push(taskId);
-        return 'marked';
-      },
-    });
+    const mark = markTool((taskId) => marked.push(taskId));
     let calls = 0;
     let allCalled!: () => void;
     const called = new Promise<void>((resolve) => {
@@ -78,7 +58,7 @@ describe('restore() of the Postgres store with records it cannot read', () => {
 
     const store = await openPostgresStore({ url });
     const runtime = createRuntime({
-      model: scriptedModel((request) => (answered(request) ? textReply('done') : toolReply('mark', {}))),
+      model: markerModel(),
       agents,
       tools: [mark],
       approval: 'auto',

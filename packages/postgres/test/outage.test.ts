@@ -3,22 +3,18 @@ import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
 import { queuedRecord } from '@troupe/core/store';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 const planner = createRuntime({
   model: scriptedModel(() => textReply('unused')),
   agents: [{ name: 'explore', description: 'explores', systemPrompt: 'explore' }],
 });
 
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
 afterAll(async () => {
   await planner.shutdown();
-  await cluster?.destroy();
 });
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {

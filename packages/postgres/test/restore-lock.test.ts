@@ -7,25 +7,19 @@ import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
 import * as v from 'valibot';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const runnerScript = fileURLToPath(new URL('./fixtures/restore-runner.ts', import.meta.url));
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let databases = 0;
 const children: ChildProcessWithoutNullStreams[] = [];
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
 afterEach(() => {
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-afterAll(async () => {
-  await cluster?.destroy();
 });
 
 const agents = [{ name: 'marker', description: 'marks', systemPrompt: 'Mark.', tools: ['mark'] }];

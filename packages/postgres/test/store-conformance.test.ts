@@ -1,22 +1,15 @@
 import type { TaskStatusRecord, TaskStore } from '@troupe/core';
 import { runTaskStoreSuite } from '@troupe/core/store';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
 import { writeBatch } from '../src/store/write-batch.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let databases = 0;
 const urls = new Map<TaskStore, string>();
 const open: PostgresTaskStore[] = [];
 const pg = (store: TaskStore) => store as PostgresTaskStore;
-
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.destroy();
-});
 
 async function openOn(url: string): Promise<PostgresTaskStore> {
   const store = await openPostgresStore({ url });

@@ -3,20 +3,13 @@ import { storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import pg from 'pg';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let databases = 0;
 const freshDatabase = () => cluster.createDatabase(`store_${++databases}`);
-
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.destroy();
-});
 
 const echo = defineTool({
   name: 'echo',

@@ -1,17 +1,11 @@
-import { SCHEMA_VERSION } from '@troupe/core/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedRecord } from '@troupe/core/store';
+import { describe, expect, it } from 'vitest';
 import { claimTask } from '../src/cluster/claim-task.js';
 import { isUnreachable, untilReachable } from '../src/cluster/until-reachable.js';
 import { openPostgresStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
-beforeAll(async () => {
-  cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.destroy();
-});
+const cluster = useTestCluster();
 
 const spec = {
   taskId: 't_claim',
@@ -35,14 +29,7 @@ describe("a worker's claim while the server is away", () => {
     const url = await cluster.createDatabase('claim_outage');
     const store = await openPostgresStore({ url });
     try {
-      store.appendStatus({
-        v: SCHEMA_VERSION,
-        taskId: 't_claim',
-        event: 'task.queued',
-        status: 'queued',
-        at: 1,
-        spec,
-      });
+      store.appendStatus(queuedRecord(spec));
       await store.flush();
       await cluster.stop('fast');
       await expect(claimTask(store.pool, 't_claim', 'w1')).rejects.toThrow();

@@ -5,9 +5,9 @@ import { scriptedModel, textReply } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
-import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { useTestCluster } from './test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let store: PostgresTaskStore;
 let url: string;
 let tasks = 0;
@@ -17,14 +17,12 @@ const planner = createRuntime({
 });
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
   url = await cluster.createDatabase('batches');
   store = await openPostgresStore({ url });
 }, 60_000);
 afterAll(async () => {
   await store?.close();
   await planner.shutdown();
-  await cluster?.destroy();
 });
 
 /** A queued task in the store; returns its id. */
