@@ -68,6 +68,7 @@ export {
 } from './permissions/permission-policy.js';
 export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
 export { createMemoryStore } from './persistence/memory-store.js';
+export { FINAL_TASK_EVENTS, type FinalTaskEvent, isFinalTaskEvent } from './persistence/statuses.js';
 export type {
   JournalEntry,
   StoredTask,
@@ -93,8 +94,11 @@ export { formatDuration, formatTokens } from './runtime/main-tools.js';
 export type { RuntimeLimits } from './runtime/runtime-limits.js';
 export { Session, type SessionMessage, type SessionOptions, type SessionReply } from './runtime/session.js';
 export type { SpawnOptions } from './runtime/spawn-options.js';
+export type { Awaitable, TaskClient, TaskHistoryPage } from './runtime/task-client.js';
 export type { TaskHandle } from './runtime/task-handle.js';
-export type { TaskInfo, TaskListFilter } from './runtime/task-table.js';
+export { createTaskId } from './runtime/task-id.js';
+export type { TaskInfo } from './runtime/task-info.js';
+export type { TaskListFilter } from './runtime/task-table.js';
 export {
   defineTool,
   type Tool,

@@ -9,6 +9,7 @@ describe('@troupe/core entry points', () => {
   it('the barrel exports exactly what hosts use', () => {
     expect(Object.keys(core).sort()).toEqual([
       'DefinitionError',
+      'FINAL_TASK_EVENTS',
       'LimitError',
       'MCP_TOOL_PREFIX',
       'ModelError',
@@ -23,10 +24,12 @@ describe('@troupe/core entry points', () => {
       'createMemoryStore',
       'createPermissionPolicy',
       'createRuntime',
+      'createTaskId',
       'createToolRegistry',
       'defineTool',
       'formatDuration',
       'formatTokens',
+      'isFinalTaskEvent',
       'isValidAgentName',
       'mcpServerOf',
       'normaliseAgentName',

@@ -19,6 +19,14 @@ export {
 } from '../persistence/task-documents.js';
 export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from '../redaction/redactor.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
+export { type StoredTaskRunner, storedTaskRunnerOf } from '../runtime/stored-task-runner.js';
+export {
+  storedTaskInfo,
+  type TaskFacts,
+  type TaskProgress,
+  taskEventBase,
+  taskInfoOf,
+} from '../runtime/task-info.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
 export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';

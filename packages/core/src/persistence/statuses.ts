@@ -25,3 +25,14 @@ export function isFinalStatus(status: string): status is FinalTaskStatus {
 export function isTaskStatus(value: unknown): value is TaskStatus {
   return typeof value === 'string' && (TASK_STATUSES as readonly string[]).includes(value);
 }
+
+/** The event a task ends with, one per final status (`task.<status>`). */
+export type FinalTaskEvent = `task.${FinalTaskStatus}`;
+
+/** The events a task ends with: `task.completed`, `task.failed`, `task.cancelled`. */
+export const FINAL_TASK_EVENTS = Object.freeze(['task.completed', 'task.failed', 'task.cancelled'] as const);
+
+/** True when `name` is the event of a task's end (`task.completed`, `task.failed`, `task.cancelled`). */
+export function isFinalTaskEvent(name: string): name is FinalTaskEvent {
+  return name === 'task.completed' || name === 'task.failed' || name === 'task.cancelled';
+}

@@ -13,7 +13,6 @@ import { createMemoryStore } from '../persistence/memory-store.js';
 import { nullStore } from '../persistence/null-store.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
-import { summaryOf } from '../persistence/task-pages.js';
 import type {
   StoreWarning,
   TaskQuery,
@@ -43,12 +42,14 @@ import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 import { withToolSources } from './source-registry.js';
 import type { SpawnOptions } from './spawn-options.js';
-import { infoFromSummary } from './stored-task-info.js';
 import type { SubagentRef } from './subagent-snapshot.js';
+import type { TaskClient, TaskHistoryPage } from './task-client.js';
 import { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
+import { createTaskId } from './task-id.js';
+import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
-import { type TaskInfo, type TaskListFilter, TaskTable } from './task-table.js';
+import { type TaskListFilter, TaskTable } from './task-table.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -89,32 +90,12 @@ const DEFAULT_LIMITS: RuntimeLimits = {
   mainMaxTurns: 40,
 };
 
-let idCounter = 0;
-/** Random words for ids, drawn a batch at a time (one call to the system's generator per 256 ids). */
-const randomWords = new Uint32Array(1024);
-let randomIndex = randomWords.length;
-/**
- * A task id: time and a counter (so ids sort roughly by creation) and about 100 random bits, so that
- * one session cannot guess another's task ids.
- */
-function defaultId(): string {
-  idCounter = (idCounter + 1) % 1_679_616;
-  if (randomIndex === randomWords.length) {
-    crypto.getRandomValues(randomWords);
-    randomIndex = 0;
-  }
-  let suffix = '';
-  for (const end = randomIndex + 4; randomIndex < end; randomIndex++)
-    suffix += randomWords[randomIndex]!.toString(36).padStart(7, '0').slice(-5);
-  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${suffix}`;
-}
-
 /**
  * The troupe runtime: the facade a host programs against. See the README and DESIGN.md "The
  * contract". Bad input (unknown agent, empty prompt, invalid options, input failing an agent's
  * input schema) throws synchronously; task failures are data on the result.
  */
-export class Runtime {
+export class Runtime implements TaskClient {
   readonly limits: RuntimeLimits;
   readonly agents: AgentCatalog;
   readonly store: TaskStore;
@@ -148,7 +129,7 @@ export class Runtime {
     }
     this.clock = options.clock ?? systemClock;
     this.store = options.store ?? createMemoryStore();
-    this.createId = options.createId ?? defaultId;
+    this.createId = options.createId ?? createTaskId;
     this.baseTools = options.tools ?? [];
     assertUniqueToolNames(this.baseTools);
     this.agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
@@ -219,6 +200,27 @@ export class Runtime {
     return this.submit(spec, registry);
   }
 
+  /**
+   * @internal Runs a task whose spec another process prepared and stored as queued (a cluster
+   * client): through the supervisor's queue, like a spawn, without recording it again. Throws
+   * `VALIDATION_FAILED` if this runtime already holds the task. Reach it with `storedTaskRunnerOf`.
+   */
+  runStored(spec: TaskSpec): TaskHandle {
+    this.assertRunning();
+    if (this.table.get(spec.taskId))
+      throw new TroupeError(
+        'VALIDATION_FAILED',
+        `runStored: task ${spec.taskId} is already in this runtime.`,
+      );
+    const registry = this.agents.registryForSpec(
+      spec,
+      this.baseTools,
+      this.mainToolList,
+      this.limits.maxDepth,
+    );
+    return this.submit(spec, registry, undefined, true);
+  }
+
   /** A task's current information, or undefined. */
   get(id: string): TaskInfo | undefined {
     return this.table.info(id, this.clock.now());
@@ -247,7 +249,7 @@ export class Runtime {
     const live = this.get(id);
     if (live) return live;
     const stored = await this.store.getTask(id);
-    return stored ? infoFromSummary(summaryOf(stored)) : undefined;
+    return stored ? storedTaskInfo(stored) : undefined;
   }
 
   /**
@@ -256,10 +258,10 @@ export class Runtime {
    * show their live progress. Served by the store's index: the stored tasks' conversations and
    * documents are not loaded.
    */
-  async history(query: TaskQuery = {}): Promise<{ tasks: TaskInfo[]; cursor?: string }> {
+  async history(query: TaskQuery = {}): Promise<TaskHistoryPage> {
     await this.store.flush();
     const page = await this.store.listTasks(query);
-    const tasks = page.tasks.map((summary) => this.get(summary.taskId) ?? infoFromSummary(summary));
+    const tasks = page.tasks.map((summary) => this.get(summary.taskId) ?? storedTaskInfo(summary));
     return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
   }
 
@@ -631,9 +633,10 @@ export class Runtime {
       journalLength: number;
       resumed: true;
     },
+    recorded = restore !== undefined,
   ): TaskHandle {
     const entry = this.table.add(spec, registry, restore);
-    if (!restore)
+    if (!recorded)
       this.store.appendStatus({
         v: SCHEMA_VERSION,
         taskId: spec.taskId,

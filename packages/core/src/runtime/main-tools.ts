@@ -2,13 +2,14 @@ import * as v from 'valibot';
 import { taskToolDescription } from '../definitions/task-tool-description.js';
 import { TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
-import type { TaskQuery, TaskResult, TaskStore } from '../persistence/types.js';
+import { TASK_STATUSES } from '../persistence/statuses.js';
+import type { TaskQuery, TaskResult, TaskStatus, TaskStore } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
-import type { TaskInfo } from './task-table.js';
+import type { TaskInfo } from './task-info.js';
 
 /** What the main agent's tools need from the runtime they drive. */
 export interface MainToolsRuntime {
@@ -210,9 +211,7 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
     description: 'Lists tasks of this session, newest first, optionally by status or agent.',
     access: 'read',
     input: v.object({
-      status: v.optional(
-        v.picklist(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']),
-      ),
+      status: v.optional(v.picklist(TASK_STATUSES as [TaskStatus, ...TaskStatus[]])),
       agent_name: v.optional(v.string()),
       limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
     }),

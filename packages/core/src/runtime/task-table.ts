@@ -1,31 +1,12 @@
 import type { AnyActorLogic } from 'xstate';
 import type { TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
+import { isFinalStatus } from '../persistence/statuses.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { phaseOf } from './subagent-snapshot.js';
 import type { TaskDriver } from './task-driver.js';
-
-/** What `runtime.get` and `runtime.list` report about a task. */
-export interface TaskInfo {
-  id: string;
-  agent: string;
-  status: TaskStatus;
-  sessionKey: string;
-  description: string;
-  background: boolean;
-  depth: number;
-  parentTaskId?: string;
-  model: string;
-  createdAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  turns: number;
-  toolCalls: number;
-  tokens: number;
-  elapsedMs: number;
-  result?: TaskResult;
-}
+import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
 
 /** Filter of `runtime.list`. */
 export interface TaskListFilter {
@@ -53,8 +34,6 @@ export interface TaskEntry {
   /** Frozen info of a finished task. */
   info?: TaskInfo;
 }
-
-const FINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
 /** @internal The runtime's index of tasks: by id, in submission order. */
 export class TaskTable {
@@ -115,20 +94,7 @@ export class TaskTable {
   }
 
   eventBase(spec: TaskSpec, at: number): TaskEventBase {
-    const base: TaskEventBase = {
-      taskId: spec.taskId,
-      agent: spec.agent,
-      sessionKey: spec.sessionKey,
-      description: spec.description,
-      at,
-      toolCalls: 0,
-      turns: 0,
-      elapsedMs: 0,
-      tokens: 0,
-      depth: spec.depth,
-    };
-    if (spec.parentTaskId) base.parentTaskId = spec.parentTaskId;
-    return base;
+    return taskEventBase(spec, at);
   }
 
   info(id: string, now: number): TaskInfo | undefined {
@@ -152,7 +118,7 @@ export class TaskTable {
       if (statuses && !statuses.has(status)) continue;
       if (agent && entry.spec.agent.toLowerCase() !== agent) continue;
       if (filter.sessionKey && entry.spec.sessionKey !== filter.sessionKey) continue;
-      if (filter.active && FINAL.has(status)) continue;
+      if (filter.active && isFinalStatus(status)) continue;
       out.push(this.info(entry.spec.taskId, now)!);
       if (filter.limit && out.length >= filter.limit) break;
     }
@@ -172,37 +138,20 @@ function statusOf(entry: TaskEntry): TaskStatus {
 }
 
 function baseInfo(entry: TaskEntry): TaskInfo {
-  const spec = entry.spec;
-  const info: TaskInfo = {
-    id: spec.taskId,
-    agent: spec.agent,
-    status: statusOf(entry),
-    sessionKey: spec.sessionKey,
-    description: spec.description,
-    background: spec.background,
-    depth: spec.depth,
-    model: entry.result?.model ?? spec.model,
-    createdAt: spec.createdAt,
-    turns: entry.result?.turns ?? 0,
-    toolCalls: entry.result?.toolCalls ?? 0,
-    tokens: entry.result?.usage.total ?? 0,
-    elapsedMs: entry.result?.durationMs ?? 0,
-  };
-  if (spec.parentTaskId) info.parentTaskId = spec.parentTaskId;
-  if (entry.endedAt !== undefined) info.endedAt = entry.endedAt;
-  if (entry.result) info.result = entry.result;
-  return info;
+  return taskInfoOf(entry.spec, { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt });
 }
 
 function infoFromDriver(entry: TaskEntry, driver: TaskDriver, now: number): TaskInfo {
-  const info = baseInfo(entry);
   const context = driver.context;
-  if (!context) return info;
-  if (context.startedAt) info.startedAt = context.startedAt;
-  info.turns = context.turns;
-  info.toolCalls = context.toolCalls;
-  info.tokens = context.usage.input + context.usage.output;
-  info.model = context.modelUsed ?? info.model;
-  info.elapsedMs = context.startedAt ? (context.end?.endedAt ?? now) - context.startedAt : 0;
-  return info;
+  if (!context) return baseInfo(entry);
+  const state = { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt };
+  const progress: TaskProgress = {
+    turns: context.turns,
+    toolCalls: context.toolCalls,
+    tokens: context.usage.input + context.usage.output,
+    elapsedMs: context.startedAt ? (context.end?.endedAt ?? now) - context.startedAt : 0,
+  };
+  if (context.startedAt) progress.startedAt = context.startedAt;
+  if (context.modelUsed) progress.model = context.modelUsed;
+  return taskInfoOf(entry.spec, state, progress);
 }

@@ -1,0 +1,117 @@
+import type { TaskEventBase } from '../events.js';
+import { isFinalStatus } from '../persistence/statuses.js';
+import type { StoredTask, TaskResult, TaskStatus, TaskSummary } from '../persistence/types.js';
+
+/** What `get`, `find`, `list` and `history` report about a task (a runtime's or a cluster's). */
+export interface TaskInfo {
+  id: string;
+  agent: string;
+  status: TaskStatus;
+  sessionKey: string;
+  description: string;
+  background: boolean;
+  depth: number;
+  parentTaskId?: string;
+  model: string;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  turns: number;
+  toolCalls: number;
+  tokens: number;
+  elapsedMs: number;
+  result?: TaskResult;
+}
+
+/**
+ * @internal What every source of a task knows of it without running it: its spec (a runtime's
+ * table, a stored task) or its summary (a store's index).
+ */
+export type TaskFacts = Pick<
+  TaskSummary,
+  | 'taskId'
+  | 'agent'
+  | 'sessionKey'
+  | 'description'
+  | 'background'
+  | 'depth'
+  | 'parentTaskId'
+  | 'model'
+  | 'createdAt'
+>;
+
+/** @internal A running task's counters, read from its live actor. */
+export interface TaskProgress {
+  startedAt?: number;
+  turns: number;
+  toolCalls: number;
+  /** Input + output tokens. */
+  tokens: number;
+  elapsedMs: number;
+  /** The model that answered, when it differs from the one asked for. */
+  model?: string;
+}
+
+/**
+ * @internal The one mapper to {@link TaskInfo}. Counters come from `progress` (a live task), else
+ * from the result (an ended one), else zero (a queued one, or one another process runs).
+ */
+export function taskInfoOf(
+  task: TaskFacts,
+  state: { status: TaskStatus; result?: TaskResult | undefined; endedAt?: number | undefined },
+  progress?: TaskProgress,
+): TaskInfo {
+  const { result } = state;
+  const info: TaskInfo = {
+    id: task.taskId,
+    agent: task.agent,
+    status: state.status,
+    sessionKey: task.sessionKey,
+    description: task.description,
+    background: task.background,
+    depth: task.depth,
+    model: progress?.model ?? result?.model ?? task.model,
+    createdAt: task.createdAt,
+    turns: progress?.turns ?? result?.turns ?? 0,
+    toolCalls: progress?.toolCalls ?? result?.toolCalls ?? 0,
+    tokens: progress?.tokens ?? result?.usage.total ?? 0,
+    elapsedMs: progress?.elapsedMs ?? result?.durationMs ?? 0,
+  };
+  if (task.parentTaskId) info.parentTaskId = task.parentTaskId;
+  if (progress?.startedAt) info.startedAt = progress.startedAt;
+  if (state.endedAt !== undefined) info.endedAt = state.endedAt;
+  if (result) info.result = result;
+  return info;
+}
+
+/**
+ * @internal What `get` says of a task known only from a store (it ended before a restart, or
+ * another process runs it): its counters come from its result, once it has one; it ended when
+ * its final status was written.
+ */
+export function storedTaskInfo(task: TaskSummary | StoredTask): TaskInfo {
+  const facts = 'spec' in task ? task.spec : task;
+  return taskInfoOf(facts, {
+    status: task.status,
+    result: task.result,
+    endedAt: isFinalStatus(task.status) ? task.updatedAt : undefined,
+  });
+}
+
+/** @internal The common fields of an event about a task that has not started (no counters yet). */
+export function taskEventBase(task: TaskFacts, at: number): TaskEventBase {
+  const base: TaskEventBase = {
+    taskId: task.taskId,
+    agent: task.agent,
+    sessionKey: task.sessionKey,
+    description: task.description,
+    at,
+    toolCalls: 0,
+    turns: 0,
+    elapsedMs: 0,
+    tokens: 0,
+    depth: task.depth,
+  };
+  if (task.parentTaskId) base.parentTaskId = task.parentTaskId;
+  return base;
+}
