@@ -1,10 +1,10 @@
 import type { TaskSpec } from '@troupe/core';
-import { cancelledBeforeStart } from '@troupe/core/internal';
+import { cancelledBeforeStart, taskEventBase } from '@troupe/core/internal';
 import { finalRecord, resultDocument } from '@troupe/core/store';
 import type pg from 'pg';
+import { FINAL_STATUS_LIST } from '../store/final-statuses-sql.js';
 import { writeBatchWith } from '../store/write-batch.js';
 import { EVENTS_CHANNEL, encodeEvent } from './channels.js';
-import { queuedEventBase } from './task-info.js';
 
 /** What a cancellation found: tasks it ended while queued, and running tasks it asked to stop. */
 export interface CancelOutcome {
@@ -30,7 +30,7 @@ export async function cancelTasks(
     const condition = 'taskId' in where ? 'task_id = $1' : 'session_key = $1';
     const { rows } = await client.query<{ task_id: string; claimed: boolean; spec: TaskSpec }>(
       `UPDATE troupe.tasks SET cancel_requested = $2
-       WHERE ${condition} AND status NOT IN ('completed', 'failed', 'cancelled')
+       WHERE ${condition} AND status NOT IN ${FINAL_STATUS_LIST}
        RETURNING task_id, worker_id IS NOT NULL AS claimed, spec`,
       ['taskId' in where ? where.taskId : where.sessionKey, reason],
     );
@@ -45,7 +45,7 @@ export async function cancelTasks(
       results: results.map((result) => resultDocument(result)),
     });
     for (const [index, row] of queued.entries()) {
-      const event = Object.assign(queuedEventBase(row.spec, at), { result: results[index]! });
+      const event = Object.assign(taskEventBase(row.spec, at), { result: results[index]! });
       await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, encodeEvent('task.cancelled', event)]);
     }
     await client.query('COMMIT');

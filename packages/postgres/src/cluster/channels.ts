@@ -37,11 +37,15 @@ export interface EventMessage<TName extends RuntimeEventName = RuntimeEventName>
 export type ControlMessage =
   | { type: 'cancel'; taskId: string; reason?: string }
   | { type: 'cancelSession'; sessionKey: string; reason?: string }
+  /** `worker`: the worker that had claimed the task when it was sent (none while it was queued). */
+  | { type: 'steer'; taskId: string; text: string; worker?: string }
   | { type: 'approve'; approvalId: string; always?: boolean }
   | { type: 'deny'; approvalId: string; reason?: string };
 
 /** Postgres refuses notifications of 8,000 bytes or more. */
 const MAX_PAYLOAD = 7_900;
+/** The largest {@link ControlMessage} a notification carries (its JSON, in bytes). */
+export const MAX_CONTROL_BYTES = MAX_PAYLOAD;
 
 /**
  * Encodes an event for NOTIFY. An event too large for a notification (a long tool input, a long

@@ -1,6 +1,7 @@
 import type { StoredTask, TaskSpec, TaskStatus } from '@troupe/core';
 import { parseStatusRecord } from '@troupe/core/store';
 import type pg from 'pg';
+import { FINAL_STATUS_LIST } from '../store/final-statuses-sql.js';
 
 /** A task a worker has claimed, with the cancellation requested before it started, if any. */
 export interface ClaimedTask {
@@ -33,7 +34,7 @@ export async function claimTask(
 ): Promise<ClaimedTask | UnreadableTask | undefined> {
   const { rows } = await pool.query(
     `UPDATE troupe.tasks SET worker_id = $2
-     WHERE task_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
+     WHERE task_id = $1 AND status NOT IN ${FINAL_STATUS_LIST}
      RETURNING v, created_at, spec, status, updated_at, cancel_requested`,
     [taskId, workerId],
   );

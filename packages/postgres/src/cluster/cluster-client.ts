@@ -1,21 +1,27 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
   createRuntime,
+  createTaskId,
+  isFinalTaskEvent,
   type ModelAdapter,
   PersistenceError,
   type Runtime,
   type RuntimeEventName,
   type RuntimeEvents,
   type SpawnOptions,
+  type TaskClient,
   type TaskHandle,
+  type TaskHistoryPage,
   type TaskInfo,
   type TaskListFilter,
+  type TaskQuery,
   type TaskResult,
   type TaskSpec,
   TroupeError,
+  ValidationError,
 } from '@troupe/core';
-import { prepareTask, taskPlannerOf } from '@troupe/core/internal';
-import { queuedRecord } from '@troupe/core/store';
+import { prepareTask, storedTaskInfo, taskEventBase, taskPlannerOf } from '@troupe/core/internal';
+import { isFinalStatus, queuedRecord } from '@troupe/core/store';
 import { checkUrl, connectionError } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import { writeBatchWith } from '../store/write-batch.js';
@@ -27,34 +33,18 @@ import {
   EVENTS_CHANNEL,
   type EventMessage,
   encodeEvent,
+  MAX_CONTROL_BYTES,
   TASK_QUEUE,
   TASK_WORKFLOW,
 } from './channels.js';
 import { type ClusterOptions, clusterLimits } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
-import { queuedEventBase, taskInfo } from './task-info.js';
 
 /** A client never runs a model: it submits to the cluster's workers. */
 const noModel: ModelAdapter = {
   generate: () => Promise.reject(new TroupeError('MODEL_NOT_CONFIGURED', 'A cluster client runs no tasks.')),
 };
-
-const FINAL = new Set(['task.completed', 'task.failed', 'task.cancelled']);
-
-let idCounter = 0;
-/**
- * Task ids that sort in creation order within a client (DBOS breaks ties between workflows
- * enqueued in the same millisecond by id, so this keeps a session's queue FIFO), ending in ~100
- * random bits like the local runtime's, so an id cannot be guessed.
- */
-function orderedId(): string {
-  idCounter = (idCounter + 1) % 1_679_616;
-  const random = new Uint32Array(4);
-  crypto.getRandomValues(random);
-  const suffix = Array.from(random, (word) => word.toString(36).padStart(7, '0').slice(-5)).join('');
-  return `t_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${suffix}`;
-}
 
 /** Options of {@link connectCluster}. */
 export interface ClusterClientOptions extends ClusterOptions {
@@ -65,18 +55,23 @@ export interface ClusterClientOptions extends ClusterOptions {
 }
 
 /**
- * The runtime API of a troupe cluster, from any process (a worker's or one that runs no tasks):
- * `spawn` validates like the local runtime and enqueues the task's DBOS workflow; `get`/`list`
- * read the store (indexed); `cancel`, `cancelSession`, `approve` and `deny` reach the worker
- * running the task; `on` delivers the events of every worker. Reads and control calls are
- * asynchronous here: they go to Postgres.
+ * The {@link TaskClient} of a troupe cluster, from any process (a worker's or one that runs no
+ * tasks): `spawn` validates like the local runtime and enqueues the task's DBOS workflow;
+ * `find`/`history` (and `get`/`list`) read the store (indexed); `result` waits for any task of the
+ * cluster; `cancel`, `cancelSession`, `steer`, `approve` and `deny` reach the worker running the
+ * task; `on` delivers the events of every worker. Reads and control calls are asynchronous here:
+ * they go to Postgres.
  */
-export class ClusterClient {
+export class ClusterClient implements TaskClient {
   readonly store: PostgresTaskStore;
   private readonly dbos: DBOSClient;
   private readonly planner: Runtime;
   private readonly listener: NotificationListener;
-  private readonly handles = new Map<string, (result: TaskResult) => void>();
+  /** Results awaited here (tasks spawned here, and tasks `result` was asked for), by task id. */
+  private readonly handles = new Map<
+    string,
+    { promise: Promise<TaskResult>; resolve: (result: TaskResult) => void }
+  >();
   /** Submissions not yet committed: a cancellation from this client waits for them. */
   private readonly submissions = new Set<Promise<void>>();
   private pending: TaskSpec[] = [];
@@ -103,7 +98,7 @@ export class ClusterClient {
       limits,
       ...(options.models ? { models: options.models } : {}),
     });
-    this.createId = options.createId ?? orderedId;
+    this.createId = options.createId ?? createTaskId;
     this.listener = listener(this);
     this.poller = setInterval(() => void this.catchUp(), options.pollMs ?? 1_000);
     this.poller.unref();
@@ -121,8 +116,9 @@ export class ClusterClient {
   spawn(options: SpawnOptions): TaskHandle {
     this.assertOpen();
     const { spec } = prepareTask(taskPlannerOf(this.planner), options, this.createId());
+    const ended = this.awaitResult(spec.taskId);
     const result = new Promise<TaskResult>((resolve, reject) => {
-      this.handles.set(spec.taskId, resolve);
+      ended.then(resolve);
       this.submission().then(undefined, (error) => {
         this.handles.delete(spec.taskId);
         reject(error);
@@ -176,7 +172,7 @@ export class ClusterClient {
           },
           spec.taskId,
         );
-        const event = Object.assign(queuedEventBase(spec, spec.createdAt), { position: -1 });
+        const event = Object.assign(taskEventBase(spec, spec.createdAt), { position: -1 });
         await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, encodeEvent('task.queued', event)]);
       }
       await client.query('COMMIT');
@@ -195,9 +191,49 @@ export class ClusterClient {
   }
 
   /** A task's information from the store, or undefined. */
-  async get(id: string): Promise<TaskInfo | undefined> {
-    const task = await this.store.get(id);
-    return task ? taskInfo(task) : undefined;
+  async find(id: string): Promise<TaskInfo | undefined> {
+    const task = await this.store.getTask(id);
+    return task ? storedTaskInfo(task) : undefined;
+  }
+
+  /** The same as {@link find}. */
+  get(id: string): Promise<TaskInfo | undefined> {
+    return this.find(id);
+  }
+
+  /** The cluster's tasks, newest first, filtered and paged by cursor (an indexed query). */
+  async history(query: TaskQuery = {}): Promise<TaskHistoryPage> {
+    const page = await this.store.listTasks(query);
+    const tasks = page.tasks.map(storedTaskInfo);
+    return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
+  }
+
+  /**
+   * A task's result: resolves when a worker ends the task (at once if it has ended). Undefined
+   * for a task the cluster does not know. Never rejects for a task failure.
+   */
+  async result(id: string): Promise<TaskResult | undefined> {
+    const waiting = this.handles.get(id);
+    if (waiting) return waiting.promise;
+    const task = await this.store.getTask(id);
+    if (!task) return undefined;
+    if (isFinalStatus(task.status)) return task.result ?? (await this.store.loadResult(id));
+    const ended = this.awaitResult(id);
+    // It may have ended between the read and now: look once more.
+    void this.catchUp([id]);
+    return ended;
+  }
+
+  /** A promise of `taskId`'s result, settled by its final event or by {@link catchUp}. */
+  private awaitResult(taskId: string): Promise<TaskResult> {
+    const known = this.handles.get(taskId);
+    if (known) return known.promise;
+    let resolve!: (result: TaskResult) => void;
+    const promise = new Promise<TaskResult>((done) => {
+      resolve = done;
+    });
+    this.handles.set(taskId, { promise, resolve });
+    return promise;
   }
 
   /** Tasks, newest first, filtered (an indexed query). Default limit 100. */
@@ -209,7 +245,7 @@ export class ClusterClient {
       ...(filter.sessionKey ? { sessionKey: filter.sessionKey } : {}),
       limit: filter.limit ?? 100,
     });
-    return tasks.map(taskInfo);
+    return tasks.map(storedTaskInfo);
   }
 
   /** Cancels a queued or running task on whichever worker holds it. False if unknown or ended. */
@@ -240,6 +276,39 @@ export class ClusterClient {
     // Queued workflows leave the queue (a worker that dequeued one meanwhile finds it ended).
     if (queued.length) await this.dbos.cancelWorkflows(queued);
     if (message) await this.sendControl(message);
+  }
+
+  /**
+   * Sends a message to a queued or running task, wherever it runs (it sees it at its next turn
+   * boundary). Rejects with a `ValidationError` for an empty message or one too long for a
+   * notification (about 7,000 bytes), `TASK_NOT_FOUND` for a task the cluster does not know, and
+   * `TASK_ENDED` for one that has ended.
+   */
+  async steer(id: string, text: string): Promise<void> {
+    this.assertOpen();
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new ValidationError('steer: the message must be a non-empty string.', ['text']);
+    const message: ControlMessage = { type: 'steer', taskId: id, text };
+    // Room for the worker id added below.
+    if (Buffer.byteLength(JSON.stringify(message)) > MAX_CONTROL_BYTES - 300)
+      throw new ValidationError(
+        `steer: the message to task ${id} is ${Buffer.byteLength(text)} bytes; a cluster carries at most about ${MAX_CONTROL_BYTES - 400} bytes (one Postgres notification).`,
+        ['text'],
+      );
+    await Promise.all(this.submissions);
+    const { rows } = await this.store.pool.query<{ status: string; worker_id: string | null }>(
+      'SELECT status, worker_id FROM troupe.tasks WHERE task_id = $1',
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw new TroupeError('TASK_NOT_FOUND', `steer: the cluster has no task "${id}".`);
+    if (isFinalStatus(row.status))
+      throw new TroupeError(
+        'TASK_ENDED',
+        `steer: task ${id} has already ended (${row.status}); start a new task instead.`,
+      );
+    // A claimed task's worker alone takes it; a queued one's message waits on every worker for it.
+    await this.sendControl(row.worker_id ? { ...message, worker: row.worker_id } : message);
   }
 
   /** Approves a pending tool call, wherever its task runs. `always` remembers the tool for the session on that worker. */
@@ -281,7 +350,7 @@ export class ClusterClient {
         (listener as (event: unknown) => void)(event);
       } catch {}
     }
-    if (FINAL.has(name)) {
+    if (isFinalTaskEvent(name)) {
       const taskId = (event as { taskId: string }).taskId;
       const result = (event as { result?: TaskResult }).result;
       if (result && !message.truncated) this.settle(taskId, result);
@@ -290,9 +359,9 @@ export class ClusterClient {
   }
 
   private settle(taskId: string, result: TaskResult): void {
-    const resolve = this.handles.get(taskId);
+    const waiting = this.handles.get(taskId);
     this.handles.delete(taskId);
-    resolve?.(result);
+    waiting?.resolve(result);
   }
 
   /** Settles handles whose task ended without this client hearing of it (a missed notification). */

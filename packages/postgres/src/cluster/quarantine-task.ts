@@ -1,7 +1,6 @@
 import type { TaskEventBase, TaskResult, TaskSpec, TaskStatusRecord } from '@troupe/core';
-import { corruptBeforeRestore } from '@troupe/core/internal';
+import { corruptBeforeRestore, taskEventBase } from '@troupe/core/internal';
 import { finalRecord } from '@troupe/core/store';
-import { queuedEventBase } from './task-info.js';
 
 /** The `task.failed` record, result and event that end a task its worker cannot run. */
 export interface Quarantine {
@@ -31,6 +30,6 @@ export function quarantine(taskId: string, spec: unknown, message: string, at: n
   const result = corruptBeforeRestore(safe, message);
   return {
     record: finalRecord(result, at),
-    event: Object.assign(queuedEventBase(safe, at), { result }),
+    event: Object.assign(taskEventBase(safe, at), { result }),
   };
 }

@@ -2,11 +2,13 @@ import { hostname } from 'node:os';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import {
   createRuntime,
+  isFinalTaskEvent,
   type Runtime,
   type RuntimeEventName,
   TroupeError,
   ValidationError,
 } from '@troupe/core';
+import { type StoredTaskRunner, storedTaskRunnerOf } from '@troupe/core/internal';
 import { resultDocument } from '@troupe/core/store';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
 import {
@@ -28,7 +30,8 @@ import { quarantine } from './quarantine-task.js';
 import { untilReachable } from './until-reachable.js';
 import { WorkerLiveness } from './worker-liveness.js';
 
-const FINAL_EVENTS = new Set<RuntimeEventName>(['task.completed', 'task.failed', 'task.cancelled']);
+/** Queued tasks whose steering a worker holds for when it runs them, at most. */
+const MAX_EARLY_STEERED = 10_000;
 /** What a task's workflow returns on a worker that gave the task up to another. */
 const ABANDONED = 'abandoned';
 
@@ -44,20 +47,28 @@ async function runTaskWorkflow(taskId: string): Promise<string> {
 
 /**
  * A worker of a troupe cluster: a DBOS executor that dequeues task workflows and runs each
- * task's machine in a local runtime on the shared Postgres store, forwards the runtime's events
- * to every client over NOTIFY, obeys cancellations and approval decisions from any process, and
- * takes over the tasks of workers that died.
+ * task in a local runtime on the shared Postgres store — a queued task through the runtime's
+ * supervisor like a spawn, a task taken over from a dead worker by restoring it —, forwards the
+ * runtime's events to every client over NOTIFY, obeys cancellations, steering and approval
+ * decisions from any process, and takes over the tasks of workers that died.
  */
 export class ClusterWorker {
   readonly id: string;
-  /** The local runtime the tasks run in (its limits are the cluster's; DBOS's queue bounds it). */
+  /**
+   * The local runtime the tasks run in: the cluster's task limits, and at most
+   * `workerConcurrency` (else the cluster's `maxConcurrent`) running at once, as DBOS's queue
+   * gives this worker no more.
+   */
   readonly runtime: Runtime;
+  private readonly runner: StoredTaskRunner;
   /** A worker silent this long is taken for dead by the others (see `WorkerOptions.deadAfterMs`). */
   readonly deadAfterMs: number;
   private readonly store: PostgresTaskStore;
   private readonly claims: ClaimedTasksStore;
   private readonly waiting = new Map<string, (status: string) => void>();
   private readonly earlyCancels = new Map<string, string | undefined>();
+  /** Steering notified for a task before it was here, given to it when it comes. */
+  private readonly earlySteers = new Map<string, string[]>();
   /** Running tasks already asked to stop, so the heartbeat's check does not ask again. */
   private readonly cancelling = new Set<string>();
   private listener: NotificationListener | undefined;
@@ -80,14 +91,15 @@ export class ClusterWorker {
       model: options.model,
       agents: options.agents ?? [],
       tools: options.tools ?? [],
-      // The queue bounds how many tasks run; locally, every dequeued task starts at once.
-      limits: { ...runtimeLimits, maxConcurrent: 1_000_000 },
+      // DBOS's queue gives this worker at most this many tasks at once: none waits in the supervisor.
+      limits: { ...runtimeLimits, maxConcurrent: options.workerConcurrency ?? limits.maxConcurrent },
       store: this.claims,
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.models ? { models: options.models } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       ...(options.graceMs ? { graceMs: options.graceMs } : {}),
     });
+    this.runner = storedTaskRunnerOf(this.runtime);
     for (const name of CLUSTER_EVENTS) this.runtime.on(name, (event) => this.forward(name, event));
   }
 
@@ -132,7 +144,10 @@ export class ClusterWorker {
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
     try {
-      await this.runtime.restore({ taskIds: [taskId] });
+      // A task that has not started goes through the supervisor's queue like a spawn; one that
+      // started on a worker since taken for dead resumes from its snapshot and journal.
+      if (claimed.task.status === 'queued') this.runner.runStored(claimed.task.spec);
+      else await this.runtime.restore({ taskIds: [taskId] });
     } catch (error) {
       // Stopping: the workflow stays pending, for this worker id or another worker to recover.
       if (this.stopped) return new Promise<string>(() => {});
@@ -154,6 +169,8 @@ export class ClusterWorker {
       : claimed.cancelRequested;
     this.earlyCancels.delete(taskId);
     if (requested !== undefined) this.cancel(taskId, requested || undefined);
+    for (const text of this.earlySteers.get(taskId) ?? []) this.steer(taskId, text);
+    this.earlySteers.delete(taskId);
     const status = await done;
     if (status === ABANDONED) return status;
     // The workflow ends only once the task's end (and its final event, sent with it) is in the
@@ -207,12 +224,20 @@ export class ClusterWorker {
     return true;
   }
 
+  /** Gives a message to a task this worker runs. False if it does not run it (or it ended). */
+  private steer(taskId: string, text: string): boolean {
+    const info = this.runtime.get(taskId);
+    if (!info || info.result || this.claims.isAbandoned(taskId)) return false;
+    this.runtime.steer(taskId, text);
+    return true;
+  }
+
   private forward(name: RuntimeEventName, event: object): void {
     const taskId = (event as { taskId?: string }).taskId;
     if (taskId !== undefined && this.claims.isAbandoned(taskId)) return;
     // Sent with the store's next write batch: a client hearing of a task's end can read it.
     this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent(name, event));
-    if (FINAL_EVENTS.has(name) && taskId !== undefined) {
+    if (isFinalTaskEvent(name) && taskId !== undefined) {
       this.cancelling.delete(taskId);
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
@@ -242,6 +267,16 @@ export class ClusterWorker {
       if (message.type === 'cancel') {
         if (!this.cancel(message.taskId, message.reason))
           this.earlyCancels.set(message.taskId, message.reason);
+      } else if (message.type === 'steer') {
+        if (message.worker !== undefined && message.worker !== this.id) return;
+        if (!this.steer(message.taskId, message.text)) {
+          const held = this.earlySteers.get(message.taskId) ?? [];
+          held.push(message.text);
+          this.earlySteers.set(message.taskId, held);
+          // Every worker holds a queued task's messages until one runs it: the oldest go first.
+          if (this.earlySteers.size > MAX_EARLY_STEERED)
+            this.earlySteers.delete(this.earlySteers.keys().next().value!);
+        }
       } else if (message.type === 'cancelSession')
         this.runtime.cancelSession(message.sessionKey, message.reason);
       else if (message.type === 'approve')

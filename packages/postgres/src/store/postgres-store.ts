@@ -26,6 +26,7 @@ import {
 } from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
+import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
 import { ensureSchema } from './schema.js';
 import { ADVISORY_LOCKS_HERE, RUNNER_LOCKS, SessionLock } from './session-lock.js';
 import { type BatchNotification, writeBatch } from './write-batch.js';
@@ -153,7 +154,7 @@ export class PostgresTaskStore implements TaskStore {
                 record->'owner'->>'pid' AS pid, record->'owner'->>'host' AS host
          FROM troupe.status_log s WHERE s.task_id = t.task_id ORDER BY s.id DESC LIMIT 1
        ) last
-       WHERE t.status NOT IN ('completed', 'failed', 'cancelled') AND last.runner <> $2
+       WHERE t.status NOT IN ${FINAL_STATUS_LIST} AND last.runner <> $2
          AND ($3::text[] IS NULL OR t.task_id = ANY($3))
          AND EXISTS (
            SELECT 1 FROM pg_locks l
@@ -407,7 +408,7 @@ export class PostgresTaskStore implements TaskStore {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query(
-        `DELETE FROM troupe.tasks WHERE status IN ('completed', 'failed', 'cancelled') AND updated_at < $1
+        `DELETE FROM troupe.tasks WHERE status IN ${FINAL_STATUS_LIST} AND updated_at < $1
          RETURNING task_id`,
         [olderThan],
       );

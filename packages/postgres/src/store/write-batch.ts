@@ -1,4 +1,5 @@
 import type { JournalEntry, TaskResultDocument, TaskSnapshotDocument, TaskStatusRecord } from '@troupe/core';
+import { isFinalStatus } from '@troupe/core/store';
 import type pg from 'pg';
 
 /** Everything buffered since the last flush. */
@@ -18,8 +19,6 @@ export interface BatchNotification {
   taskId: string | undefined;
   payload: string;
 }
-
-const FINAL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 
 /** A task's latest status within one batch; a final status is never replaced. */
 interface StatusUpdate {
@@ -76,7 +75,7 @@ function batchArguments(batch: WriteBatch): unknown[] {
   const { updates, finals } = statusUpdates(batch.statuses);
   // Of a task's final records, only the one its update applies can be logged (if it ended the task).
   const logged = batch.statuses.filter(
-    (record) => !FINAL_STATUSES.includes(record.status) || finals.get(record.taskId) === record,
+    (record) => !isFinalStatus(record.status) || finals.get(record.taskId) === record,
   );
   const notifications = batch.notifications ?? [];
   return [
@@ -94,7 +93,7 @@ function batchArguments(batch: WriteBatch): unknown[] {
     [...updates.values()].map((update) => update.result),
     logged.map((record) => record.taskId),
     logged.map((record) => JSON.stringify(record)),
-    logged.map((record) => FINAL_STATUSES.includes(record.status)),
+    logged.map((record) => isFinalStatus(record.status)),
     batch.journal.map((item) => item.taskId),
     batch.journal.map((item) => item.entry.seq),
     batch.journal.map((item) => JSON.stringify(item.entry)),
@@ -121,8 +120,8 @@ function statusUpdates(records: readonly TaskStatusRecord[]): {
   for (const record of records) {
     if (record.spec) continue;
     const previous = updates.get(record.taskId);
-    if (previous && FINAL_STATUSES.includes(previous.status)) continue;
-    if (FINAL_STATUSES.includes(record.status)) finals.set(record.taskId, record);
+    if (previous && isFinalStatus(previous.status)) continue;
+    if (isFinalStatus(record.status)) finals.set(record.taskId, record);
     updates.set(record.taskId, {
       status: record.status,
       at: record.at,
