@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { TASK_STATUSES } from '@troupe/core/store';
 import { UsageError } from './errors.js';
 
 /** The commands of `troupe`. `interactive` is what a bare `troupe` runs. */
@@ -135,7 +136,7 @@ const COMMANDS = new Set<string>([
   'trust',
 ]);
 const APPROVALS = new Set(['ask', 'auto', 'deny']);
-const STATUSES = new Set(['queued', 'running', 'awaitingApproval', 'completed', 'failed', 'cancelled']);
+const STATUSES = new Set<string>(TASK_STATUSES);
 
 function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -3,7 +3,7 @@
 // stdout (`MARK <name>`) tell the test where the process is. Usage:
 //   node --conditions=source --import tsx child.ts <scenario> <phase> <storeDir> <ledgerFile>
 import { appendFileSync } from 'node:fs';
-import { createRuntime, defineTool, type ModelRequest } from '@troupe/core';
+import { createRuntime, defineTool, FINAL_TASK_EVENTS, type ModelRequest } from '@troupe/core';
 import { type ScriptedReply, scriptedModel } from '@troupe/core/testing';
 import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
@@ -129,7 +129,7 @@ function resultOf(id: string) {
   return new Promise((resolve) => {
     const info = runtime.get(id);
     if (info?.result) return resolve(info.result);
-    for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const)
+    for (const name of FINAL_TASK_EVENTS)
       runtime.on(name, (event) => event.taskId === id && resolve(event.result));
   });
 }

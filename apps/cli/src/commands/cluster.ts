@@ -1,4 +1,4 @@
-import { formatDuration, type TaskInfo } from '@troupe/core';
+import { formatDuration, type TaskClient, type TaskInfo } from '@troupe/core';
 import { createNodeTools } from '@troupe/node';
 import type { ClusterClient } from '@troupe/postgres';
 import { configLimits, loadConfig } from '../config.js';
@@ -49,39 +49,44 @@ export async function clusterRunCommand(context: CliContext): Promise<number> {
 
 /** `troupe tasks list|show ID|cancel ID --postgres URL`: the cluster's tasks. */
 export async function clusterTasksCommand(context: CliContext): Promise<number> {
-  const [sub = 'list', ...rest] = context.line.args;
-  const { options } = context.line;
   const client = await connect(context);
   try {
-    if (sub === 'list') {
-      const status = options.status as TaskInfo['status'] | undefined;
-      const tasks = await client.list({ ...(status ? { status } : {}), limit: options.limit ?? 20 });
-      if (options.json) context.stdout.write(`${JSON.stringify(tasks)}\n`);
-      else if (!tasks.length) context.stdout.write('No tasks in the cluster.\n');
-      else for (const task of tasks) context.stdout.write(`${row(task)}\n`);
-      return EXIT.ok;
-    }
-    const id = rest[0];
-    if (!id || rest.length > 1) throw new UsageError(`Usage: troupe tasks ${sub} ID --postgres URL`);
-    if (sub === 'show') {
-      const task = await client.get(id);
-      if (!task) throw new UsageError(`No task ${id} in the cluster.`);
-      context.stdout.write(
-        options.json
-          ? `${JSON.stringify(task)}\n`
-          : `${row(task)}\n${task.result ? `${String(task.result.output)}\n` : ''}`,
-      );
-      return EXIT.ok;
-    }
-    if (sub === 'cancel') {
-      const cancelled = await client.cancel(id);
-      context.stdout.write(cancelled ? `Cancelled ${id}.\n` : `Task ${id} is unknown or already ended.\n`);
-      return cancelled ? EXIT.ok : EXIT.error;
-    }
-    throw new UsageError(`Unknown tasks command "${sub}" with --postgres: use list, show ID or cancel ID.`);
+    return await tasksOf(context, client);
   } finally {
     await client.close();
   }
+}
+
+/** `tasks list|show ID|cancel ID` over any task client (the cluster's, here). */
+async function tasksOf(context: CliContext, client: TaskClient): Promise<number> {
+  const [sub = 'list', ...rest] = context.line.args;
+  const { options } = context.line;
+  if (sub === 'list') {
+    const status = options.status as TaskInfo['status'] | undefined;
+    const { tasks } = await client.history({ ...(status ? { status } : {}), limit: options.limit ?? 20 });
+    if (options.json) context.stdout.write(`${JSON.stringify(tasks)}\n`);
+    else if (!tasks.length) context.stdout.write('No tasks in the cluster.\n');
+    else for (const task of tasks) context.stdout.write(`${row(task)}\n`);
+    return EXIT.ok;
+  }
+  const id = rest[0];
+  if (!id || rest.length > 1) throw new UsageError(`Usage: troupe tasks ${sub} ID --postgres URL`);
+  if (sub === 'show') {
+    const task = await client.find(id);
+    if (!task) throw new UsageError(`No task ${id} in the cluster.`);
+    context.stdout.write(
+      options.json
+        ? `${JSON.stringify(task)}\n`
+        : `${row(task)}\n${task.result ? `${String(task.result.output)}\n` : ''}`,
+    );
+    return EXIT.ok;
+  }
+  if (sub === 'cancel') {
+    const cancelled = await client.cancel(id);
+    context.stdout.write(cancelled ? `Cancelled ${id}.\n` : `Task ${id} is unknown or already ended.\n`);
+    return cancelled ? EXIT.ok : EXIT.error;
+  }
+  throw new UsageError(`Unknown tasks command "${sub}" with --postgres: use list, show ID or cancel ID.`);
 }
 
 function row(task: TaskInfo): string {

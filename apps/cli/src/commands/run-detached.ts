@@ -1,12 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createTaskId } from '@troupe/core';
 import type { CliContext } from '../io.js';
-
-/** A fresh task id for a detached run (same shape as the runtime's own ids). */
-export function newTaskId(): string {
-  return `t_${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 6)
-    .toString(36)
-    .padStart(6, '0')}`;
-}
 
 /**
  * `troupe run --background`: starts `troupe run --agent AGENT --task-id ID ...` as a detached
@@ -16,7 +10,7 @@ export function startDetached(
   context: CliContext,
   options: { prompt: string; agent: string; storeDir: string; approval?: string },
 ): { taskId: string; pid: number | undefined } {
-  const taskId = newTaskId();
+  const taskId = createTaskId();
   const { line } = context;
   const args = [
     context.script,

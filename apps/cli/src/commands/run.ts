@@ -1,4 +1,10 @@
-import type { AgentRegistry, Runtime, TaskResult } from '@troupe/core';
+import {
+  type AgentRegistry,
+  createTaskId,
+  FINAL_TASK_EVENTS,
+  type Runtime,
+  type TaskResult,
+} from '@troupe/core';
 import { UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { attachDeskIfAsking } from '../interactive/approval-desk.js';
@@ -8,7 +14,7 @@ import { agentNotices } from '../setup/agents.js';
 import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
 import { registerRun } from '../setup/run-registry.js';
-import { newTaskId, startDetached } from './run-detached.js';
+import { startDetached } from './run-detached.js';
 import { resultJson } from './run-output.js';
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -85,7 +91,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     ...(inspection ? { inspect: inspection.inspect } : {}),
     ...(taskId ? { taskId } : {}),
   });
-  const sessionKey = `run-${taskId ?? newTaskId().slice(2)}`;
+  const sessionKey = `run-${taskId ?? createTaskId().slice(2)}`;
   const unregisterTask = taskId ? registerRun(dir, taskId) : () => {};
   const unregisterSession = registerRun(dir, sessionKey);
   const unregister = () => {
@@ -186,9 +192,7 @@ async function runMain(
       else replies.push(message.text);
       wake();
     }),
-    ...(['task.completed', 'task.failed', 'task.cancelled'] as const).map((name) =>
-      runtime.on(name, () => wake()),
-    ),
+    ...FINAL_TASK_EVENTS.map((name) => runtime.on(name, () => wake())),
   ];
   setCancel(() => {
     cancelled = true;

@@ -1,4 +1,11 @@
-import { formatDuration, formatTokens, type StoredTask, type TaskResult, type TaskStore } from '@troupe/core';
+import {
+  FINAL_TASK_EVENTS,
+  formatDuration,
+  formatTokens,
+  type StoredTask,
+  type TaskResult,
+  type TaskStore,
+} from '@troupe/core';
 import { cancelStoredTask, isFinalStatus, transcriptOf } from '@troupe/core/store';
 import type { FileStore } from '@troupe/node';
 import { CliError, UsageError } from '../errors.js';
@@ -185,7 +192,7 @@ async function resume(context: CliContext, store: FileStore, given: string | und
   const allDone = new Promise<void>((resolve) => {
     done = resolve;
   });
-  for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const) {
+  for (const name of FINAL_TASK_EVENTS) {
     runtime.on(name, (event) => {
       if (!ids.has(event.taskId)) return;
       results.set(event.taskId, event.result);

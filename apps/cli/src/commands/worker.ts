@@ -1,4 +1,4 @@
-import { formatDuration } from '@troupe/core';
+import { FINAL_TASK_EVENTS, formatDuration } from '@troupe/core';
 import { createNodeTools } from '@troupe/node';
 import { configLimits, loadConfig } from '../config.js';
 import { EXIT } from '../exit-codes.js';
@@ -45,7 +45,7 @@ export async function workerCommand(context: CliContext): Promise<number> {
   worker.runtime.on('task.started', (event) =>
     context.stderr.write(`[${event.agent}] ${event.description} started\n`),
   );
-  for (const name of ['task.completed', 'task.failed', 'task.cancelled'] as const)
+  for (const name of FINAL_TASK_EVENTS)
     worker.runtime.on(name, (event) =>
       context.stderr.write(
         `[${event.agent}] ${event.description} ${event.result.status} (${event.result.toolCalls} tools, ${formatDuration(event.result.durationMs)})\n`,

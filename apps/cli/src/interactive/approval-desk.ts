@@ -1,4 +1,4 @@
-import type { ApprovalRequest, PermissionPolicy, Runtime } from '@troupe/core';
+import { type ApprovalRequest, FINAL_TASK_EVENTS, type PermissionPolicy, type Runtime } from '@troupe/core';
 import { approvalLines, approvalPrompt } from '../render/approval-text.js';
 import type { Colors } from '../render/colors.js';
 import type { Prompter } from './prompter.js';
@@ -120,7 +120,7 @@ export function attachApprovalDesk(options: ApprovalDeskOptions): () => void {
       // Decided elsewhere (an "always" answer to an earlier request): stop asking.
       if (event.by !== 'host') prompter.withdraw((key) => key === event.id);
     }),
-    ...(['task.completed', 'task.failed', 'task.cancelled'] as const).map((name) =>
+    ...FINAL_TASK_EVENTS.map((name) =>
       runtime.on(name, (event) => prompter.withdraw((key) => key.startsWith(`${event.taskId}:`))),
     ),
   ];

@@ -1,4 +1,4 @@
-import type { Runtime, RuntimeEvents, TaskEventBase } from '@troupe/core';
+import type { RuntimeEvents, TaskClient, TaskEventBase } from '@troupe/core';
 import type { Colors } from './colors.js';
 import { finalLine, liveLine, type TaskView, taskLabel, toolSummary } from './task-line.js';
 import { truncate } from './text.js';
@@ -42,8 +42,8 @@ export class ProgressBoard {
     this.now = options.now ?? Date.now;
   }
 
-  /** Subscribes to a runtime's events; returns the function that unsubscribes. */
-  attach(runtime: Runtime): () => void {
+  /** Subscribes to a task client's events (a runtime's, a cluster's); returns the function that unsubscribes. */
+  attach(runtime: Pick<TaskClient, 'on'>): () => void {
     const offs = [
       runtime.on('task.queued', (event) => this.onQueued(event)),
       runtime.on('task.started', (event) => this.onStarted(event)),

@@ -1,11 +1,13 @@
 import {
   formatDuration,
   formatTokens,
-  type Runtime,
+  type RuntimeEventName,
+  type TaskClient,
   type TaskEventBase,
   type TaskInfo,
   type TaskStatus,
 } from '@troupe/core';
+import { isFinalStatus } from '@troupe/core/store';
 
 /** What the board shows of one task. */
 export interface TaskView {
@@ -65,17 +67,16 @@ function viewOf(info: TaskInfo): TaskView {
 }
 
 /**
- * Keeps one {@link TaskView} per task of a runtime: from `runtime.list()`, the runtime's events,
- * and the history of earlier page loads ({@link TaskViews.addHistory}).
+ * Keeps one {@link TaskView} per task of a task client (the app's runtime, or any other): from its
+ * events and its history ({@link TaskViews.addHistory}).
  */
 export class TaskViews {
   readonly views = new Map<string, TaskView>();
   private readonly listeners = new Set<(view: TaskView) => void>();
   private readonly stops: (() => void)[] = [];
 
-  constructor(runtime: Runtime) {
-    for (const info of runtime.list({}).reverse()) this.views.set(info.id, viewOf(info));
-    const status: [Parameters<Runtime['on']>[0], TaskStatus | undefined][] = [
+  constructor(tasks: Pick<TaskClient, 'on'>) {
+    const status: [RuntimeEventName, TaskStatus | undefined][] = [
       ['task.queued', 'queued'],
       ['task.started', 'running'],
       ['task.progress', undefined],
@@ -88,12 +89,12 @@ export class TaskViews {
       ['task.cancelled', 'cancelled'],
     ];
     for (const [name, next] of status) {
-      this.stops.push(runtime.on(name, (event: unknown) => this.update(event as TaskEventBase, next)));
+      this.stops.push(tasks.on(name, (event: unknown) => this.update(event as TaskEventBase, next)));
     }
   }
 
   /**
-   * Adds tasks from the store's history (`runtime.history()`, oldest first), before the ones seen
+   * Adds tasks from the client's history (`history()`, oldest first), before the ones seen
    * live: a task the views already know from an event keeps its fresher view.
    */
   addHistory(tasks: readonly TaskInfo[]): void {
@@ -129,13 +130,12 @@ export class TaskViews {
       ...(event.result?.error ? { error: event.result.error.message } : {}),
     };
     // A resolved approval of a task that already ended must not bring its row back to running.
-    if (previous && ['completed', 'failed', 'cancelled'].includes(previous.status) && next === 'running')
-      return;
+    if (previous && isFinalStatus(previous.status) && next === 'running') return;
     this.views.set(event.taskId, view);
     for (const listener of this.listeners) listener(view);
   }
 
-  /** Stops listening to the runtime. */
+  /** Stops listening to the client. */
   dispose(): void {
     for (const stop of this.stops) stop();
   }

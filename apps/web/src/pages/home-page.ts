@@ -1,11 +1,10 @@
 import type { ApprovalRequest } from '@troupe/core';
+import { isFinalStatus } from '@troupe/core/store';
 import type { AppContext } from '../app/app-context.js';
 import { saveChat } from '../app/chat-history.js';
 import { DEMO_REQUEST } from '../app/demo-model.js';
 import { h } from '../app/dom.js';
 import { type TaskView, taskLine } from '../app/task-views.js';
-
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Chat with the main agent, the approvals panel and the live task board. */
 export function mountHomePage(element: HTMLElement, app: AppContext): () => void {
@@ -96,7 +95,7 @@ export function mountHomePage(element: HTMLElement, app: AppContext): () => void
       { class: `task status-${view.status}`, dataset: { task: view.taskId, status: view.status } },
       h('span', { class: 'status' }, view.status),
       h('a', { href: `#/tasks/${encodeURIComponent(view.taskId)}`, class: 'line' }, taskLine(view)),
-      !FINAL.has(view.status) &&
+      !isFinalStatus(view.status) &&
         h('button', { class: 'danger', onclick: () => runtime.cancel(view.taskId) }, 'Cancel'),
     );
     if (existing) existing.replaceWith(row);
