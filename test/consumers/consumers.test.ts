@@ -1,0 +1,188 @@
+// Consumer tests (issue #22): every published package packed and installed with npm into apps
+// outside the workspace, then used there as a user would, against a local fake of the Messages
+// API: the README's example verbatim, CommonJS `require`, TypeScript with `nodenext` and with
+// `bundler` resolution, and each example of examples/ (a Vite build run in Chromium, a chat
+// server driven through its page). The packages must be built first (`pnpm build`; the test
+// command builds them).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeAnthropicServer } from '../fake-anthropic/index.js';
+import { AUTH_LINE, FAKE_KEY, NOTE, startConsumerFake } from './fake-model.js';
+import { type Consumers, installConsumers, REPO } from './install.js';
+import { launchChromium, runToEnd, serveStatic, startServer } from './processes.js';
+
+let consumers: Consumers;
+let fake: FakeAnthropicServer;
+let browser: Browser | undefined;
+let scratch: string;
+
+/** A fresh folder beside the npm project (removed with it). */
+function folder(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A small project for the agents to look at, with its own HOME. */
+function project(name: string): { cwd: string; env: NodeJS.ProcessEnv } {
+  const cwd = folder(`${name}/project`);
+  mkdirSync(join(cwd, 'src'));
+  writeFileSync(join(cwd, 'src/auth.js'), `${AUTH_LINE} {\n  return token === 'ok';\n}\n`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: folder(`${name}/home`),
+    TMPDIR: folder(`${name}/tmp`),
+    ANTHROPIC_API_KEY: FAKE_KEY,
+    ANTHROPIC_BASE_URL: fake.url,
+  };
+  return { cwd, env };
+}
+
+/** The TypeScript code block of the README's "Using it" section. */
+function readmeExample(): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Using it'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README.md: no ```ts block under "## Using it"');
+  return block[1]!;
+}
+
+beforeAll(async () => {
+  consumers = await installConsumers();
+  scratch = join(consumers.root, '..', 'scratch');
+  const { packSeconds, installSeconds } = consumers.timings;
+  console.log(
+    `consumers: packed in ${packSeconds.toFixed(1)} s, npm install in ${installSeconds.toFixed(1)} s`,
+  );
+  fake = await startConsumerFake();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await fake?.close();
+  consumers?.remove();
+});
+
+async function chromium(): Promise<Browser> {
+  browser ??= await launchChromium();
+  return browser;
+}
+
+describe('the packages installed from their tarballs', () => {
+  it("runs the README's example verbatim (examples/node-delegate) with Node", async () => {
+    const app = consumers.app('node-delegate');
+    expect(readFileSync(join(app, 'delegate.mjs'), 'utf8')).toBe(readmeExample());
+    const { cwd, env } = project('readme');
+    const run = await runToEnd(process.execPath, [join(app, 'delegate.mjs')], { cwd, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // spawn: explore's own answer; then the session's main agent, which delegated to explore.
+    expect(run.stdout).toContain(`Auth is handled here: src/auth.js:1:${AUTH_LINE} {`);
+    expect(run.stdout).toContain('The sub-agent reported: Auth is handled here');
+    expect(run.stdout).toMatch(/\[explore\] .+ \.\.\. 1 tools/);
+    // The file store's default home: ~/.troupe/tasks.
+    expect(readFileSync(join(env.HOME!, '.troupe/tasks/tasks.jsonl'), 'utf8')).toContain('"completed"');
+  }, 60_000);
+
+  it('loads every package from CommonJS with require() (require(esm), Node 20.19+)', async () => {
+    const file = join(consumers.root, 'require-all.cjs');
+    writeFileSync(
+      file,
+      [
+        "const names = ['@troupe/core', '@troupe/core/testing', '@troupe/core/store', '@troupe/anthropic',",
+        "  '@troupe/node', '@troupe/mcp', '@troupe/inspect', '@troupe/postgres', '@troupe/browser'];",
+        'for (const name of names) console.log(name, Object.keys(require(name)).length > 0);',
+        "console.log(typeof require('@troupe/core').createRuntime);",
+      ].join('\n'),
+    );
+    const run = await runToEnd(process.execPath, [file], { cwd: consumers.root });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      '@troupe/core true',
+      '@troupe/core/testing true',
+      '@troupe/core/store true',
+      '@troupe/anthropic true',
+      '@troupe/node true',
+      '@troupe/mcp true',
+      '@troupe/inspect true',
+      '@troupe/postgres true',
+      '@troupe/browser true',
+      'function',
+    ]);
+  }, 60_000);
+
+  for (const resolution of ['nodenext', 'bundler']) {
+    it(`type-checks a TypeScript app with moduleResolution ${resolution}, strict, skipLibCheck false`, async () => {
+      const tsc = join(consumers.root, 'node_modules/typescript/bin/tsc');
+      const app = consumers.app('typescript');
+      const run = await runToEnd(process.execPath, [tsc, '-p', join(app, `tsconfig.${resolution}.json`)], {
+        cwd: app,
+        timeoutMs: 400_000,
+      });
+      expect(run.stdout + run.stderr).toBe('');
+      expect(run.code).toBe(0);
+    }, 420_000);
+  }
+});
+
+describe('the examples, installed from the tarballs', () => {
+  it('browser-app: type-checks, builds with Vite, and runs in Chromium (IndexedDB store, OPFS tools, a sub-agent)', async () => {
+    const app = consumers.app('browser-app');
+    // `npm run build` is `tsc && vite build`; its tsc part runs in the bundler type-check above
+    // (test/consumers/apps/typescript/tsconfig.bundler.json includes this app's sources).
+    const vite = join(consumers.root, 'node_modules/vite/bin/vite.js');
+    const build = await runToEnd(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+    const served = await serveStatic(join(app, 'dist'));
+    const page = await (await chromium()).newPage();
+    try {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('dialog', (dialog) => void dialog.accept()); // the write's approval
+      await page.goto(served.url);
+      await page.fill('#key', FAKE_KEY);
+      await page.fill('#base-url', fake.url);
+      await page.fill('#prompt', 'Keep a note that the demo works, then read it back.');
+      await page.click('button');
+      await page.waitForSelector('#answer[data-status]', { timeout: 60_000 });
+      expect(await page.getAttribute('#answer', 'data-status')).toBe('completed');
+      expect(await page.textContent('#answer')).toContain(`notes.md says: # Notes\n\n${NOTE}`);
+      expect(await page.textContent('#files')).toContain('notes.md');
+      expect(await page.textContent('#log')).toMatch(/\[notes\] .+ completed/);
+      const stored = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
+      expect(stored).toContain('troupe-tasks:troupe-example');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await served.close();
+    }
+  }, 240_000);
+
+  it("chat-server: streams a session's events and approvals to its page over server-sent events", async () => {
+    const app = consumers.app('chat-server');
+    const { cwd, env } = project('chat');
+    const server = await startServer(join(app, 'server.mjs'), {
+      cwd: app,
+      env: { ...env, PORT: '0', WORKSPACE: cwd },
+    });
+    const page = await (await chromium()).newPage();
+    try {
+      await page.goto(server.url);
+      await page.fill('#text', 'Write a note file for me');
+      await page.click('button');
+      // general-purpose asks to write; the page shows the request with Allow / Deny.
+      await page.click('.approval button:text("Allow")', { timeout: 30_000 });
+      await page.waitForSelector('.reply', { timeout: 30_000 });
+      expect(await page.textContent('.reply')).toContain('The sub-agent reported: Wrote chat-note.txt');
+      expect(await page.textContent('.approval')).toContain('write: approved');
+      expect(await page.textContent('#log')).toMatch(/\[general-purpose\] .+ task\.completed \(1 tools\)/);
+      expect(readFileSync(join(cwd, 'chat-note.txt'), 'utf8')).toBe('written from the chat page\n');
+    } finally {
+      await page.close();
+      expect(await server.stop()).toBe(0);
+    }
+  }, 120_000);
+});
