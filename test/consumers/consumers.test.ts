@@ -94,8 +94,8 @@ describe('the packages installed from their tarballs', () => {
     writeFileSync(
       file,
       [
-        "const names = ['@troupe/core', '@troupe/core/testing', '@troupe/core/store', '@troupe/anthropic',",
-        "  '@troupe/node', '@troupe/mcp', '@troupe/inspect', '@troupe/postgres', '@troupe/browser'];",
+        "const names = ['@troupe/core', '@troupe/core/testing', '@troupe/core/store', '@troupe/core/workspace',",
+        "  '@troupe/anthropic', '@troupe/node', '@troupe/mcp', '@troupe/inspect', '@troupe/postgres', '@troupe/browser'];",
         'for (const name of names) console.log(name, Object.keys(require(name)).length > 0);',
         "console.log(typeof require('@troupe/core').createRuntime);",
       ].join('\n'),
@@ -107,6 +107,7 @@ describe('the packages installed from their tarballs', () => {
       '@troupe/core true',
       '@troupe/core/testing true',
       '@troupe/core/store true',
+      '@troupe/core/workspace true',
       '@troupe/anthropic true',
       '@troupe/node true',
       '@troupe/mcp true',

@@ -42,9 +42,10 @@ async function start(apiKey: string, baseURL: string): Promise<Session> {
 async function showFiles(): Promise<void> {
   const list = $('#files');
   list.replaceChildren();
-  for await (const file of workspace.walk([], [])) {
+  // The workspace's top level, through the OPFS folder handle itself.
+  for await (const [name, handle] of workspace.root.entries()) {
     const item = document.createElement('li');
-    item.textContent = file.path;
+    item.textContent = handle.kind === 'directory' ? `${name}/` : name;
     list.append(item);
   }
 }
