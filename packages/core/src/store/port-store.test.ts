@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PersistenceError } from '../errors.js';
+import type {
+  JournalEntry,
+  TaskResultDocument,
+  TaskSnapshotDocument,
+  TaskStatusRecord,
+} from '../persistence/types.js';
+import { createTaskStore, type PortStore } from './port-store.js';
+import type { StatusRead, StoragePort } from './storage-port.js';
+import {
+  journalEntryOf,
+  queuedRecord,
+  resultOf,
+  snapshotDocumentOf,
+  startedRecord,
+} from './store-records.js';
+import { runTaskStoreSuite } from './task-store-suite.js';
+
+const later = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+/** A port whose every call answers asynchronously, as IndexedDB or SQL would; it logs its writes. */
+class AsyncPort implements StoragePort<number> {
+  readonly location = 'async test storage';
+  records: TaskStatusRecord[] = [];
+  journals = new Map<string, JournalEntry[]>();
+  snapshots = new Map<string, TaskSnapshotDocument>();
+  results = new Map<string, TaskResultDocument>();
+  writes: string[] = [];
+  failNext = 0;
+
+  private async write(what: string, apply: () => void) {
+    await later();
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error(`${what} failed`);
+    }
+    this.writes.push(what);
+    apply();
+    return undefined;
+  }
+  appendStatus(records: readonly TaskStatusRecord[]) {
+    return this.write('status', () => this.records.push(...records));
+  }
+  appendJournal(taskId: string, entries: readonly JournalEntry[]) {
+    return this.write('journal', () =>
+      this.journals.set(taskId, [...(this.journals.get(taskId) ?? []), ...entries]),
+    );
+  }
+  async putSnapshot(taskId: string, produce: () => TaskSnapshotDocument) {
+    let document: TaskSnapshotDocument;
+    try {
+      document = produce();
+    } catch (error) {
+      return [
+        new PersistenceError('PERSISTENCE_FAILED', `snapshot of ${taskId}: ${(error as Error).message}`),
+      ];
+    }
+    return this.write('snapshot', () => this.snapshots.set(taskId, document));
+  }
+  putResult(taskId: string, document: TaskResultDocument) {
+    return this.write('result', () => this.results.set(taskId, document));
+  }
+  async readStatus(position = 0): Promise<StatusRead<number>> {
+    await later();
+    const restarted = position > this.records.length;
+    return {
+      records: this.records.slice(restarted ? 0 : position),
+      warnings: [],
+      position: this.records.length,
+      restarted,
+    };
+  }
+  async readJournal(taskId: string) {
+    await later();
+    return { entries: (this.journals.get(taskId) ?? []).map((value) => ({ value })), warnings: [] };
+  }
+  async readSnapshot(taskId: string) {
+    await later();
+    return this.snapshots.get(taskId);
+  }
+  async readResult(taskId: string) {
+    await later();
+    return this.results.get(taskId);
+  }
+  async remove(taskIds: ReadonlySet<string>) {
+    await later();
+    this.records = this.records.filter((record) => !taskIds.has(record.taskId));
+    for (const taskId of taskIds) {
+      this.journals.delete(taskId);
+      this.snapshots.delete(taskId);
+      this.results.delete(taskId);
+    }
+  }
+}
+
+const ports = new Map<PortStore, AsyncPort>();
+runTaskStoreSuite(
+  'a store over an asynchronous port',
+  { describe, it, expect, afterEach },
+  {
+    async create() {
+      const port = new AsyncPort();
+      const store = createTaskStore(port);
+      ports.set(store, port);
+      return store;
+    },
+    async reopen(store) {
+      const port = ports.get(store as PortStore) as AsyncPort;
+      const reopened = createTaskStore(port);
+      ports.set(reopened, port);
+      return reopened;
+    },
+    async cleanup() {
+      ports.clear();
+    },
+  },
+);
+
+describe('createTaskStore over an asynchronous port', () => {
+  it('hands a flush to the port in order: journals, then snapshots and results, then status records', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port, { snapshotDelayMs: 0 });
+    store.appendStatus(queuedRecord('t1'));
+    store.saveSnapshot('t1', () => snapshotDocumentOf('t1', 1));
+    store.appendJournal('t1', journalEntryOf(0));
+    store.saveResult({ v: 2, result: resultOf('t1') });
+    await store.flush();
+    expect(port.writes).toEqual(['journal', 'snapshot', 'result', 'status']);
+  });
+
+  it('keeps a failed write, rejects flush() naming the storage, and writes it at the next flush in order', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port);
+    store.appendStatus(queuedRecord('t1'));
+    port.failNext = 1;
+    await expect(store.flush()).rejects.toMatchObject({
+      code: 'PERSISTENCE_FAILED',
+      message: expect.stringContaining('async test storage'),
+    });
+    store.appendStatus(startedRecord('t1'));
+    await store.flush();
+    expect(port.records.map((record) => record.event)).toEqual(['task.queued', 'task.started']);
+  });
+
+  it('reports a refused write at flush() once and writes the rest; reads see buffered writes', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port, { flushDelayMs: 60_000 });
+    store.appendStatus(queuedRecord('t1'));
+    store.appendJournal('t1', journalEntryOf(0));
+    expect((await store.loadJournal('t1')).entries).toEqual([journalEntryOf(0)]);
+    store.saveSnapshot('t1', () => {
+      throw new Error('cyclic context');
+    });
+    await expect(store.flush()).rejects.toThrow('snapshot of t1: cyclic context');
+    await store.flush();
+    expect((await store.getTask('t1'))?.status).toBe('queued');
+  });
+});
