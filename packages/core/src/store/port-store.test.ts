@@ -17,7 +17,7 @@ import {
 } from './store-records.js';
 import { runTaskStoreSuite } from './task-store-suite.js';
 
-const later = () => new Promise((resolve) => setTimeout(resolve, 1));
+const later = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 /** A port whose every call answers asynchronously, as IndexedDB or SQL would; it logs its writes. */
 class AsyncPort implements StoragePort<number> {
