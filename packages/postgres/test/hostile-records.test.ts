@@ -1,9 +1,8 @@
 import { createRuntime } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
-import { markerAgent, markerModel, markTool } from './fixtures/marker.js';
+import { markerAgent, markerModel, markTool, seedUnfinishedTasks } from './fixtures/marker.js';
 import { useTestCluster } from './test-cluster.js';
 
 const cluster = useTestCluster();
@@ -15,30 +14,13 @@ describe('restore() of the Postgres store with records it cannot read', () => {
     const url = await cluster.createDatabase('hostile');
     const marked: string[] = [];
     const mark = markTool((taskId) => marked.push(taskId));
-    let calls = 0;
-    let allCalled!: () => void;
-    const called = new Promise<void>((resolve) => {
-      allCalled = resolve;
-    });
     const seeding = await openPostgresStore({ url });
-    const crashed = createRuntime({
-      model: scriptedModel((_request, { signal }) => {
-        if (++calls === 4) allCalled();
-        return new Promise((_resolve, reject) =>
-          signal.addEventListener('abort', () => reject(signal.reason)),
-        );
-      }),
-      agents,
-      tools: [mark],
-      approval: 'auto',
-      store: seeding,
-    });
-    const [nullContext, badStatus, badSpec, good] = Array.from(
-      { length: 4 },
-      () => crashed.spawn({ agent: 'marker', prompt: 'mark once' }).id,
-    ) as [string, string, string, string];
-    await called;
-    await crashed.shutdown({ keepTasks: true });
+    const [nullContext, badStatus, badSpec, good] = (await seedUnfinishedTasks(seeding, 4)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(

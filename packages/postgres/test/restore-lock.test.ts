@@ -3,12 +3,12 @@ import { once } from 'node:events';
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
+import { createRuntime, PersistenceError } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
-import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
+import { markerAgent, markTool, seedUnfinishedTasks } from './fixtures/marker.js';
 import { useTestCluster } from './test-cluster.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,16 +22,10 @@ afterEach(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-const agents = [{ name: 'marker', description: 'marks', systemPrompt: 'Mark.', tools: ['mark'] }];
-/** The write tool as the seeding runtime knows it: it must never run in this process. */
-const mark = defineTool({
-  name: 'mark',
-  description: 'Records that it ran',
-  access: 'write',
-  input: v.object({}),
-  execute: async () => {
-    throw new Error('mark ran in the test process');
-  },
+const agents = [markerAgent];
+/** The write tool as the test's own runtimes know it: it must never run in this process. */
+const mark = markTool(() => {
+  throw new Error('mark ran in the test process');
 });
 
 /** A fresh database with `count` unfinished tasks (their model calls were in flight), as a crash leaves them. */
@@ -41,29 +35,7 @@ async function seed(count: number): Promise<{ url: string; taskIds: string[] }> 
   await setup.connect();
   await setup.query('CREATE TABLE marks (task_id text, pid int)');
   await setup.end();
-  let calls = 0;
-  let allCalled!: () => void;
-  const called = new Promise<void>((resolve) => {
-    allCalled = resolve;
-    if (count === 0) resolve();
-  });
-  const store = await openPostgresStore({ url });
-  const runtime = createRuntime({
-    model: scriptedModel((_request, { signal }) => {
-      if (++calls === count) allCalled();
-      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-    }),
-    agents,
-    tools: [mark],
-    approval: 'auto',
-    store,
-  });
-  const taskIds = Array.from(
-    { length: count },
-    () => runtime.spawn({ agent: 'marker', prompt: 'mark once' }).id,
-  );
-  await called;
-  await runtime.shutdown({ keepTasks: true });
+  const taskIds = await seedUnfinishedTasks(await openPostgresStore({ url }), count);
   return { url, taskIds };
 }
 
