@@ -4,12 +4,10 @@
 // a task of the CLI's file store opened through `troupe replay --inspect`.
 // Screenshots go to test/e2e/inspector/artifacts/.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMemoryStore, createRuntime, defineTool } from '@troupe/core';
-import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import {
   activePaths,
   buildTimelineModel,
@@ -18,11 +16,9 @@ import {
   formatTimeline,
   parseTimeline,
   type RelayReplay,
-  type Timeline,
 } from '@troupe/inspect';
 import { createRelay, type Relay } from '@troupe/inspect/node';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import * as v from 'valibot';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -32,55 +28,24 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../fake-anthropic/index.js';
+import { openInspectorBrowser, repositoryRoot as root } from './inspector-browser.js';
+import { recordApprovedTask } from './recorded-runs.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..', '..');
 const artifacts = join(here, 'artifacts');
 const work = mkdtempSync(join(tmpdir(), 'troupe-inspector-'));
-let appDir = join(root, 'apps', 'web', 'dist');
+let appDir: string;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  if (!existsSync(join(appDir, 'index.html'))) {
-    appDir = join(work, 'web');
-    await build({ root: join(root, 'apps', 'web'), logLevel: 'error', build: { outDir: appDir } });
-  }
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  ({ appDir, browser } = await openInspectorBrowser(work));
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   rmSync(work, { recursive: true, force: true });
 });
-
-/** A recorded run: a write tool approved, then the answer. */
-async function recordedTimeline(): Promise<{ timeline: Timeline; taskId: string }> {
-  const recorder = createRecorder();
-  const note = defineTool({
-    name: 'save_note',
-    description: 'Saves a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }) => `saved ${note}`,
-  });
-  const runtime = createRuntime({
-    model: scriptedModel([toolReply('save_note', { note: 'hello' }), textReply('saved the note')]),
-    tools: [note],
-    agents: [{ name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save_note'] }],
-    clock: manualClock(),
-    store: createMemoryStore(),
-    approval: 'ask',
-    inspect: recorder.inspect,
-  });
-  runtime.on('approval.requested', (request) => runtime.approve(request.id));
-  const result = await runtime.spawn({ agent: 'writer', prompt: 'save hello', sessionKey: 's1' }).result;
-  await runtime.shutdown();
-  return { timeline: recorder.timeline(), taskId: result.taskId };
-}
 
 async function stepText(page: Page): Promise<string> {
   return (await page.getByTestId('step').textContent()) ?? '';
@@ -142,7 +107,7 @@ async function inspectorUrlIn(output: () => string): Promise<string> {
 
 describe('the offline inspector in Chromium', () => {
   it('loads a recorded timeline, steps forward and back, and shows the state and context of each step', async () => {
-    const { timeline, taskId } = await recordedTimeline();
+    const { timeline, taskId } = await recordApprovedTask();
     const file = join(work, 'run.timeline.jsonl');
     writeFileSync(file, formatTimeline(timeline));
     const model = buildTimelineModel(timeline);

@@ -3,24 +3,23 @@
 // journal's messages and tool inputs and outputs at each step, the run tree and its lanes, the
 // empty page, narrow screens, and axe-core's accessibility check.
 // Screenshots go to test/e2e/inspector/artifacts/ (look at them).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTimelineModel, createRecorder, formatTimeline, type TimelineModel } from '@troupe/inspect';
 import { createRelay, type Relay } from '@troupe/inspect/node';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openInspectorBrowser } from './inspector-browser.js';
 import { type RecordedSession, recordSession } from './recorded-runs.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..', '..');
 const artifacts = join(here, 'artifacts');
 const work = mkdtempSync(join(tmpdir(), 'troupe-debugger-'));
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-let appDir = join(root, 'apps', 'web', 'dist');
+let appDir: string;
 let browser: Browser;
 let relay: Relay;
 let run: RecordedSession;
@@ -29,14 +28,7 @@ let file: string;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  if (!existsSync(join(appDir, 'index.html'))) {
-    appDir = join(work, 'web');
-    await build({ root: join(root, 'apps', 'web'), logLevel: 'error', build: { outDir: appDir } });
-  }
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  ({ appDir, browser } = await openInspectorBrowser(work));
   relay = await createRelay({ header: createRecorder().header, appDir });
   run = await recordSession();
   model = buildTimelineModel(run.timeline);
