@@ -24,7 +24,7 @@ export interface TaskInfo {
 }
 
 /**
- * @internal What every source of a task knows of it without running it: its spec (a runtime's
+ * What every source of a task knows of it without running it: its spec (a runtime's
  * table, a stored task) or its summary (a store's index).
  */
 export type TaskFacts = Pick<
@@ -40,7 +40,7 @@ export type TaskFacts = Pick<
   | 'createdAt'
 >;
 
-/** @internal A running task's counters, read from its live actor. */
+/** A running task's counters, read from its live actor. */
 export interface TaskProgress {
   startedAt?: number;
   turns: number;
@@ -53,7 +53,7 @@ export interface TaskProgress {
 }
 
 /**
- * @internal The one mapper to {@link TaskInfo}. Counters come from `progress` (a live task), else
+ * The one mapper to {@link TaskInfo}. Counters come from `progress` (a live task), else
  * from the result (an ended one), else zero (a queued one, or one another process runs).
  */
 export function taskInfoOf(
@@ -85,7 +85,7 @@ export function taskInfoOf(
 }
 
 /**
- * @internal What `get` says of a task known only from a store (it ended before a restart, or
+ * What `get` says of a task known only from a store (it ended before a restart, or
  * another process runs it): its counters come from its result, once it has one; it ended when
  * its final status was written.
  */
@@ -98,7 +98,7 @@ export function storedTaskInfo(task: TaskSummary | StoredTask): TaskInfo {
   });
 }
 
-/** @internal The common fields of an event about a task that has not started (no counters yet). */
+/** The common fields of an event about a task that has not started (no counters yet). */
 export function taskEventBase(task: TaskFacts, at: number): TaskEventBase {
   const base: TaskEventBase = {
     taskId: task.taskId,
