@@ -1,3 +1,4 @@
+import { redactPrivateKeys } from './private-keys.js';
 import { encodedForms } from './secret-encodings.js';
 import {
   ASSIGNMENT,
@@ -62,6 +63,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
         pattern.lastIndex = 0;
         if (pattern.test(out)) out = out.replace(pattern, replacement);
       }
+      out = redactPrivateKeys(out, replacement);
       if (out.includes('://') && out.includes('@')) {
         out = out.replace(URL_PASSWORD, (_match, user: string) => `${user}:${replacement}@`);
       }
