@@ -13,6 +13,7 @@ import {
   steeringBlocks,
   tokens,
 } from './subagent-context.js';
+import { pureEffects } from './subagent-effects.js';
 import type { SubagentEvent } from './subagent-events.js';
 
 export {
@@ -39,9 +40,12 @@ function afterResponse(context: SubagentContext, at: number, response: ModelResp
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
 
 /**
- * One sub-agent task as a state machine. It is pure: it never calls a model, runs a tool or reads a
- * clock. The task driver performs those effects and feeds their outcomes back as events (each with
- * its time), so a task's journal of events replays to exactly the same state.
+ * One sub-agent task as a state machine. Its states declare their effects as invoked actors, started
+ * and stopped by XState as a state is entered and left: the model call (`thinking`, `grace`), the
+ * next tool call (`acting`), the approval (`awaitingApproval`) and the deadline (not while awaiting
+ * approval). They send back events that carry their time; the machine never reads a clock. Its own
+ * effects do nothing ({@link pureEffects}), so a task's journal of events replays to exactly the
+ * same state; the runtime provides the real ones (`subagentMachine.provide({ actors })`).
  *
  * pending ─START→ running(thinking ⇄ acting ⇄ awaitingApproval, grace) → completed | failed | cancelled
  * Turn-boundary guards (token budget, turns, deadline) run when the last tool call of a turn is answered.
@@ -53,6 +57,7 @@ export const subagentMachine = setup({
     input: {} as SubagentInput,
     output: {} as SubagentOutput,
   },
+  actors: pureEffects,
   guards: {
     isCurrentTurn: ({ context, event }) => (event as Event<'model.responded'>).turn === context.turns + 1,
     hasToolCalls: ({ event }) => (event as Event<'model.responded'>).plan.length > 0,
@@ -380,6 +385,14 @@ export const subagentMachine = setup({
       },
       states: {
         thinking: {
+          invoke: [
+            {
+              id: 'model',
+              src: 'model',
+              input: ({ context }) => ({ turn: context.turns + 1, grace: false }),
+            },
+            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
+          ],
           on: {
             'model.responded': [
               { guard: not('isCurrentTurn') },
@@ -412,6 +425,12 @@ export const subagentMachine = setup({
           },
         },
         acting: {
+          // The tool effect runs the plan's next call: each answered call re-enters `acting`, which
+          // starts the effect for the call after it.
+          invoke: [
+            { id: 'tool', src: 'tool' },
+            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
+          ],
           always: [
             {
               guard: and(['allCallsAnswered', 'overTokenBudget']),
@@ -437,19 +456,24 @@ export const subagentMachine = setup({
             'tool.finished': [
               // The common case, the last call of a turn within every limit, is one microstep.
               { guard: 'finishesTurnWithinLimits', target: 'thinking', actions: 'finishTurn' },
-              { guard: 'isNextCall', actions: 'toolFinished' },
+              { guard: 'isNextCall', target: 'acting', reenter: true, actions: 'toolFinished' },
             ],
             'deadline.passed': { guard: 'deadlineReached', target: 'grace', actions: 'enterGraceForTime' },
           },
         },
         awaitingApproval: {
           entry: 'enterApproval',
+          invoke: { id: 'approval', src: 'approval' },
           on: {
             'approval.granted': { guard: 'isPendingApproval', target: 'acting', actions: 'approve' },
             'approval.denied': { guard: 'isPendingApproval', target: 'acting', actions: 'deny' },
           },
         },
         grace: {
+          invoke: [
+            { id: 'model', src: 'model', input: ({ context }) => ({ turn: context.turns + 1, grace: true }) },
+            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
+          ],
           on: {
             'model.responded': {
               guard: 'isCurrentTurn',

@@ -9,14 +9,21 @@ interface Seen {
   /** Actor id → every snapshot it reported: the object, and its JSON when it was reported. */
   snapshots: Map<string, { snapshot: { value: unknown; context: unknown }; json: string }[]>;
   roots: Set<string>;
+  /** `<parent id>/<id>` of each effect actor (a model call, a tool call, an approval, a deadline). */
+  effects: Set<string>;
 }
 
+const EFFECTS = new Set(['model', 'tool', 'approval', 'deadline']);
+
 function recorder(): { seen: Seen; inspect: (event: InspectionEvent) => void } {
-  const seen: Seen = { parents: new Map(), snapshots: new Map(), roots: new Set() };
+  const seen: Seen = { parents: new Map(), snapshots: new Map(), roots: new Set(), effects: new Set() };
   const inspect = (event: InspectionEvent) => {
     const actor = event.actorRef as AnyActorRef & { _parent?: AnyActorRef };
     seen.roots.add(event.rootId);
-    if (event.type === '@xstate.actor') seen.parents.set(actor.id, actor._parent?.id);
+    if (event.type === '@xstate.actor') {
+      if (EFFECTS.has(actor.id)) seen.effects.add(`${actor._parent?.id}/${actor.id}`);
+      else seen.parents.set(actor.id, actor._parent?.id);
+    }
     if (event.type === '@xstate.snapshot') {
       const snapshot = event.snapshot as unknown as { value: unknown; context: unknown };
       const list = seen.snapshots.get(actor.id) ?? [];
@@ -62,6 +69,10 @@ describe('one actor system per runtime', () => {
       ['s1#1', session.actorId],
       [task!.id, 'supervisor'],
     ]);
+    // The effects are actors too, each invoked by the run or task whose state wants it.
+    expect([...seen.effects].sort()).toEqual(
+      ['s1#1/model', 's1#1/deadline', 's1#1/tool', `${task!.id}/model`, `${task!.id}/deadline`].sort(),
+    );
 
     // Every snapshot is immutable: what each one said when reported is what it says now.
     for (const [id, list] of seen.snapshots)

@@ -2,8 +2,8 @@ import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskSpec } from '../persistence/types.js';
-import type { ApprovalAnswer } from './driver-host.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { ApprovalAnswer } from './run-host.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
 /**

@@ -1,11 +1,16 @@
-import { type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import {
+  type AnyActorLogic,
+  type AnyActorRef,
+  createActor,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
 import { type Clock, systemClock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import { sessionMachine } from '../machines/session-machine.js';
-import type { SubagentEvent } from '../machines/subagent-events.js';
-import type { SubagentInput } from '../machines/subagent-machine.js';
+import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import { type QueuedTask, supervisorMachine } from '../machines/supervisor-machine.js';
 import type { Message, ModelAdapter } from '../model/types.js';
 import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
@@ -32,11 +37,12 @@ import type { ToolSource } from '../tools/tool-source.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
-import type { DriverHost } from './driver-host.js';
+import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
-import { isStoreFailure, planRestore } from './restore-plan.js';
+import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
+import type { RunHost } from './run-host.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
@@ -44,11 +50,11 @@ import { withToolSources } from './source-registry.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskClient, TaskHistoryPage } from './task-client.js';
-import { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
 import { createTaskId } from './task-id.js';
 import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
+import { TaskRun } from './task-run.js';
 import { type TaskListFilter, TaskTable } from './task-table.js';
 
 /** Options of {@link createRuntime}. */
@@ -105,7 +111,11 @@ export class Runtime implements TaskClient {
   private readonly approvals: ApprovalCoordinator;
   private readonly table = new TaskTable();
   private readonly supervisor;
-  private readonly host: DriverHost;
+  private readonly host: RunHost;
+  /** The subagent machine with the effects performed for real. */
+  private readonly subagent: SubagentMachine;
+  /** Each live subagent actor's run, for its effects. */
+  private readonly runs = new WeakMap<AnyActorRef, TaskRun>();
   private readonly baseTools: readonly Tool[];
   private readonly mainToolList: Tool[];
   private readonly createId: () => string;
@@ -146,34 +156,36 @@ export class Runtime implements TaskClient {
       emitter: this.emitter,
       maxTokens: options.maxTokens ?? 8192,
       dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
-      requestApproval: (request, signal) => {
-        const taskId = request.taskId;
-        this.record(taskId, 'task.awaitingApproval', 'awaitingApproval');
-        return this.approvals.request(request, signal).then((answer) => {
-          this.record(taskId, 'task.resumed', 'running');
-          return answer;
-        });
-      },
+      requestApproval: (request, signal) => this.approvals.request(request, signal),
+      recordStatus: (taskId, event, status) => this.record(taskId, event, status),
       reportAutomaticDecision: (request, decision, reason) =>
         this.approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
       finished: (task, result) => this.settle(task.spec, result, this.clock.now()),
     };
+    this.subagent = subagentMachine.provide({
+      actors: createEffectActors((actor) => (actor ? this.runs.get(actor) : undefined)),
+    });
     // The supervisor is the root of the runtime's one actor system: tasks and sessions (with their
     // main-agent runs) are its descendants, so one `inspect` observer sees every actor.
     const machine = supervisorMachine.provide({
       actions: {
         taskStarted: ({ system }, { taskId }) => this.started(taskId, system.get(taskId)),
         taskDropped: (_, { taskId, reason }) => this.dropped(taskId, reason),
-        cancelRunning: (_, { taskId, reason }) => this.table.get(taskId)?.driver?.cancel(reason),
+        cancelRunning: (_, { taskId, reason }) => this.table.get(taskId)?.run?.cancel(reason),
       },
       actors: {
+        subagent: this.subagent,
         session: sessionMachine.provide({
+          actors: { mainAgent: this.subagent },
           actions: {
             runStarted: ({ system }, { systemId }) => {
-              const attach = this.pendingRuns.get(systemId);
+              const run = this.pendingRuns.get(systemId);
               this.pendingRuns.delete(systemId);
-              attach?.(system.get(systemId));
+              const actor: SubagentRef | undefined = system.get(systemId);
+              if (!run || !actor) return;
+              this.attach(run, actor);
+              run.begin();
             },
           },
         }),
@@ -287,7 +299,7 @@ export class Runtime implements TaskClient {
         'TASK_ENDED',
         `steer: task ${id} has already ended (${entry.result.status}); start a new task instead.`,
       );
-    if (entry.driver) entry.driver.steer(text);
+    if (entry.run) entry.run.steer(text);
     else {
       entry.steering ??= [];
       entry.steering.push(text);
@@ -513,7 +525,8 @@ export class Runtime implements TaskClient {
         this.settle(spec, corruptBeforeRestore(spec, plan.corrupt), this.clock.now());
         continue;
       }
-      this.submit(spec, registry, { ...plan, resumed: true });
+      const logic = plan.snapshot === undefined ? undefined : restoredLogic(this.subagent, plan.snapshot);
+      this.submit(spec, registry, { logic, journalLength: plan.journalLength });
     }
     return { restored, warnings };
   }
@@ -547,18 +560,18 @@ export class Runtime implements TaskClient {
   }
 
   /** @internal Used by main tools and sessions. */
-  driverOf(taskId: string): TaskDriver | undefined {
-    return this.table.get(taskId)?.driver ?? this.sessionDrivers.get(taskId);
+  runOf(taskId: string): TaskRun | undefined {
+    return this.table.get(taskId)?.run ?? this.sessionRuns.get(taskId);
   }
 
   /** @internal */
-  readonly sessionDrivers = new Map<string, TaskDriver>();
+  readonly sessionRuns = new Map<string, TaskRun>();
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks = new Set<string>();
 
   private readonly sessions = new Set<Session>();
   /** Main-agent runs requested and not yet spawned, by their actor's system id. */
-  private readonly pendingRuns = new Map<string, (actor: SubagentRef) => void>();
+  private readonly pendingRuns = new Map<string, TaskRun>();
 
   /** @internal Used by sessions. */
   openSession(actorId: string, sessionKey: string): void {
@@ -570,12 +583,19 @@ export class Runtime implements TaskClient {
     this.supervisor.send({ type: 'session.closed', actorId });
   }
 
-  /** @internal Used by sessions. */
-  startRun(actorId: string, runId: string, input: SubagentInput, attach: (actor: SubagentRef) => void): void {
+  /** @internal Used by sessions: the run's actor becomes a child of the session's actor and starts. */
+  startRun(actorId: string, run: TaskRun): void {
     const session = this.supervisor.system.get(actorId);
     if (!session) throw new TroupeError('RUNTIME_STOPPED', `Session ${actorId} is closed.`);
-    this.pendingRuns.set(`${actorId}/${runId}`, attach);
-    session.send({ type: 'run.requested', runId, input });
+    const runId = run.spec.taskId;
+    this.pendingRuns.set(`${actorId}/${runId}`, run);
+    session.send({ type: 'run.requested', runId, input: machineInputFromSpec(run.spec) });
+  }
+
+  /** A run follows its actor, whose effects find it here. */
+  private attach(run: TaskRun, actor: SubagentRef): void {
+    this.runs.set(actor, run);
+    run.attach(actor);
   }
 
   /** @internal */
@@ -607,13 +627,9 @@ export class Runtime implements TaskClient {
     return this.options.graceMs ?? defaultGraceMs(timeoutMs);
   }
 
-  private sessionHost(): DriverHost {
+  private sessionHost(): RunHost {
     // A session's main agent is not a supervised task: nothing of it goes to the task store.
-    return {
-      ...this.host,
-      store: nullStore,
-      requestApproval: (request, signal) => this.approvals.request(request, signal),
-    };
+    return { ...this.host, store: nullStore, recordStatus: () => {} };
   }
 
   private assertRunning(): void {
@@ -627,12 +643,7 @@ export class Runtime implements TaskClient {
   private submit(
     spec: TaskSpec,
     registry: ReturnType<AgentCatalog['registryForSpec']>,
-    restore?: {
-      logic: AnyActorLogic | undefined;
-      replay: SubagentEvent[];
-      journalLength: number;
-      resumed: true;
-    },
+    restore?: { logic: AnyActorLogic | undefined; journalLength: number },
     recorded = restore !== undefined,
   ): TaskHandle {
     const entry = this.table.add(spec, registry, restore);
@@ -670,22 +681,15 @@ export class Runtime implements TaskClient {
     const registry = definition
       ? this.withToolSources(entry.registry, entry.spec, definition)
       : entry.registry;
-    const driver = new TaskDriver(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
-    entry.driver = driver;
+    const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
+    entry.run = run;
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');
-    driver.attach(ref, entry.restore?.replay ?? []);
-    const snapshot = driver.snapshot;
-    for (const text of entry.steering ?? []) driver.steer(text);
-    delete entry.steering;
-    if (snapshot?.value === 'pending') {
-      const at = this.clock.now();
-      const cap = entry.spec.deadlineCap;
-      const deadline = Math.min(at + entry.spec.limits.timeoutMs, cap ?? Number.MAX_SAFE_INTEGER);
-      driver.send({ type: 'task.started', at, deadline });
-    }
     entry.restore = undefined;
-    if (this.emitter.listening('task.started') && !driver.ended)
-      this.emitter.emit('task.started', driver.base());
+    this.attach(run, ref);
+    for (const text of entry.steering ?? []) run.steer(text);
+    delete entry.steering;
+    run.begin();
+    if (this.emitter.listening('task.started') && !run.ended) this.emitter.emit('task.started', run.base());
   }
 
   private dropped(taskId: string, reason: string | undefined): void {
@@ -711,7 +715,7 @@ export class Runtime implements TaskClient {
         result,
       }),
     );
-    const base = entry.driver ? entry.driver.base() : this.table.eventBase(spec, at);
+    const base = entry.run ? entry.run.base() : this.table.eventBase(spec, at);
     this.table.settle(spec.taskId, result, at);
     const name = `task.${result.status}` as const;
     if (this.emitter.listening(name)) this.emitter.emit(name, Object.assign(base, { result }));

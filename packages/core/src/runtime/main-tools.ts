@@ -7,9 +7,9 @@ import type { TaskQuery, TaskResult, TaskStatus, TaskStore } from '../persistenc
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { SpawnOptions } from './spawn-options.js';
-import type { TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
+import type { TaskRun } from './task-run.js';
 
 /** What the main agent's tools need from the runtime they drive. */
 export interface MainToolsRuntime {
@@ -21,7 +21,7 @@ export interface MainToolsRuntime {
   history(query?: TaskQuery): Promise<{ tasks: TaskInfo[]; cursor?: string }>;
   cancel(id: string, reason?: string): boolean;
   steer(id: string, text: string): void;
-  driverOf(taskId: string): TaskDriver | undefined;
+  runOf(taskId: string): TaskRun | undefined;
 }
 
 /** Formats a token count: 950, 12.3k, 1.2M. */
@@ -81,11 +81,11 @@ function describeInfo(info: TaskInfo): string {
 
 /** What a main-agent tool needs to know about who is calling. */
 function caller(runtime: MainToolsRuntime, context: ToolContext) {
-  const driver = runtime.driverOf(context.taskId);
+  const run = runtime.runOf(context.taskId);
   return {
-    parentTaskId: driver && driver.spec.depth >= 1 ? driver.spec.taskId : undefined,
-    sessionKey: driver?.spec.sessionKey ?? context.sessionKey ?? 'default',
-    messages: driver?.context?.messages,
+    parentTaskId: run && run.spec.depth >= 1 ? run.spec.taskId : undefined,
+    sessionKey: run?.spec.sessionKey ?? context.sessionKey ?? 'default',
+    messages: run?.context?.messages,
   };
 }
 

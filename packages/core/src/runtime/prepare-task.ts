@@ -8,7 +8,7 @@ import type { AgentCatalog } from './agent-catalog.js';
 import { forkContext } from './fork-context.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
-import type { TaskDriver } from './task-driver.js';
+import type { TaskRun } from './task-run.js';
 
 /** What turning spawn options into a task spec needs from the runtime. */
 export interface TaskPlanner {
@@ -17,7 +17,7 @@ export interface TaskPlanner {
   readonly limits: RuntimeLimits;
   /** Ids of tasks started without a session key (their "always allow" is their own). */
   readonly keylessTasks: Set<string>;
-  driverOf(taskId: string): TaskDriver | undefined;
+  runOf(taskId: string): TaskRun | undefined;
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
   graceMsFor(timeoutMs: number): number;
@@ -57,7 +57,7 @@ export function prepareTask(
   runtime.agents.checkInput(definition, options.input);
   const now = runtime.clock.now();
 
-  const parent = options.parentTaskId ? runtime.driverOf(options.parentTaskId) : undefined;
+  const parent = options.parentTaskId ? runtime.runOf(options.parentTaskId) : undefined;
   if (options.parentTaskId && !parent)
     throw new TroupeError('TASK_NOT_FOUND', `Parent task "${options.parentTaskId}" is not running.`);
   const depth = parent ? parent.spec.depth + 1 : 1;

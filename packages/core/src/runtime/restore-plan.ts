@@ -1,8 +1,11 @@
 import type { AnyActorLogic } from 'xstate';
 import { PersistenceError } from '../errors.js';
-import type { SubagentEvent } from '../machines/subagent-events.js';
-import { type SubagentInput, subagentMachine } from '../machines/subagent-machine.js';
-import { armedDeadline, wantedEffect } from '../machines/wanted-effect.js';
+import {
+  type SubagentContext,
+  type SubagentInput,
+  type SubagentMachine,
+  subagentMachine,
+} from '../machines/subagent-machine.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { persistedSnapshotProblem } from '../persistence/subagent-snapshot-schema.js';
 import { feedJournal } from '../persistence/task-documents.js';
@@ -14,12 +17,14 @@ import {
   type TaskStore,
 } from '../persistence/types.js';
 
-/** How one unfinished task comes back: from its snapshot and the journal after it, or its whole journal. */
+/**
+ * How one unfinished task comes back: the state its snapshot and the journal after it (or its whole
+ * journal) lead to, reached with the pure machine (no effect runs on the way).
+ */
 export interface RestorePlan {
-  /** Logic starting from the persisted snapshot; undefined to start from scratch. */
-  logic: AnyActorLogic | undefined;
-  /** Journal events to feed (with effects off) before the driver takes over. */
-  replay: SubagentEvent[];
+  /** The persisted snapshot to resume from; undefined to start from scratch. */
+  snapshot: unknown;
+  /** Journal entries it reflects: the next event is journaled with this `seq`. */
   journalLength: number;
 }
 
@@ -58,33 +63,36 @@ function where(store: TaskStore, taskId: string, kind: 'snapshot' | 'journal'): 
 }
 
 /**
- * Feeds `entries` through a fresh machine (from the persisted `snapshot`, if given) with no
- * effects, as the driver will, then reads the resulting snapshot as the driver does (the effect it
- * wants, its deadline). Returns why it failed (an unknown state, an event the machine cannot take,
- * an entry of another version, a context the driver cannot read), or undefined when it works.
+ * Feeds `entries` through a fresh machine (from the persisted `snapshot`, if given, with the effects
+ * its state invokes) with the pure machine's effects (none run), and returns the persisted snapshot
+ * it reaches, or why it failed (an unknown state, an event the machine cannot take, an entry of
+ * another version, a context the effects cannot be derived from).
  */
 function rehearse(
   input: SubagentInput,
   entries: readonly JournalEntry[],
   snapshot?: unknown,
-): string | undefined {
+): { snapshot: unknown } | { problem: string } {
   let failure: unknown;
   try {
-    const feed = feedJournal(input, snapshot === undefined ? {} : { snapshot });
+    const from = snapshot === undefined ? {} : { snapshot: withEffects(subagentMachine, snapshot) };
+    const feed = feedJournal(input, from);
+    let reached: unknown;
     try {
       feed.feedWhileActive(entries);
-      if (feed.failure === undefined && feed.active) {
-        wantedEffect(feed.snapshot);
-        armedDeadline(feed.snapshot);
+      if (feed.failure === undefined && feed.snapshot.status !== 'error') {
+        reached = subagentMachine.getPersistedSnapshot(feed.snapshot);
+        effectChildren(subagentMachine, reached);
       }
     } finally {
       feed.stop();
     }
     failure = feed.failure ?? (feed.snapshot.status === 'error' ? feed.snapshot.error : undefined);
+    if (failure === undefined) return { snapshot: reached };
   } catch (error) {
     failure = error;
   }
-  return failure === undefined ? undefined : ((failure as Error)?.message ?? String(failure));
+  return { problem: (failure as Error)?.message ?? String(failure) };
 }
 
 /**
@@ -101,7 +109,7 @@ export async function planRestore(
   task: StoredTask,
   context: RestoreContext,
 ): Promise<RestorePlan | CorruptTask | UnavailableTask> {
-  if (task.status === 'queued') return { logic: undefined, replay: [], journalLength: 0 };
+  if (task.status === 'queued') return { snapshot: undefined, journalLength: 0 };
   const { input, warnings, warn } = context;
   const taskId = task.spec.taskId;
   let entries: JournalEntry[] = [];
@@ -126,14 +134,9 @@ export async function planRestore(
     const malformed = persistedSnapshotProblem(snapshot.snapshot);
     if (malformed !== undefined) snapshotProblem = `malformed: ${malformed}`;
     else if (snapshot.journalLength <= entries.length) {
-      const after = entries.slice(snapshot.journalLength);
-      snapshotProblem = rehearse(input, after, snapshot.snapshot);
-      if (snapshotProblem === undefined)
-        return {
-          logic: restoredLogic(snapshot.snapshot),
-          replay: eventsOf(after),
-          journalLength: entries.length,
-        };
+      const rehearsed = rehearse(input, entries.slice(snapshot.journalLength), snapshot.snapshot);
+      if ('snapshot' in rehearsed) return { snapshot: rehearsed.snapshot, journalLength: entries.length };
+      snapshotProblem = rehearsed.problem;
     }
     // An unusable snapshot that covered more than the journal holds: the journal cannot stand in.
     if (
@@ -143,7 +146,12 @@ export async function planRestore(
     )
       journalProblem = `it holds ${entries.length} of the ${snapshot.journalLength} entries the snapshot covered`;
   }
-  if (journalProblem === undefined) journalProblem = rehearse(input, entries);
+  let fromJournal: unknown;
+  if (journalProblem === undefined) {
+    const rehearsed = rehearse(input, entries);
+    if ('snapshot' in rehearsed) fromJournal = rehearsed.snapshot;
+    else journalProblem = rehearsed.problem;
+  }
   if (journalProblem !== undefined) {
     const message = `Task ${taskId} cannot be restored: ${where(store, taskId, 'journal')} cannot be replayed (${journalProblem})${snapshotProblem ? ` and ${where(store, taskId, 'snapshot')} is unusable (${snapshotProblem})` : ''}.`;
     warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
@@ -161,17 +169,52 @@ export async function planRestore(
       `Task ${taskId} was ${task.status}, but its snapshot and journal are both gone: it starts again from scratch (a tool it already ran may run again).`,
     );
   }
-  return { logic: undefined, replay: eventsOf(entries), journalLength: entries.length };
+  return { snapshot: entries.length ? fromJournal : undefined, journalLength: entries.length };
 }
 
-const eventsOf = (entries: readonly JournalEntry[]): SubagentEvent[] => entries.map((entry) => entry.event);
+/** `persisted` with the effects its state invokes as its children (the document's own are ignored). */
+function withEffects(machine: SubagentMachine, persisted: unknown): object {
+  return { ...(persisted as object), children: effectChildren(machine, persisted) };
+}
 
-/** Subagent logic whose initial state is a persisted snapshot (XState's spawn takes no snapshot). */
-function restoredLogic(persisted: unknown): AnyActorLogic {
-  const logic = Object.create(subagentMachine) as typeof subagentMachine;
+/**
+ * Logic of `machine` whose initial state is the persisted snapshot `persisted` (XState's spawn takes
+ * no snapshot). Its effects are those its state invokes, derived from the state and never read
+ * from the document ({@link effectChildren}): so XState starts them as the actor starts — the
+ * model call issued again, the next tool call run (a write that had started is answered
+ * "interrupted"), the approval asked again, the deadline re-armed — whatever wrote the document.
+ */
+export function restoredLogic(machine: SubagentMachine, persisted: unknown): AnyActorLogic {
+  const resumed = withEffects(machine, persisted);
+  const logic = Object.create(machine) as SubagentMachine;
   logic.getInitialSnapshot = (actorScope) =>
-    subagentMachine.restoreSnapshot(persisted as never, actorScope as never) as ReturnType<
-      typeof subagentMachine.getInitialSnapshot
+    machine.restoreSnapshot(resumed as never, actorScope as never) as ReturnType<
+      SubagentMachine['getInitialSnapshot']
     >;
   return logic as unknown as AnyActorLogic;
+}
+
+/**
+ * The children a persisted subagent snapshot's state invokes, as XState persists them: one per
+ * `invoke` of the active `running` state, with the input the state gives it now. Throws when the
+ * context is not one the inputs can be read from.
+ */
+export function effectChildren(machine: SubagentMachine, persisted: unknown): Record<string, unknown> {
+  const { value, context } = persisted as { value: unknown; context: SubagentContext };
+  const children: Record<string, unknown> = {};
+  if (typeof value !== 'object' || value === null) return children;
+  const phase = (value as { running?: unknown }).running;
+  const node = typeof phase === 'string' ? machine.root.states.running?.states[phase] : undefined;
+  for (const invoke of node?.invoke ?? []) {
+    const input =
+      typeof invoke.input === 'function'
+        ? (invoke.input as (args: { context: SubagentContext }) => unknown)({ context })
+        : invoke.input;
+    children[invoke.id] = {
+      snapshot: { status: 'active', output: undefined, error: undefined, input },
+      src: invoke.src,
+      systemId: invoke.systemId,
+    };
+  }
+  return children;
 }

@@ -2,34 +2,31 @@ import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { RuntimeEvents } from '../events.js';
-import type { SubagentInput } from '../machines/subagent-machine.js';
 import { textOf } from '../model/content.js';
 import type { Message } from '../model/types.js';
-import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
-import type { DriverHost } from './driver-host.js';
 import { isThenable } from './emitter.js';
+import type { RunHost } from './run-host.js';
 import type { RuntimeLimits } from './runtime-limits.js';
-import type { SubagentRef } from './subagent-snapshot.js';
-import { TaskDriver } from './task-driver.js';
+import { TaskRun } from './task-run.js';
 
 /** What a session needs from its runtime. */
 export interface SessionRuntime {
   readonly agents: AgentCatalog;
   readonly clock: Clock;
   readonly limits: RuntimeLimits;
-  /** The drivers of the main agents' runs, by their task id. */
-  readonly sessionDrivers: Map<string, TaskDriver>;
+  /** The main agents' runs in progress, by their task id. */
+  readonly sessionRuns: Map<string, TaskRun>;
   /** Creates the session's actor (a child of the supervisor) under `actorId`. */
   openSession(actorId: string, sessionKey: string): void;
   /** Stops the session's actor, and with it a run in progress. */
   closeSession(actorId: string): void;
-  /** Starts a main-agent run as a child of the session's actor; `attach` gets its actor. */
-  startRun(actorId: string, runId: string, input: SubagentInput, attach: (actor: SubagentRef) => void): void;
+  /** Starts a main-agent run as a child of the session's actor (its id is the run's task id). */
+  startRun(actorId: string, run: TaskRun): void;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
@@ -82,16 +79,16 @@ export class Session {
   readonly actorId = `session:${++sessionCounter}`;
   private conversation: Message[];
   private readonly runtime: SessionRuntime;
-  private readonly host: DriverHost;
+  private readonly host: RunHost;
   private readonly definition: AgentDefinition;
   private readonly events = new EventEmitter();
   private chain: Promise<unknown> = Promise.resolve();
   private busy = 0;
-  private current: TaskDriver | undefined;
+  private current: TaskRun | undefined;
   private readonly unsubscribe: () => void;
   private closed = false;
 
-  constructor(runtime: SessionRuntime, host: DriverHost, options: SessionOptions) {
+  constructor(runtime: SessionRuntime, host: RunHost, options: SessionOptions) {
     this.runtime = runtime;
     this.host = host;
     this.sessionKey = options.sessionKey ?? `session-${sessionCounter}-${runtime.clock.now().toString(36)}`;
@@ -226,12 +223,12 @@ export class Session {
     };
     spec.graceMs = runtime.graceMsFor(spec.limits.timeoutMs);
     return new Promise<SessionReply>((resolve) => {
-      const host: DriverHost = {
+      const host: RunHost = {
         ...this.host,
-        finished: (driver, result) => {
-          runtime.sessionDrivers.delete(taskId);
+        finished: (task, result) => {
+          runtime.sessionRuns.delete(taskId);
           this.current = undefined;
-          const context = driver.context;
+          const context = task.context;
           if (context) this.conversation = closeConversation(context.messages, result);
           const own = ownOutput(result, context?.messages.slice(messages.length) ?? []);
           const reply = typeof own.output === 'string' ? own.output : JSON.stringify(own.output);
@@ -239,14 +236,10 @@ export class Session {
           resolve({ text: reply, result: own });
         },
       };
-      const driver = new TaskDriver(host, spec, runtime.withToolSources(registry, spec, this.definition));
-      runtime.sessionDrivers.set(taskId, driver);
-      this.current = driver;
-      runtime.startRun(this.actorId, taskId, machineInputFromSpec(spec), (actor) => {
-        driver.attach(actor);
-        const at = runtime.clock.now();
-        driver.send({ type: 'task.started', at, deadline: at + spec.limits.timeoutMs });
-      });
+      const run = new TaskRun(host, spec, runtime.withToolSources(registry, spec, this.definition));
+      runtime.sessionRuns.set(taskId, run);
+      this.current = run;
+      runtime.startRun(this.actorId, run);
     });
   }
 }

@@ -1,11 +1,10 @@
 import type { AnyActorLogic } from 'xstate';
 import type { TaskEventBase } from '../events.js';
-import type { SubagentEvent } from '../machines/subagent-events.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { phaseOf } from './subagent-snapshot.js';
-import type { TaskDriver } from './task-driver.js';
+import type { TaskRun } from './task-run.js';
 import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
 
 /** Filter of `runtime.list`. */
@@ -23,12 +22,12 @@ export interface TaskListFilter {
 export interface TaskEntry {
   spec: TaskSpec;
   registry: ToolRegistry;
-  driver: TaskDriver | undefined;
+  run: TaskRun | undefined;
   result: TaskResult | undefined;
   endedAt: number | undefined;
   promise: Promise<TaskResult>;
   resolve: (result: TaskResult) => void;
-  restore: { logic: AnyActorLogic | undefined; replay: SubagentEvent[]; journalLength: number } | undefined;
+  restore: { logic: AnyActorLogic | undefined; journalLength: number } | undefined;
   /** Steering messages for a task that has not started: given to it as it starts. */
   steering?: string[];
   /** Frozen info of a finished task. */
@@ -47,7 +46,7 @@ export class TaskTable {
     const entry: TaskEntry = {
       spec,
       registry,
-      driver: undefined,
+      run: undefined,
       result: undefined,
       endedAt: undefined,
       promise,
@@ -73,9 +72,9 @@ export class TaskTable {
     entry.result = result;
     entry.endedAt = at;
     entry.restore = undefined;
-    const driver = entry.driver;
-    entry.driver = undefined;
-    if (driver) entry.info = infoFromDriver(entry, driver, at);
+    const run = entry.run;
+    entry.run = undefined;
+    if (run) entry.info = infoFromRun(entry, run, at);
     entry.resolve(result);
   }
 
@@ -88,8 +87,8 @@ export class TaskTable {
 
   detachAll(): void {
     for (const entry of this.entries.values()) {
-      entry.driver?.detach();
-      entry.driver = undefined;
+      entry.run?.detach();
+      entry.run = undefined;
     }
   }
 
@@ -101,7 +100,7 @@ export class TaskTable {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.info) return entry.info;
-    return entry.driver ? infoFromDriver(entry, entry.driver, now) : baseInfo(entry);
+    return entry.run ? infoFromRun(entry, entry.run, now) : baseInfo(entry);
   }
 
   list(filter: TaskListFilter, now: number): TaskInfo[] {
@@ -132,7 +131,7 @@ export class TaskTable {
  */
 function statusOf(entry: TaskEntry): TaskStatus {
   if (entry.result) return entry.result.status;
-  const snapshot = entry.driver?.snapshot;
+  const snapshot = entry.run?.snapshot;
   if (!snapshot) return 'queued';
   return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
 }
@@ -141,8 +140,8 @@ function baseInfo(entry: TaskEntry): TaskInfo {
   return taskInfoOf(entry.spec, { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt });
 }
 
-function infoFromDriver(entry: TaskEntry, driver: TaskDriver, now: number): TaskInfo {
-  const context = driver.context;
+function infoFromRun(entry: TaskEntry, run: TaskRun, now: number): TaskInfo {
+  const context = run.context;
   if (!context) return baseInfo(entry);
   const state = { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt };
   const progress: TaskProgress = {

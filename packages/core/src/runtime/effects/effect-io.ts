@@ -1,11 +1,11 @@
 import type { RuntimeWarning, TaskEventBase } from '../../events.js';
 import type { TaskSpec } from '../../persistence/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { DriverHost } from '../driver-host.js';
+import type { RunHost } from '../run-host.js';
 
 /** What an effect of one task works with: its runtime, its spec and tools, its event fields. */
 export interface EffectIO {
-  readonly host: DriverHost;
+  readonly host: RunHost;
   readonly spec: TaskSpec;
   readonly registry: ToolRegistry;
   /** Tool inputs validated when the response arrived, by tool_use id (taken when the call runs). */

@@ -3,7 +3,7 @@ import type { ApprovalRequest, TaskEventBase } from '../events.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
-import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type { TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
@@ -13,16 +13,16 @@ export interface ApprovalAnswer {
   reason?: string;
 }
 
-/** What the host learns of a task its driver ran, when it ends. */
-export interface DrivenTask {
+/** What the host learns of a task's run, when it ends. */
+export interface RunningTask {
   readonly spec: TaskSpec;
   readonly context: SubagentContext | undefined;
   /** Fields every event about the task carries, as of now. */
   base(): TaskEventBase;
 }
 
-/** What a task's driver and its effects need from the runtime. */
-export interface DriverHost {
+/** What a task's run and its effects need from the runtime. */
+export interface RunHost {
   readonly clock: Clock;
   readonly model: ModelAdapter;
   readonly store: TaskStore;
@@ -35,9 +35,11 @@ export interface DriverHost {
    * (the task left `awaitingApproval`: cancelled, ended), and the request is then withdrawn.
    */
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Records a status the task's state entered (`task.awaitingApproval`, `task.resumed`). */
+  recordStatus(taskId: string, event: 'task.awaitingApproval' | 'task.resumed', status: TaskStatus): void;
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
   reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
   /** Called once, when the machine reaches a final state. */
-  finished(task: DrivenTask, result: TaskResult): void;
+  finished(task: RunningTask, result: TaskResult): void;
 }

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { type AnyActorRef, createActor } from 'xstate';
+import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
+import { type SubagentInput, subagentMachine } from './subagent-machine.js';
+
+/** The effects the actor's state has invoked, by actor id, with their input. */
+function invoked(children: Record<string, AnyActorRef | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [id, child] of Object.entries(children))
+    if (child) out[id] = (child.getSnapshot() as { input?: unknown }).input ?? null;
+  return out;
+}
+
+const input: SubagentInput = {
+  taskId: 't1',
+  agent: 'writer',
+  model: 'model-x',
+  messages: [{ role: 'user', content: 'Write two notes' }],
+  limits: { maxTurns: 1, tokenBudget: 1_000, timeoutMs: 10_000 },
+  graceMs: 500,
+  hasOutputSchema: false,
+};
+const plan: ToolCallPlan[] = [
+  { toolUseId: 'r1', name: 'read', access: 'read', disposition: 'run' },
+  {
+    toolUseId: 'bad',
+    name: 'nope',
+    disposition: 'rejected',
+    result: { type: 'tool_result', tool_use_id: 'bad', content: 'no', is_error: true },
+  },
+  { toolUseId: 'w1', name: 'write', access: 'write', disposition: 'approval' },
+];
+const responded: SubagentEvent = {
+  type: 'model.responded',
+  at: 1_010,
+  turn: 1,
+  response: {
+    content: plan.map((call) => ({
+      type: 'tool_use' as const,
+      id: call.toolUseId,
+      name: call.name,
+      input: {},
+    })),
+    usage: { input: 10, output: 10 },
+  },
+  plan,
+};
+
+describe('the effects a subagent state invokes', () => {
+  it('invokes the model call, each runnable call, the approval, then the grace turn; the deadline pauses in approval', () => {
+    const actor = createActor(subagentMachine, { input }).start();
+    const seen = () => invoked(actor.getSnapshot().children);
+    expect(seen()).toEqual({});
+    actor.send({ type: 'task.started', at: 1_000, deadline: 11_000 });
+    expect(seen()).toEqual({ model: { turn: 1, grace: false }, deadline: { deadline: 11_000 } });
+    const modelCall = actor.getSnapshot().children.model;
+    actor.send(responded);
+    expect(seen()).toEqual({ tool: null, deadline: { deadline: 11_000 } });
+    // Leaving `thinking` stopped its model call.
+    expect(modelCall?.getSnapshot().status).toBe('stopped');
+    const readCall = actor.getSnapshot().children.tool;
+    actor.send({
+      type: 'tool.finished',
+      at: 1_020,
+      toolUseId: 'r1',
+      result: { type: 'tool_result', tool_use_id: 'r1', content: 'x' },
+    });
+    // The rejected call is answered by the machine itself; the write call waits for a decision,
+    // with no deadline running.
+    expect(readCall?.getSnapshot().status).toBe('stopped');
+    expect(seen()).toEqual({ approval: null });
+    actor.send({ type: 'approval.granted', at: 2_020, toolUseId: 'w1' });
+    // A second spent in approval moved the deadline by a second.
+    expect(seen()).toEqual({ tool: null, deadline: { deadline: 12_000 } });
+    actor.send({ type: 'tool.started', at: 2_025, toolUseId: 'w1' });
+    const writeCall = actor.getSnapshot().children.tool;
+    actor.send({
+      type: 'tool.finished',
+      at: 2_030,
+      toolUseId: 'w1',
+      result: { type: 'tool_result', tool_use_id: 'w1', content: 'ok' },
+    });
+    expect(writeCall?.getSnapshot().status).toBe('stopped');
+    // maxTurns 1 reached: a grace turn, whose tool calls are not run, with its own deadline.
+    expect(seen()).toEqual({ model: { turn: 2, grace: true }, deadline: { deadline: 2_530 } });
+    actor.send({ type: 'cancel.requested', at: 2_040 });
+    expect(seen()).toEqual({});
+  });
+
+  it('starts the next call of a turn in a new tool effect, the one before having answered', () => {
+    const actor = createActor(subagentMachine, {
+      input: { ...input, limits: { ...input.limits, maxTurns: 5 } },
+    });
+    actor.start();
+    actor.send({ type: 'task.started', at: 1_000, deadline: 11_000 });
+    const reads: ToolCallPlan[] = [
+      { toolUseId: 'a', name: 'read', access: 'read', disposition: 'run' },
+      { toolUseId: 'b', name: 'read', access: 'read', disposition: 'run' },
+    ];
+    actor.send({
+      ...responded,
+      plan: reads,
+      response: {
+        content: reads.map((call) => ({
+          type: 'tool_use' as const,
+          id: call.toolUseId,
+          name: 'read',
+          input: {},
+        })),
+        usage: { input: 1, output: 1 },
+      },
+    } as SubagentEvent);
+    const first = actor.getSnapshot().children.tool;
+    actor.send({
+      type: 'tool.finished',
+      at: 1_020,
+      toolUseId: 'a',
+      result: { type: 'tool_result', tool_use_id: 'a', content: 'x' },
+    });
+    const second = actor.getSnapshot().children.tool;
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(first?.getSnapshot().status).toBe('stopped');
+    expect(actor.getSnapshot().value).toEqual({ running: 'acting' });
+  });
+});

@@ -1,0 +1,216 @@
+import type { RuntimeWarning, TaskEventBase } from '../events.js';
+import type { SubagentEvent } from '../machines/subagent-events.js';
+import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
+import { describeThrown } from '../persistence/plain-json.js';
+import type { JournalEntry, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
+import { SCHEMA_VERSION } from '../persistence/types.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { EffectIO } from './effects/effect-io.js';
+import type { EffectRun } from './effects/effect-run.js';
+import { guardedController } from './effects/guarded-signal.js';
+import { ToolCalls } from './effects/tool-calls.js';
+import type { RunHost } from './run-host.js';
+import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
+import { snapshotDocument, toResult } from './task-results.js';
+
+/**
+ * One task's run: the journal of the events its actor receives, and what its snapshots tell the
+ * public API (the snapshot document, the `awaitingApproval` status, the result). The actor runs
+ * itself: its states invoke their effects (`effects/effect-actors.ts`), which reach the task
+ * through this run ({@link EffectRun}); the runtime only sends it the events of API calls
+ * (`task.started`, `cancel.requested`, `task.steered`).
+ */
+export class TaskRun implements EffectRun {
+  readonly spec: TaskSpec;
+  readonly io: EffectIO;
+  readonly tools: ToolCalls;
+  private readonly host: RunHost;
+  private actor: SubagentRef | undefined;
+  private seq: number;
+  private controller = this.newController();
+  /** The last status recorded from the state was `awaitingApproval`. */
+  private awaiting = false;
+  /** True once the task reached a final state, or the runtime let it go. */
+  ended = false;
+  /** The last snapshot the actor reported (what its document holds; a stopped actor reports no more). */
+  private observed: SubagentSnapshot | undefined;
+  /**
+   * The latest snapshot document. A store may call it late (at its next flush): the run is then
+   * between events, so the snapshot and the journal length agree.
+   */
+  private readonly produceSnapshot = () => snapshotDocument(this.spec.taskId, this.observed!, this.seq);
+
+  constructor(host: RunHost, spec: TaskSpec, registry: ToolRegistry, journalLength = 0) {
+    this.host = host;
+    this.spec = spec;
+    this.seq = journalLength;
+    this.io = {
+      host,
+      spec,
+      registry,
+      inputs: new Map(),
+      event: (extra) => Object.assign(this.base(), extra),
+      warn: (code: RuntimeWarning['code'], message: string) =>
+        host.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
+    };
+    this.tools = new ToolCalls(this.io);
+  }
+
+  /** The actor's snapshot as it is now (an effect may run inside a transition, before observers hear of it). */
+  get snapshot(): SubagentSnapshot | undefined {
+    return this.actor?.getSnapshot();
+  }
+
+  get context(): SubagentContext | undefined {
+    return this.actor?.getSnapshot().context;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /**
+   * Follows `actor` and starts it (a spawned child would start after its parent's transition; its
+   * effects need this run first). Its effects reach the run through `runs`, set before it starts.
+   */
+  attach(actor: SubagentRef): void {
+    this.actor = actor;
+    actor.subscribe({ next: (snapshot) => this.observe(snapshot), error: () => {} });
+    actor.start();
+    this.observe(actor.getSnapshot());
+  }
+
+  /** Starts a task whose actor is pending: its deadline runs from now, capped by its parent's. */
+  begin(): void {
+    if (this.snapshot?.value !== 'pending') return;
+    const at = this.host.clock.now();
+    const cap = this.spec.deadlineCap ?? Number.MAX_SAFE_INTEGER;
+    this.send({ type: 'task.started', at, deadline: Math.min(at + this.spec.limits.timeoutMs, cap) });
+  }
+
+  /** Feeds an event of an API call to the machine, journaled first. */
+  send(event: SubagentEvent): void {
+    if (this.journal(event)) this.actor!.send(event);
+  }
+
+  /**
+   * Journals an event the actor is about to receive. A store that throws does not stop the task (it
+   * would never end): the event goes on, with a `PERSISTENCE_FAILED` warning. False once the run
+   * takes no more events.
+   */
+  journal(event: SubagentEvent): boolean {
+    if (this.ended || !this.actor) return false;
+    const entry: JournalEntry = { v: SCHEMA_VERSION, seq: this.seq++, event };
+    try {
+      this.host.store.appendJournal(this.spec.taskId, entry);
+    } catch (error) {
+      this.io.warn(
+        'PERSISTENCE_FAILED',
+        `The store could not journal ${event.type} (entry ${entry.seq}) of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on, but its journal misses this entry.`,
+      );
+    }
+    return true;
+  }
+
+  /** Gives the task a steering message (journaled like every event). */
+  steer(text: string): void {
+    this.send({ type: 'task.steered', at: this.host.clock.now(), text });
+  }
+
+  cancel(reason?: string): void {
+    const at = this.host.clock.now();
+    this.send(reason ? { type: 'cancel.requested', at, reason } : { type: 'cancel.requested', at });
+  }
+
+  /** Aborts the effects in flight; the next ones get a fresh signal (aborting allocates, so only then). */
+  abortEffects(): void {
+    this.controller.abort();
+    this.controller = this.newController();
+    this.tools.reset();
+  }
+
+  turnEnded(): void {
+    if (this.host.emitter.listening('task.progress'))
+      this.host.emitter.emit('task.progress', this.io.event({ kind: 'turn' as const }));
+  }
+
+  private observe(snapshot: SubagentSnapshot): void {
+    if (this.ended || snapshot === this.observed) return;
+    this.observed = snapshot;
+    const taskId = this.spec.taskId;
+    if (snapshot.status === 'done') {
+      this.saveSnapshot(finalDocument(taskId, snapshot, this.seq));
+      this.ended = true;
+      this.host.finished(this, toResult(this.spec, snapshot.output as SubagentOutput));
+      return;
+    }
+    this.saveSnapshot(this.produceSnapshot);
+    const awaiting = snapshot.status === 'active' && phaseOf(snapshot) === 'awaitingApproval';
+    if (awaiting !== this.awaiting) {
+      this.awaiting = awaiting;
+      if (awaiting) this.host.recordStatus(taskId, 'task.awaitingApproval', 'awaitingApproval');
+      else this.host.recordStatus(taskId, 'task.resumed', 'running');
+    }
+  }
+
+  /** Hands the store the snapshot; a store that throws is a warning, not the end of the task. */
+  private saveSnapshot(produce: () => TaskSnapshotDocument): void {
+    try {
+      this.host.store.saveSnapshot(this.spec.taskId, produce);
+    } catch (error) {
+      this.io.warn(
+        'PERSISTENCE_FAILED',
+        `The store could not save the snapshot of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on; a restore reads its journal.`,
+      );
+    }
+  }
+
+  /**
+   * Lets the task go without ending it (the runtime shut down keeping it for a restore): the
+   * effects in flight are aborted and nothing more is journaled.
+   */
+  detach(): void {
+    this.ended = true;
+    this.controller.abort();
+  }
+
+  /** The controller of the effects to come: an abort listener that throws is a warning. */
+  private newController(): AbortController {
+    return guardedController((error) =>
+      this.host.emitter.emit('runtime.warning', {
+        code: 'LISTENER_FAILED',
+        message: `An abort listener in task ${this.spec.taskId} threw: ${describeThrown(error)}. The task went on; fix the tool or the model adapter.`,
+        taskId: this.spec.taskId,
+      }),
+    );
+  }
+
+  /** Fields every event about this task carries. */
+  base(): TaskEventBase {
+    const context = this.snapshot?.context;
+    const now = this.host.clock.now();
+    const started = context?.startedAt ?? 0;
+    const base: TaskEventBase = {
+      taskId: this.spec.taskId,
+      agent: this.spec.agent,
+      sessionKey: this.spec.sessionKey,
+      description: this.spec.description,
+      at: now,
+      toolCalls: context?.toolCalls ?? 0,
+      turns: context?.turns ?? 0,
+      elapsedMs: started ? (context?.end?.endedAt ?? now) - started : 0,
+      tokens: context ? context.usage.input + context.usage.output : 0,
+      depth: this.spec.depth,
+    };
+    if (this.spec.parentTaskId) base.parentTaskId = this.spec.parentTaskId;
+    return base;
+  }
+}
+
+/**
+ * The final snapshot document, produced when a store asks. Made outside the run so that the
+ * closure a store keeps captures the snapshot alone, never the run and its actor.
+ */
+function finalDocument(taskId: string, snapshot: SubagentSnapshot, journalLength: number) {
+  return () => snapshotDocument(taskId, snapshot, journalLength);
+}
