@@ -5,13 +5,28 @@ import { createRecorder } from '../src/timeline/recorder.js';
 import { formatTimeline, parseTimeline } from '../src/timeline/timeline-jsonl.js';
 import { API_KEY, scenarios } from './fixtures.js';
 
+/** The effects a task's states invoke, recorded as actors of their own. */
+const EFFECTS = new Set(['model', 'tool', 'approval', 'deadline']);
+
 describe('createRecorder', () => {
   it('records the supervisor and each task actor with parent, definition, events, snapshots, microsteps and actions', async () => {
     const run = await scenarios.goal!();
     const { records } = run.timeline;
-    const actors = records.filter((record) => record.type === '@xstate.actor');
+    const all = records.filter((record) => record.type === '@xstate.actor');
+    const actors = all.filter((actor) => !EFFECTS.has(actor.name));
     expect(actors.map((actor) => actor.name)).toEqual(['supervisor', run.results[0]!.taskId]);
     expect(actors[1]).toMatchObject({ parentId: actors[0]!.sessionId, systemId: run.results[0]!.taskId });
+    // Each state's effects are the task's children: a model call and the deadline per turn, the tool call.
+    const effects = all.filter((actor) => EFFECTS.has(actor.name));
+    expect(effects.map((actor) => actor.name)).toEqual([
+      'model',
+      'deadline',
+      'tool',
+      'deadline',
+      'model',
+      'deadline',
+    ]);
+    expect(effects.every((actor) => actor.parentId === actors[1]!.sessionId)).toBe(true);
     const definitions = records.filter((record) => record.type === 'troupe.definition');
     expect(definitions.map((definition) => JSON.parse(definition.definition).id)).toEqual([
       'supervisor',
@@ -129,7 +144,11 @@ describe('a session under the recorder', () => {
     const reply = await session.send('look around');
     expect(reply.text).toBe('the sub-agent looked');
     await runtime.shutdown();
-    const actors = recorder.timeline().records.filter((record) => record.type === '@xstate.actor');
+    const actors = recorder
+      .timeline()
+      .records.flatMap((record) =>
+        record.type === '@xstate.actor' && !EFFECTS.has(record.name) ? [record] : [],
+      );
     const nameOf = new Map(actors.map((actor) => [actor.sessionId, actor.name]));
     expect(actors.map((actor) => [actor.name, actor.parentId && nameOf.get(actor.parentId)])).toEqual([
       ['supervisor', undefined],

@@ -214,6 +214,7 @@ export function effectChildren(machine: SubagentMachine, persisted: unknown): Re
       snapshot: { status: 'active', output: undefined, error: undefined, input },
       src: invoke.src,
       systemId: invoke.systemId,
+      syncSnapshot: false,
     };
   }
   return children;

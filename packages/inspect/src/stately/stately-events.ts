@@ -51,7 +51,10 @@ export function createStatelyExpander(
           type: '@xstate.actor',
           name: record.name,
           parentId: record.parentId,
-          definition: record.definitionKey ? definitions.get(record.definitionKey) : undefined,
+          // As Stately's own inspector: an actor that is not a machine is defined by its name alone.
+          definition: record.definitionKey
+            ? definitions.get(record.definitionKey)
+            : JSON.stringify({ id: record.name }),
           snapshot: record.snapshot as never,
         };
       }

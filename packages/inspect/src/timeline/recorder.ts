@@ -112,7 +112,8 @@ export function createRecorder(options: RecorderOptions = {}): TimelineRecorder 
     } catch {
       snapshot = undefined;
     }
-    const key = definitionKey(config);
+    // A machine's config is its definition; other logic (an effect's callback) has none.
+    const key = definitionKey(typeof config === 'object' ? config : undefined);
     const out: ActorRecord = {
       type: '@xstate.actor',
       ...base,
