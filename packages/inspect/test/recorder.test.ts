@@ -16,16 +16,9 @@ describe('createRecorder', () => {
     const actors = all.filter((actor) => !EFFECTS.has(actor.name));
     expect(actors.map((actor) => actor.name)).toEqual(['supervisor', run.results[0]!.taskId]);
     expect(actors[1]).toMatchObject({ parentId: actors[0]!.sessionId, systemId: run.results[0]!.taskId });
-    // Each state's effects are the task's children: a model call and the deadline per turn, the tool call.
+    // Each state's effects are the task's children: the run's deadline, a model call per turn, the tool call.
     const effects = all.filter((actor) => EFFECTS.has(actor.name));
-    expect(effects.map((actor) => actor.name)).toEqual([
-      'model',
-      'deadline',
-      'tool',
-      'deadline',
-      'model',
-      'deadline',
-    ]);
+    expect(effects.map((actor) => actor.name)).toEqual(['deadline', 'model', 'tool', 'model']);
     expect(effects.every((actor) => actor.parentId === actors[1]!.sessionId)).toBe(true);
     const definitions = records.filter((record) => record.type === 'troupe.definition');
     expect(definitions.map((definition) => JSON.parse(definition.definition).id)).toEqual([

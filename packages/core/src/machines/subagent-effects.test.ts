@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyActorRef, createActor } from 'xstate';
+import { type AnyActorRef, createActor, fromCallback } from 'xstate';
+import type { DeadlineCommand, DeadlineEffectInput } from './subagent-effects.js';
 import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
 import { type SubagentInput, subagentMachine } from './subagent-machine.js';
 
@@ -48,7 +49,19 @@ const responded: SubagentEvent = {
 
 describe('the effects a subagent state invokes', () => {
   it('invokes the model call, each runnable call, the approval, then the grace turn; the deadline pauses in approval', () => {
-    const actor = createActor(subagentMachine, { input }).start();
+    // The deadline as the machine commands it: armed at the start, paused, moved.
+    const deadline: (number | 'paused')[] = [];
+    const machine = subagentMachine.provide({
+      actors: {
+        deadline: fromCallback<DeadlineCommand, DeadlineEffectInput>(({ input, receive }) => {
+          deadline.push(input.deadline);
+          receive((command) =>
+            deadline.push(command.type === 'deadline.moved' ? command.deadline : 'paused'),
+          );
+        }),
+      },
+    });
+    const actor = createActor(machine, { input }).start();
     const seen = () => invoked(actor.getSnapshot().children);
     expect(seen()).toEqual({});
     actor.send({ type: 'task.started', at: 1_000, deadline: 11_000 });
@@ -66,12 +79,14 @@ describe('the effects a subagent state invokes', () => {
       result: { type: 'tool_result', tool_use_id: 'r1', content: 'x' },
     });
     // The rejected call is answered by the machine itself; the write call waits for a decision,
-    // with no deadline running.
+    // with the deadline paused.
     expect(readCall?.getSnapshot().status).toBe('stopped');
-    expect(seen()).toEqual({ approval: null });
+    expect(seen()).toEqual({ approval: null, deadline: { deadline: 11_000 } });
+    expect(deadline).toEqual([11_000, 'paused']);
     actor.send({ type: 'approval.granted', at: 2_020, toolUseId: 'w1' });
     // A second spent in approval moved the deadline by a second.
-    expect(seen()).toEqual({ tool: null, deadline: { deadline: 12_000 } });
+    expect(seen()).toEqual({ tool: null, deadline: { deadline: 11_000 } });
+    expect(deadline).toEqual([11_000, 'paused', 12_000]);
     actor.send({ type: 'tool.started', at: 2_025, toolUseId: 'w1' });
     const writeCall = actor.getSnapshot().children.tool;
     actor.send({
@@ -82,7 +97,8 @@ describe('the effects a subagent state invokes', () => {
     });
     expect(writeCall?.getSnapshot().status).toBe('stopped');
     // maxTurns 1 reached: a grace turn, whose tool calls are not run, with its own deadline.
-    expect(seen()).toEqual({ model: { turn: 2, grace: true }, deadline: { deadline: 2_530 } });
+    expect(seen()).toEqual({ model: { turn: 2, grace: true }, deadline: { deadline: 11_000 } });
+    expect(deadline).toEqual([11_000, 'paused', 12_000, 2_530]);
     actor.send({ type: 'cancel.requested', at: 2_040 });
     expect(seen()).toEqual({});
   });

@@ -13,6 +13,12 @@ export interface DeadlineEffectInput {
 }
 
 /**
+ * What the machine tells its deadline: it pauses while the task awaits approval, and moves when
+ * the machine moves it (by the time spent awaiting approval; to the end of the grace turn).
+ */
+export type DeadlineCommand = { type: 'deadline.paused' } | { type: 'deadline.moved'; deadline: number };
+
+/**
  * The effects a subagent's states invoke, as XState callback actors that send the machine its
  * events (`model.responded`, `tool.started`, `tool.finished`, `approval.granted`, …). These are
  * the pure machine's: they do nothing, so a journal fed through it reproduces the task with no
@@ -25,8 +31,8 @@ export const pureEffects = {
   tool: fromCallback<SubagentEvent>(() => {}),
   /** `awaitingApproval`: a decision on the next call. */
   approval: fromCallback<SubagentEvent>(() => {}),
-  /** `thinking`, `acting`, `grace`: the deadline (not armed while awaiting approval). */
-  deadline: fromCallback<SubagentEvent, DeadlineEffectInput>(() => {}),
+  /** `running`: the deadline (paused while awaiting approval). */
+  deadline: fromCallback<DeadlineCommand, DeadlineEffectInput>(() => {}),
 };
 
 /** The names of a subagent's effects. */

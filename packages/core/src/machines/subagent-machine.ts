@@ -1,4 +1,4 @@
-import { and, assign, not, setup } from 'xstate';
+import { and, assign, not, sendTo, setup } from 'xstate';
 import { addUsage, textOf } from '../model/content.js';
 import type { ModelResponse } from '../model/types.js';
 import {
@@ -168,6 +168,11 @@ export const subagentMachine = setup({
       return { step: { ...context.step, results: [...context.step.results, call.result] } };
     }),
     enterApproval: assign(({ context }) => ({ approvalSince: context.now })),
+    pauseDeadline: sendTo('deadline', { type: 'deadline.paused' }),
+    moveDeadline: sendTo('deadline', ({ context }) => ({
+      type: 'deadline.moved',
+      deadline: context.deadline,
+    })),
     approve: assign(({ context, event }) => {
       const { at, toolUseId } = event as Event<'approval.granted'>;
       return {
@@ -379,20 +384,19 @@ export const subagentMachine = setup({
     },
     running: {
       initial: 'thinking',
+      // One deadline for the run: absolute, paused while awaiting approval, moved by the machine.
+      invoke: { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
       on: {
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
         'task.steered': { actions: 'queueSteering' },
       },
       states: {
         thinking: {
-          invoke: [
-            {
-              id: 'model',
-              src: 'model',
-              input: ({ context }) => ({ turn: context.turns + 1, grace: false }),
-            },
-            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
-          ],
+          invoke: {
+            id: 'model',
+            src: 'model',
+            input: ({ context }) => ({ turn: context.turns + 1, grace: false }),
+          },
           on: {
             'model.responded': [
               { guard: not('isCurrentTurn') },
@@ -427,10 +431,7 @@ export const subagentMachine = setup({
         acting: {
           // The tool effect runs the plan's next call: each answered call re-enters `acting`, which
           // starts the effect for the call after it.
-          invoke: [
-            { id: 'tool', src: 'tool' },
-            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
-          ],
+          invoke: { id: 'tool', src: 'tool' },
           always: [
             {
               guard: and(['allCallsAnswered', 'overTokenBudget']),
@@ -462,18 +463,28 @@ export const subagentMachine = setup({
           },
         },
         awaitingApproval: {
-          entry: 'enterApproval',
+          entry: ['enterApproval', 'pauseDeadline'],
           invoke: { id: 'approval', src: 'approval' },
           on: {
-            'approval.granted': { guard: 'isPendingApproval', target: 'acting', actions: 'approve' },
-            'approval.denied': { guard: 'isPendingApproval', target: 'acting', actions: 'deny' },
+            'approval.granted': {
+              guard: 'isPendingApproval',
+              target: 'acting',
+              actions: ['approve', 'moveDeadline'],
+            },
+            'approval.denied': {
+              guard: 'isPendingApproval',
+              target: 'acting',
+              actions: ['deny', 'moveDeadline'],
+            },
           },
         },
         grace: {
-          invoke: [
-            { id: 'model', src: 'model', input: ({ context }) => ({ turn: context.turns + 1, grace: true }) },
-            { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
-          ],
+          entry: 'moveDeadline',
+          invoke: {
+            id: 'model',
+            src: 'model',
+            input: ({ context }) => ({ turn: context.turns + 1, grace: true }),
+          },
           on: {
             'model.responded': {
               guard: 'isCurrentTurn',

@@ -196,7 +196,7 @@ export function restoredLogic(machine: SubagentMachine, persisted: unknown): Any
 
 /**
  * The children a persisted subagent snapshot's state invokes, as XState persists them: one per
- * `invoke` of the active `running` state, with the input the state gives it now. Throws when the
+ * `invoke` of `running` and of its active state, with the input the state gives it now. Throws when the
  * context is not one the inputs can be read from.
  */
 export function effectChildren(machine: SubagentMachine, persisted: unknown): Record<string, unknown> {
@@ -204,8 +204,10 @@ export function effectChildren(machine: SubagentMachine, persisted: unknown): Re
   const children: Record<string, unknown> = {};
   if (typeof value !== 'object' || value === null) return children;
   const phase = (value as { running?: unknown }).running;
-  const node = typeof phase === 'string' ? machine.root.states.running?.states[phase] : undefined;
-  for (const invoke of node?.invoke ?? []) {
+  const running = machine.root.states.running;
+  const node = typeof phase === 'string' ? running?.states[phase] : undefined;
+  if (!node) return children;
+  for (const invoke of [...running!.invoke, ...node.invoke]) {
     const input =
       typeof invoke.input === 'function'
         ? (invoke.input as (args: { context: SubagentContext }) => unknown)({ context })

@@ -1,10 +1,16 @@
 import { type AnyActorRef, fromCallback } from 'xstate';
 import type { SubagentContext } from '../../machines/subagent-context.js';
 import { nextCall } from '../../machines/subagent-context.js';
-import type { DeadlineEffectInput, ModelEffectInput, pureEffects } from '../../machines/subagent-effects.js';
+import type {
+  DeadlineCommand,
+  DeadlineEffectInput,
+  ModelEffectInput,
+  pureEffects,
+} from '../../machines/subagent-effects.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
 import { describeThrown } from '../../persistence/plain-json.js';
 import { errorResult } from '../../tools/run-tool-call.js';
+import { phaseOf, type SubagentSnapshot } from '../subagent-snapshot.js';
 import { askApproval } from './approval.js';
 import type { EffectRun } from './effect-run.js';
 import { callModel } from './model-call.js';
@@ -69,19 +75,32 @@ export function createEffectActors(runOf: RunLookup): typeof pureEffects {
         );
       }),
     ),
-    deadline: fromCallback<SubagentEvent, DeadlineEffectInput>(({ input, self, sendBack }) => {
+    deadline: fromCallback<DeadlineCommand, DeadlineEffectInput>(({ input, self, sendBack, receive }) => {
       const run = runOf(self._parent);
-      if (!run) return undefined;
+      const machine = self._parent;
+      if (!run || !machine) return undefined;
       const clock = run.io.host.clock;
-      const timer = clock.setTimeout(
-        () => {
-          // Never recorded before the deadline, whatever the timer's accuracy.
-          const event: SubagentEvent = { type: 'deadline.passed', at: Math.max(clock.now(), input.deadline) };
-          if (run.journal(event)) sendBack(event);
-        },
-        Math.max(0, input.deadline - clock.now()),
-      );
-      return () => clock.clearTimeout(timer);
+      let timer: unknown;
+      const clear = () => {
+        if (timer !== undefined) clock.clearTimeout(timer);
+        timer = undefined;
+      };
+      const arm = (deadline: number) => {
+        clear();
+        timer = clock.setTimeout(
+          () => {
+            timer = undefined;
+            // Never recorded before the deadline, whatever the timer's accuracy.
+            const event: SubagentEvent = { type: 'deadline.passed', at: Math.max(clock.now(), deadline) };
+            if (run.journal(event)) sendBack(event);
+          },
+          Math.max(0, deadline - clock.now()),
+        );
+      };
+      receive((command) => (command.type === 'deadline.moved' ? arm(command.deadline) : clear()));
+      // A task restored while it awaits approval starts with its deadline paused.
+      if (phaseOf(machine.getSnapshot() as SubagentSnapshot) !== 'awaitingApproval') arm(input.deadline);
+      return clear;
     }),
   };
 }
