@@ -89,7 +89,10 @@ describe('the chart layout', () => {
       'grace',
     ]);
     const acting = chart.nodes.find((node) => node.path === 'running.acting')!;
-    expect(acting.rows.map((row) => row.text)).toContain('tool.finished [isNextCall]');
+    expect(acting.rows.map((row) => row.text)).toContain('tool.started');
+    // An answered call that is not the turn's last re-enters `acting` (its tool effect starts anew).
+    const drawn = [...acting.rows.map((row) => row.text), ...chart.edges.map((edge) => edge.label)];
+    expect(drawn.some((text) => text.includes('tool.finished [isNextCall]'))).toBe(true);
     // A transition from inside `running` to `failed` is drawn from `running`, naming its source.
     const failed = chart.edges.find((edge) => edge.source === running.id && edge.target.endsWith('.failed'))!;
     expect(failed.label).toContain('grace › deadline.passed [deadlineReached]');

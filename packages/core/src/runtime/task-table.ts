@@ -4,8 +4,8 @@ import { isFinalStatus } from '../persistence/statuses.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { phaseOf } from './subagent-snapshot.js';
-import type { TaskRun } from './task-run.js';
 import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
+import type { TaskRun } from './task-run.js';
 
 /** Filter of `runtime.list`. */
 export interface TaskListFilter {
