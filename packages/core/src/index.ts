@@ -67,7 +67,6 @@ export {
   type PermissionPolicyOptions,
 } from './permissions/permission-policy.js';
 export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
-export { createMemoryStore } from './persistence/memory-store.js';
 export { FINAL_TASK_EVENTS, type FinalTaskEvent, isFinalTaskEvent } from './persistence/statuses.js';
 export type {
   JournalEntry,
@@ -99,6 +98,7 @@ export type { TaskHandle } from './runtime/task-handle.js';
 export { createTaskId } from './runtime/task-id.js';
 export type { TaskInfo } from './runtime/task-info.js';
 export type { TaskListFilter } from './runtime/task-table.js';
+export { createMemoryStore } from './store/memory-store.js';
 export {
   defineTool,
   type Tool,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { cancelStoredTask } from './cancel-stored-task.js';
-import { createMemoryStore } from './memory-store.js';
 
 describe('cancelStoredTask', () => {
   it('ends a stored, unfinished task as cancelled: listed so, with its result, and never restored', async () => {

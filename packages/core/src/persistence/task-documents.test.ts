@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { toResult } from '../runtime/task-results.js';
 import { fixtureRuntime } from '../runtime/test-fixtures.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { resultOf } from '../store/store-records.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { machineInputFromSpec } from './machine-input.js';
-import { createMemoryStore } from './memory-store.js';
 import {
   parseJournalEntry,
   parseResultDocument,

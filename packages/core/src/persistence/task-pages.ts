@@ -1,10 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { TaskPage, TaskQuery, TaskSummary } from './types.js';
 
-// `summaryOf` lives with the other readers of a task's documents; exported here too for the
-// imports written before it moved.
-export { summaryOf } from './task-documents.js';
-
 /** Default page size of `listTasks`. */
 export const DEFAULT_PAGE_SIZE = 50;
 /** Largest page `listTasks` returns. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import type { TaskResult, TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { firstDifference } from './first-difference.js';
 import { recordScenario, replayScenarios, settle } from './replay-scenarios.js';

@@ -2,9 +2,9 @@
 // `RangeError: Maximum call stack size exceeded`. Replay reports it instead, even from a store
 // that does not check what it reads (the file store's own check is tested in test/security).
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import type { TaskStore } from '../persistence/types.js';
 import { fixtureRuntime } from '../runtime/test-fixtures.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { replayTask } from './replay-task.js';
 

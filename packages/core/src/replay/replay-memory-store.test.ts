@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { runReplaySuite } from './replay-suite.js';
 
 runReplaySuite(

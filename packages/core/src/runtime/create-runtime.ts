@@ -14,10 +14,10 @@ import { type SubagentMachine, subagentMachine } from '../machines/subagent-mach
 import { type QueuedTask, supervisorMachine } from '../machines/supervisor-machine.js';
 import type { Message, ModelAdapter } from '../model/types.js';
 import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import { nullStore } from '../persistence/null-store.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
+import { finalRecord, queuedRecord, resultDocument, statusRecord } from '../persistence/task-documents.js';
 import type {
   StoreWarning,
   TaskQuery,
@@ -26,7 +26,7 @@ import type {
   TaskStatus,
   TaskStore,
 } from '../persistence/types.js';
-import { SCHEMA_VERSION } from '../persistence/types.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';
 import {
   assertNoShadowedMainTool,
@@ -157,7 +157,7 @@ export class Runtime implements TaskClient {
       maxTokens: options.maxTokens ?? 8192,
       dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
       requestApproval: (request, signal) => this.approvals.request(request, signal),
-      recordStatus: (taskId, event, status) => this.record(taskId, event, status),
+      recordStatus: (taskId, event) => this.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
         this.approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
@@ -647,15 +647,7 @@ export class Runtime implements TaskClient {
     recorded = restore !== undefined,
   ): TaskHandle {
     const entry = this.table.add(spec, registry, restore);
-    if (!recorded)
-      this.store.appendStatus({
-        v: SCHEMA_VERSION,
-        taskId: spec.taskId,
-        event: 'task.queued',
-        status: 'queued',
-        at: spec.createdAt,
-        spec,
-      });
+    if (!recorded) this.store.appendStatus(queuedRecord(spec));
     const task: QueuedTask = {
       taskId: spec.taskId,
       sessionKey: spec.sessionKey,
@@ -683,7 +675,7 @@ export class Runtime implements TaskClient {
       : entry.registry;
     const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
-    this.record(taskId, entry.restore ? 'task.resumed' : 'task.started', 'running');
+    this.record(taskId, entry.restore ? 'task.resumed' : 'task.started');
     entry.restore = undefined;
     this.attach(run, ref);
     for (const text of entry.steering ?? []) run.steer(text);
@@ -703,17 +695,9 @@ export class Runtime implements TaskClient {
   private settle(spec: TaskSpec, result: TaskResult, at: number): void {
     const entry = this.table.get(spec.taskId);
     if (!entry || entry.result) return;
-    const status: TaskStatus = result.status;
-    this.persist(spec.taskId, 'save the result', () => this.store.saveResult({ v: SCHEMA_VERSION, result }));
+    this.persist(spec.taskId, 'save the result', () => this.store.saveResult(resultDocument(result)));
     this.persist(spec.taskId, `record task.${result.status}`, () =>
-      this.store.appendStatus({
-        v: SCHEMA_VERSION,
-        taskId: spec.taskId,
-        event: `task.${result.status}`,
-        status,
-        at,
-        result,
-      }),
+      this.store.appendStatus(finalRecord(result, at)),
     );
     const base = entry.run ? entry.run.base() : this.table.eventBase(spec, at);
     this.table.settle(spec.taskId, result, at);
@@ -727,13 +711,9 @@ export class Runtime implements TaskClient {
     }
   }
 
-  private record(
-    taskId: string,
-    event: 'task.started' | 'task.resumed' | 'task.awaitingApproval',
-    status: TaskStatus,
-  ): void {
+  private record(taskId: string, event: 'task.started' | 'task.resumed' | 'task.awaitingApproval'): void {
     this.persist(taskId, `record ${event}`, () =>
-      this.store.appendStatus({ v: SCHEMA_VERSION, taskId, event, status, at: this.clock.now() }),
+      this.store.appendStatus(statusRecord(taskId, event, this.clock.now())),
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply } from '../testing/scripted-model.js';
 import { fixtureRuntime } from './test-fixtures.js';
 

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ModelAdapter, ModelResponse } from '../model/types.js';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import { replayTask } from '../replay/replay-task.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { defineTool } from '../tools/define-tool.js';
 import { fixtureRuntime } from './test-fixtures.js';
 

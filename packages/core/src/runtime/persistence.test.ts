@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import { replayTask } from '../replay/replay-task.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle, turnOf } from './test-fixtures.js';
 

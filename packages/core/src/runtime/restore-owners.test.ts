@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import type { TaskStore } from '../persistence/types.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle } from './test-fixtures.js';
 

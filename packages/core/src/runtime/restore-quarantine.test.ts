@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PersistenceError } from '../errors.js';
 import type { RuntimeWarning } from '../events.js';
-import { createMemoryStore } from '../persistence/memory-store.js';
 import type { JournalEntry, TaskStore } from '../persistence/types.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle } from './test-fixtures.js';
 

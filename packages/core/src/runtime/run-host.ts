@@ -36,7 +36,7 @@ export interface RunHost {
    */
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   /** Records a status the task's state entered (`task.awaitingApproval`, `task.resumed`). */
-  recordStatus(taskId: string, event: 'task.awaitingApproval' | 'task.resumed', status: TaskStatus): void;
+  recordStatus(taskId: string, event: 'task.awaitingApproval' | 'task.resumed'): void;
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
   reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;

@@ -3,7 +3,6 @@ import type { TaskResult, TaskSpec } from '../persistence/types.js';
 
 // Snapshot documents are made with a task's other documents (`persistence/task-documents.ts`);
 // exported here too for the imports written before they moved.
-export { snapshotDocument } from '../persistence/task-documents.js';
 
 /** The result of a task cancelled before it ever started (no turns, no tokens). */
 export function cancelledBeforeStart(spec: TaskSpec, message: string): TaskResult {

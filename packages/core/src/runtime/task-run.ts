@@ -2,8 +2,8 @@ import type { RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import type { JournalEntry, TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
-import { SCHEMA_VERSION } from '../persistence/types.js';
+import { journalEntry, snapshotDocument } from '../persistence/task-documents.js';
+import type { TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { EffectIO } from './effects/effect-io.js';
 import type { EffectRun } from './effects/effect-run.js';
@@ -11,7 +11,7 @@ import { guardedController } from './effects/guarded-signal.js';
 import { ToolCalls } from './effects/tool-calls.js';
 import type { RunHost } from './run-host.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
-import { snapshotDocument, toResult } from './task-results.js';
+import { toResult } from './task-results.js';
 
 /**
  * One task's run: the journal of the events its actor receives, and what its snapshots tell the
@@ -100,7 +100,7 @@ export class TaskRun implements EffectRun {
    */
   journal(event: SubagentEvent): boolean {
     if (this.ended || !this.actor) return false;
-    const entry: JournalEntry = { v: SCHEMA_VERSION, seq: this.seq++, event };
+    const entry = journalEntry(this.seq++, event);
     try {
       this.host.store.appendJournal(this.spec.taskId, entry);
     } catch (error) {
@@ -148,8 +148,8 @@ export class TaskRun implements EffectRun {
     const awaiting = snapshot.status === 'active' && phaseOf(snapshot) === 'awaitingApproval';
     if (awaiting !== this.awaiting) {
       this.awaiting = awaiting;
-      if (awaiting) this.host.recordStatus(taskId, 'task.awaitingApproval', 'awaitingApproval');
-      else this.host.recordStatus(taskId, 'task.resumed', 'running');
+      if (awaiting) this.host.recordStatus(taskId, 'task.awaitingApproval');
+      else this.host.recordStatus(taskId, 'task.resumed');
     }
   }
 

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { ModelRequest } from '../model/types.js';
-import { createMemoryStore } from '../persistence/memory-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { manualClock } from '../testing/manual-clock.js';
 import { type Script, type ScriptedReply, scriptedModel } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { RuntimeWarning } from '../events.js';
-import { createMemoryStore } from '../persistence/memory-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 import type { ToolSource, ToolSourceRequest } from '../tools/tool-source.js';

@@ -1,6 +1,6 @@
 import { PersistenceError } from '../errors.js';
-import { foldStatusRecords } from '../persistence/fold-status-records.js';
 import { isFinalStatus } from '../persistence/statuses.js';
+import { foldStatusRecords } from '../persistence/task-documents.js';
 import { decodeCursor, pageOfTasks, pageSize } from '../persistence/task-pages.js';
 import type {
   JournalEntry,

@@ -1,6 +1,5 @@
-import { applyStatusRecord } from '../persistence/fold-status-records.js';
 import { isFinalStatus } from '../persistence/statuses.js';
-import { summaryOf } from '../persistence/task-pages.js';
+import { applyStatusRecord, summaryOf } from '../persistence/task-documents.js';
 import type { StoredTask, TaskStatusRecord, TaskSummary } from '../persistence/types.js';
 import type { StatusRead, StoragePort } from './storage-port.js';
 

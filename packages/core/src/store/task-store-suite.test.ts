@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../persistence/memory-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { runTaskStoreSuite } from './task-store-suite.js';
 
 // The memory store has no storage apart from itself: "reopening" it is the same store.
