@@ -5,12 +5,15 @@
 // something in it is named by the folder's prefix (`left in the temporary folder: ...`), and
 // nothing stays in the machine's temporary folder, even from a test process killed half-way.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const results = join(tmpdir(), `troupe-vitest-${process.pid}.json`);
 const runTmp = mkdtempSync(join(tmpdir(), 'troupe-test-run-'));
+// Traversable by other users, as /tmp is: the throwaway Postgres runs as `nobody` when the tests run
+// as root, and initdb must reach its data folder below this one (mkdtemp makes it 0700).
+chmodSync(runTmp, 0o711);
 const run = spawnSync(
   process.execPath,
   [
