@@ -56,6 +56,18 @@ describe('runTree and runLanes', () => {
     expect(tasks[0]!.durationMs).toBe(100);
   });
 
+  it('shows tasks, not the effects they invoke (model calls, deadline): the trace view shows those', async () => {
+    const { model } = await queuedRun();
+    const effects = model.frames.some((frame) =>
+      [...frame.actors.values()].some((actor) => ['model', 'deadline'].includes(actor.name)),
+    );
+    expect(effects).toBe(true);
+    const all = (nodes: ReturnType<typeof runTree>): ReturnType<typeof runTree> =>
+      nodes.flatMap((node) => [node, ...all(node.children)]);
+    for (let index = 0; index < model.frames.length; index++)
+      expect(all(runTree(model, index)).filter((node) => node.kind === 'actor')).toEqual([]);
+  });
+
   it('lanes: the second task queued while the first ran, never two at once', async () => {
     const { model, ids } = await queuedRun();
     const lanes = runLanes(model);

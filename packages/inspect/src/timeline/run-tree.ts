@@ -59,6 +59,15 @@ const kindOf = (actor: ActorState, actors: ReadonlyMap<string, ActorState>): Run
   return 'actor';
 };
 
+/**
+ * An effect a task or run invoked (its model call, tool call, approval wait, deadline): shown by
+ * the trace view, not as a node of the tree.
+ */
+const isEffect = (actor: ActorState, actors: ReadonlyMap<string, ActorState>): boolean => {
+  const parent = actor.parentId ? actors.get(actor.parentId) : undefined;
+  return !!parent?.context.task && kindOf(actor, actors) === 'actor';
+};
+
 /** A task or run actor's status in words: its final state, or `running` / `pending`. */
 export function runStatus(actor: ActorState): string {
   const value = actor.value;
@@ -121,7 +130,8 @@ const durationOf = (actor: ActorState): number | undefined => {
  * The tree of what a runtime ran, as it stood at `frameIndex`: the supervisor, its sessions, each
  * session's main-agent runs, and under each run the tasks it started (a task belongs to the run
  * its session was running when the task was submitted); tasks with no session run under the
- * supervisor. Tasks submitted and not yet started are listed as `queued`, with their position.
+ * supervisor. Tasks submitted and not yet started are listed as `queued`, with their position;
+ * the effects a task invokes are not nodes (the trace view shows them).
  */
 export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
   const frame = model.frames[frameIndex];
@@ -130,6 +140,7 @@ export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
   const nodes = new Map<string, RunNode>();
   const roots: RunNode[] = [];
   for (const actor of actors.values()) {
+    if (isEffect(actor, actors)) continue;
     const kind = kindOf(actor, actors);
     const task = actor.context.task as { agent?: unknown } | undefined;
     const tokens = usageOf(actor);
@@ -170,7 +181,8 @@ export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
     if (!started.has(submitted.taskId)) queued.push({ ...submitted, ...(parent ? { parent } : {}) });
   }
   for (const actor of actors.values()) {
-    const node = nodes.get(actor.sessionId)!;
+    const node = nodes.get(actor.sessionId);
+    if (!node) continue;
     const parent =
       (node.kind === 'task' ? runOfTask.get(nameOf(actor)) : undefined) ??
       (actor.parentId && nodes.has(actor.parentId) ? actor.parentId : undefined);
