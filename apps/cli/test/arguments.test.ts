@@ -56,7 +56,6 @@ describe('parseCommandLine', () => {
     [['agents', '--agent', 'x'], /troupe agents does not take --agent/],
     [['--approval', 'sometimes'], /--approval must be ask, auto or deny/],
     [['tasks', 'list', '--limit', '0'], /--limit must be a positive whole number/],
-    [['tasks', 'list', '--status', 'done'], /--status must be one of queued, running/],
     [['run', '--model'], /--model needs a value/],
     [['run', '--model', ' '], /--model needs a value/],
     [['tasks', 'list', '--limit', '-3'], /--limit must be a positive whole number, not "-3"/],

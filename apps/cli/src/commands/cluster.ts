@@ -7,6 +7,7 @@ import { EXIT, exitCodeFor } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
 import { agentPlaces, loadAgents } from '../setup/agents.js';
 import { projectTrust } from '../setup/project-trust.js';
+import { statusOption } from './status-option.js';
 
 /** `troupe run --postgres URL [--agent NAME] PROMPT`: submits one task to the cluster and waits for it. */
 export async function clusterRunCommand(context: CliContext): Promise<number> {
@@ -62,7 +63,7 @@ async function tasksOf(context: CliContext, client: TaskClient): Promise<number>
   const [sub = 'list', ...rest] = context.line.args;
   const { options } = context.line;
   if (sub === 'list') {
-    const status = options.status as TaskInfo['status'] | undefined;
+    const status = statusOption(options.status);
     const { tasks } = await client.history({ ...(status ? { status } : {}), limit: options.limit ?? 20 });
     if (options.json) context.stdout.write(`${JSON.stringify(tasks)}\n`);
     else if (!tasks.length) context.stdout.write('No tasks in the cluster.\n');

@@ -22,6 +22,7 @@ import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
+import { statusOption } from './status-option.js';
 
 /** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
 export async function tasksCommand(context: CliContext): Promise<number> {
@@ -71,7 +72,8 @@ async function find(context: CliContext, store: TaskStore, given: string): Promi
 }
 
 async function list(context: CliContext, store: FileStore): Promise<number> {
-  const { status, limit, json } = context.line.options;
+  const { limit, json } = context.line.options;
+  const status = statusOption(context.line.options.status);
   let tasks = await loadAll(context, store);
   if (status) tasks = tasks.filter((task) => task.status === status);
   tasks = tasks.slice(0, limit ?? 50);
