@@ -4,7 +4,8 @@ import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import pg from 'pg';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../src/index.js';
+import { DATABASE_SCHEMA_VERSION, openPostgresStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/store/migrations.js';
 import { useTestCluster } from './test-cluster.js';
 
 const cluster = useTestCluster();
@@ -245,6 +246,50 @@ describe('Postgres TaskStore', () => {
       ]);
     } finally {
       await migrated.close();
+    }
+  });
+  it('migrates a schema 4 made by either text of migration 4 (as released, and as edited in place) to one write_batch', async () => {
+    const countFunctions = async (client: Pick<pg.Pool, 'query'>) =>
+      Number(
+        (
+          await client.query(
+            "SELECT count(*) AS n FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'troupe' AND p.proname = 'write_batch'",
+          )
+        ).rows[0].n,
+      );
+    // As released: migrations 1..4 by hand.
+    const released = await freshDatabase();
+    const client = new pg.Client({ connectionString: released });
+    await client.connect();
+    await client.query(`CREATE SCHEMA troupe; CREATE TABLE troupe.meta (key text PRIMARY KEY, value text NOT NULL);
+      INSERT INTO troupe.meta VALUES ('schema_version', '4');`);
+    for (const migration of MIGRATIONS.slice(0, 4)) await client.query(migration);
+    await client.end();
+    // As edited: today's function already in place at version 4 (what a database made between the edit and its fix has).
+    const edited = await freshDatabase();
+    const made = await openPostgresStore({ url: edited });
+    await made.pool.query("UPDATE troupe.meta SET value = '4' WHERE key = 'schema_version'");
+    await made.close();
+    for (const url of [released, edited]) {
+      const store = await openPostgresStore({ url });
+      try {
+        const version = await store.pool.query("SELECT value FROM troupe.meta WHERE key = 'schema_version'");
+        expect(version.rows[0].value).toBe(String(DATABASE_SCHEMA_VERSION));
+        expect(await countFunctions(store.pool)).toBe(1);
+        const runtime = createRuntime({
+          model: scriptedModel(() => textReply('ok')),
+          agents,
+          tools: [echo],
+          store,
+        });
+        const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
+        expect((await result).status).toBe('completed');
+        await store.flush();
+        expect((await store.get(id))?.status).toBe('completed');
+        await runtime.shutdown();
+      } finally {
+        await store.close();
+      }
     }
   });
 });

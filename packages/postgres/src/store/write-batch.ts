@@ -44,7 +44,7 @@ export function writeBatch(pool: pg.Pool, batch: WriteBatch, workerId?: string):
  * with `claimTask`, whose update locks the row to change its owner) and every write and
  * notification for a task claimed by another worker is dropped: a worker taken for dead, whose
  * tasks now run elsewhere, cannot overwrite them. Returns the ids of the tasks whose writes were
- * dropped. The work is done by `troupe.write_batch` (schema 4), from the arrays prepared here.
+ * dropped. The work is done by `troupe.write_batch` (schema 5), from the arrays prepared here.
  */
 export async function writeBatchWith(
   client: pg.ClientBase | pg.Pool,
