@@ -12,7 +12,17 @@ export {
 } from './definitions/agent-registry.js';
 export { type ParseAgentOptions, type ParsedAgent, parseAgentFile } from './definitions/parse-agent-file.js';
 export { type ResolveModelOptions, resolveModel } from './definitions/resolve-model.js';
-export type { AgentDefinition, AgentSource } from './definitions/types.js';
+export type {
+  AgentDefinition,
+  AgentEffort,
+  AgentHookCommand,
+  AgentHookMatcher,
+  AgentHooks,
+  AgentIsolation,
+  AgentMemoryScope,
+  AgentSource,
+  PermissionMode,
+} from './definitions/types.js';
 export type { DefinitionWarning } from './definitions/warnings.js';
 export {
   DefinitionError,

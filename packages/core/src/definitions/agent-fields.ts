@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DefinitionError } from '../errors.js';
 import type { JsonSchema } from '../model/types.js';
+import { CLAUDE_AGENT_FIELDS, readClaudeFields } from './claude-fields.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import {
   durationMs,
@@ -38,6 +39,7 @@ const AGENT_FIELDS: readonly FieldSpec[] = [
   { field: 'forkContext', keys: ['forkContext', 'fork_context'] },
   { field: 'background', keys: ['background'] },
   { field: 'color', keys: ['color'] },
+  ...CLAUDE_AGENT_FIELDS,
 ];
 
 const FIELD_OF_KEY = new Map(AGENT_FIELDS.flatMap((spec) => spec.keys.map((key) => [key, spec] as const)));
@@ -231,6 +233,10 @@ export function readAgentFields(data: Record<string, unknown>, source: FieldSour
         ),
       );
   }
+  Object.assign(
+    fields,
+    readClaudeFields({ keyOf: (field) => chosen.get(field), value: (key) => data[key], at }, warnings),
+  );
   if (Object.keys(extra).length > 0) fields.extra = extra;
   return result;
 }

@@ -1,65 +1,23 @@
-import { DefinitionError } from '../errors.js';
-import { readAgentFields } from './agent-fields.js';
-import { settleAgentName } from './agent-name.js';
-import { splitFrontMatter } from './front-matter.js';
-import { parseFrontMatterYaml } from './front-matter-yaml.js';
-import type { AgentDefinition } from './types.js';
-import { validateAgentDefinition } from './validate-agent-definition.js';
-import { type DefinitionWarning, makeWarning } from './warnings.js';
+import { parseAgentJson } from './parse-agent-json.js';
+import { parseAgentMarkdown } from './parse-agent-markdown.js';
+import type { ParseAgentOptions, ParsedAgent } from './parsed-agent.js';
 
-/** Options of the agent parsers. */
-export interface ParseAgentOptions {
-  /** The file the text came from: named in errors and warnings, kept as `definition.path`, and the
-   *  fallback for a missing `name`. */
-  path?: string;
-}
-
-/** A parsed agent: the definition, plus what was repaired or ignored on the way. */
-export interface ParsedAgent {
-  definition: AgentDefinition;
-  warnings: DefinitionWarning[];
-}
+export type { ParseAgentOptions, ParsedAgent };
 
 /**
- * Parses a Markdown agent file (Claude Code format): YAML front matter with the fields of the
- * README's table, and the body as the system prompt. Lenient with real-world files (BOM, CRLF,
- * indented or long-dash fences, YAML that only a human would accept), reporting each repair as a
- * warning. Throws {@link DefinitionError} naming the file, line and field, and what was expected,
- * when the file cannot be used (no front matter, no description, a bad value).
+ * Parses an agent file of either format the README documents: a `.json` path (or, for any other
+ * path but `.md`, text that starts with `{`) as a JSON agent (`{ name, description, tools, prompt }`
+ * plus any front-matter field), everything else as Markdown with YAML front matter (Claude Code's
+ * format; the body is the system prompt). Lenient with real-world files, reporting each repair as
+ * a warning. Throws {@link DefinitionError} naming the file, line and field, and what was expected,
+ * when the file cannot be used (no front matter, invalid JSON, no description, a bad value).
  */
 export function parseAgentFile(text: string, options: ParseAgentOptions = {}): ParsedAgent {
-  const file = options.path;
-  if (typeof text !== 'string') {
-    throw new DefinitionError(
-      `${file ?? 'agent file'}: expected the file's text as a string, got ${typeof text}.`,
-      {
-        ...(file === undefined ? {} : { file }),
-      },
-    );
-  }
-  const split = splitFrontMatter(text, file);
-  const frontMatter = parseFrontMatterYaml(split.yaml, { file, firstLine: split.yamlFirstLine });
-  const read = readAgentFields(frontMatter.data, {
-    file,
-    lines: frontMatter.lines,
-    fallbackLine: split.openLine,
-  });
-  const warnings = [...split.warnings, ...frontMatter.warnings, ...read.warnings];
-  const name = settleAgentName(
-    read.name,
-    { file, line: frontMatter.lines.get('name') ?? split.openLine },
-    warnings,
-  );
-  const systemPrompt = split.body.trim();
-  if (systemPrompt === '') {
-    warnings.push(
-      makeWarning('empty-prompt', 'the body (the system prompt) is empty; the agent gets no instructions.', {
-        file,
-        line: split.openLine,
-      }),
-    );
-  }
-  const definition: AgentDefinition = { name, ...read.fields, systemPrompt };
-  if (file !== undefined) definition.path = file;
-  return { definition: validateAgentDefinition(definition, { file }), warnings };
+  return isJsonAgent(text, options.path) ? parseAgentJson(text, options) : parseAgentMarkdown(text, options);
+}
+
+function isJsonAgent(text: string, path: string | undefined): boolean {
+  if (path !== undefined && /\.json$/i.test(path)) return true;
+  if (path !== undefined && /\.(md|markdown)$/i.test(path)) return false;
+  return typeof text === 'string' && /^\uFEFF?\s*\{/.test(text);
 }

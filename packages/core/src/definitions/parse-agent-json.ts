@@ -2,7 +2,7 @@ import { DefinitionError } from '../errors.js';
 import { readAgentFields } from './agent-fields.js';
 import { settleAgentName } from './agent-name.js';
 import { normaliseText } from './front-matter.js';
-import type { ParseAgentOptions, ParsedAgent } from './parse-agent-file.js';
+import type { ParseAgentOptions, ParsedAgent } from './parsed-agent.js';
 import type { AgentDefinition } from './types.js';
 import { validateAgentDefinition } from './validate-agent-definition.js';
 import { type DefinitionWarning, errorWhere, locationPrefix, makeWarning, preview } from './warnings.js';

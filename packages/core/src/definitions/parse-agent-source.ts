@@ -1,11 +1,7 @@
-import { type ParseAgentOptions, type ParsedAgent, parseAgentFile } from './parse-agent-file.js';
-import { parseAgentJson } from './parse-agent-json.js';
+import { parseAgentFile } from './parse-agent-file.js';
 
 /**
- * Parses an agent file of either format: `.json` paths (or, without a path, text starting with
- * `{`) as JSON, everything else as Markdown with front matter. Throws what those parsers throw.
+ * Parses an agent file of either format (the same as {@link parseAgentFile}, which now reads JSON
+ * agents too); kept for the loaders that import it by this name.
  */
-export function parseAgentSource(text: string, options: ParseAgentOptions = {}): ParsedAgent {
-  const isJson = options.path !== undefined ? /\.json$/i.test(options.path) : /^\uFEFF?\s*\{/.test(text);
-  return isJson ? parseAgentJson(text, options) : parseAgentFile(text, options);
-}
+export const parseAgentSource = parseAgentFile;

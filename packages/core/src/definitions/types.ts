@@ -9,6 +9,46 @@ export type AgentSource = 'code' | 'project' | 'user' | 'builtin';
  */
 type AgentMcpServer = string | { name: string; config: Record<string, unknown> };
 
+/** Claude Code's permission modes (documentation v2.1.240). */
+export const PERMISSION_MODES = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'auto',
+  'dontAsk',
+  'bypassPermissions',
+] as const;
+/** How a task's write and execute tools are approved; one of {@link PERMISSION_MODES}. */
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Claude Code's effort levels, lowest first. */
+export const AGENT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+/** An agent's reasoning effort; one of {@link AGENT_EFFORTS}. */
+export type AgentEffort = (typeof AGENT_EFFORTS)[number];
+
+/** Where an agent's memory folder lives: `~/.claude/agent-memory/<name>/` (user), the project's, or the project's local one. */
+export type AgentMemoryScope = 'user' | 'project' | 'local';
+
+/** Claude Code's `isolation` values. */
+export type AgentIsolation = 'worktree';
+
+/** One hook command (Claude Code's `{ type: 'command', command, timeout }`; timeout in seconds). */
+export interface AgentHookCommand {
+  type: 'command';
+  command: string;
+  /** Seconds before the command is killed. */
+  timeout?: number;
+}
+
+/** The hooks run for one event when the matcher (a tool-name pattern, `|`-separated or a regex) fits. */
+export interface AgentHookMatcher {
+  matcher?: string;
+  hooks: AgentHookCommand[];
+}
+
+/** Hooks by event name (`PreToolUse`, `PostToolUse`, `Stop`, …), in Claude Code's shape. */
+export type AgentHooks = Partial<Record<string, AgentHookMatcher[]>>;
+
 /**
  * A sub-agent definition: Claude Code-compatible fields (see the README, "Writing agents").
  * Only `name`, `description` and `systemPrompt` are required; everything else falls back to the
@@ -45,7 +85,28 @@ export interface AgentDefinition {
   forkContext?: boolean;
   /** Always run in the background. */
   background?: boolean;
+  /** Display colour (Claude Code's names: red, blue, green, yellow, purple, orange, pink, cyan; or `#rrggbb`). */
   color?: string;
+  /**
+   * Claude Code's `permissionMode`: how the task's write and execute tools are approved (see the
+   * README, "Permission modes"). Deny rules and a host policy that refuses hold in every mode.
+   */
+  permissionMode?: PermissionMode;
+  /** Skill names whose full text is preloaded into the agent's context (Claude Code's `skills`). */
+  skills?: string[];
+  /** Lifecycle hooks scoped to this agent, in Claude Code's shape (`PreToolUse`, `PostToolUse`, `Stop`, …). */
+  hooks?: AgentHooks;
+  /** Persistent memory folder scope (Claude Code's `memory`). */
+  memory?: AgentMemoryScope;
+  /** Reasoning effort: the model's thinking budget (Claude Code's `effort`). */
+  effort?: AgentEffort;
+  /**
+   * Claude Code's `initialPrompt`: the first user turn when this agent runs as a session's main
+   * agent, and prepended to the prompt of a task it runs.
+   */
+  initialPrompt?: string;
+  /** `worktree`: the task runs in a new git worktree of the workspace (Claude Code's `isolation`). */
+  isolation?: AgentIsolation;
   /** Where it was loaded from (file path), if from a file. */
   path?: string;
   source?: AgentSource;

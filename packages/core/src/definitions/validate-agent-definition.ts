@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { DefinitionError } from '../errors.js';
+import { HOOK_EVENTS } from './agent-hooks.js';
 import { AGENT_NAME_MAX_LENGTH, AGENT_NAME_PATTERN } from './agent-name.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { isPlainObject } from './field-schemas.js';
-import type { AgentDefinition } from './types.js';
+import { AGENT_EFFORTS, type AgentDefinition, PERMISSION_MODES } from './types.js';
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 
 const toolNames = v.array(v.pipe(v.string(), v.trim(), v.nonEmpty()), 'a list of tool names');
@@ -43,6 +44,32 @@ const AgentDefinitionSchema = v.object({
   forkContext: v.optional(v.boolean('true or false')),
   background: v.optional(v.boolean('true or false')),
   color: v.optional(v.string('a colour name or #rrggbb')),
+  permissionMode: v.optional(v.picklist(PERMISSION_MODES, `one of ${PERMISSION_MODES.join(', ')}`)),
+  skills: v.optional(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty()), 'a list of skill names')),
+  hooks: v.optional(
+    v.record(
+      v.picklist(HOOK_EVENTS, `a hook event (${HOOK_EVENTS.join(', ')})`),
+      v.array(
+        v.object({
+          matcher: v.optional(v.string('a tool-name pattern')),
+          hooks: v.array(
+            v.object({
+              type: v.literal('command', "'command'"),
+              command: v.pipe(v.string('a shell command'), v.nonEmpty('a shell command')),
+              timeout: v.optional(v.pipe(v.number('seconds'), v.gtValue(0, 'seconds greater than 0'))),
+            }),
+            'a list of { type: command, command, timeout? }',
+          ),
+        }),
+        'a list of { matcher?, hooks }',
+      ),
+      'an object of hook events',
+    ),
+  ),
+  memory: v.optional(v.picklist(['user', 'project', 'local'], "'user', 'project' or 'local'")),
+  effort: v.optional(v.picklist(AGENT_EFFORTS, `one of ${AGENT_EFFORTS.join(', ')}`)),
+  initialPrompt: v.optional(v.pipe(v.string('a text'), v.trim(), v.nonEmpty('a non-empty text'))),
+  isolation: v.optional(v.literal('worktree', "'worktree'")),
   path: v.optional(v.string('a file path')),
   source: v.optional(
     v.picklist(['code', 'project', 'user', 'builtin'], "'code', 'project', 'user' or 'builtin'"),

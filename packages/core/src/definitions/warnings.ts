@@ -12,7 +12,8 @@
  * - `name-normalised`: `name` was not lowercase-with-hyphens and was rewritten.
  * - `model-display-name`: `model` was a display name (`Claude Sonnet 4.5`) mapped to an alias.
  * - `model-unrecognised`: `model` is neither an alias nor shaped like a model id; passed as is.
- * - `field-ignored`: a cosmetic or empty field had an unusable value and was dropped.
+ * - `field-ignored`: a field (or a hook entry) had an unusable value and was dropped; the agent
+ *   behaves as without it.
  * - `empty-prompt`: the body (system prompt) is empty.
  */
 type DefinitionWarningKind =

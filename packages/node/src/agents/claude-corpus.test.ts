@@ -18,6 +18,26 @@ if (!full)
     `claude-corpus: TROUPE_AGENT_CORPUS is not set, so the full Claude Code agent corpus did not run; ran on the fixtures in ${FIXTURES}`,
   );
 
+/** The front-matter fields Claude Code documents (v2.1.240). */
+const CLAUDE_CODE_FIELDS = [
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'model',
+  'permissionMode',
+  'mcpServers',
+  'hooks',
+  'maxTurns',
+  'skills',
+  'initialPrompt',
+  'memory',
+  'effort',
+  'background',
+  'isolation',
+  'color',
+];
+
 /** What the run must find: the full corpus (SOURCES.md) or the fixtures. */
 const EXPECTED = full
   ? { minimumFiles: 1_400, failed: 4, minimumRepaired: 39 }
@@ -41,6 +61,8 @@ const ODDITIES = full
       longDashesBody: '# Frontend',
       crlf: 'davila7__claude-code-templates/cli-tool__components__agents__development-tools__unused-code-cleaner.md',
       crlfColor: 'orange',
+      hooks: 'davila7__claude-code-templates/cli-tool__components__agents__security__read-only-auditor.md',
+      hookMatchers: ['Write|Edit|MultiEdit', 'Bash'],
     }
   : {
       starDescription: 'release-tools/release-checker.md',
@@ -57,6 +79,8 @@ const ODDITIES = full
       longDashesBody: '# Docs Writer',
       crlf: 'odd-layouts/dead-code-finder.md',
       crlfColor: 'teal',
+      hooks: 'claude-fields/read-only-auditor.md',
+      hookMatchers: ['Bash'],
     };
 
 function corpusFiles(): string[] {
@@ -90,6 +114,7 @@ describe('the Claude Code agent corpus', () => {
     let loaded = 0;
     const failed: string[] = [];
     const warningsByKind: Record<string, number> = {};
+    const unknownDocumented: string[] = [];
     let filesWithWarnings = 0;
     for (const file of files) {
       const text = readFileSync(join(CORPUS, file), 'utf8');
@@ -103,6 +128,8 @@ describe('the Claude Code agent corpus', () => {
         if (warnings.length > 0) filesWithWarnings++;
         for (const warning of warnings) {
           warningsByKind[warning.kind] = (warningsByKind[warning.kind] ?? 0) + 1;
+          if (warning.kind === 'unknown-field' && CLAUDE_CODE_FIELDS.includes(warning.field ?? ''))
+            unknownDocumented.push(warning.message);
           expect(warning.message.startsWith(`${file}:`)).toBe(true);
         }
       } catch (error) {
@@ -131,6 +158,8 @@ describe('the Claude Code agent corpus', () => {
     // SOURCES.md: 4 files are plain Markdown; the indented and long-dash ones have front matter.
     expect(failed).toHaveLength(EXPECTED.failed);
     expect(warningsByKind['yaml-repaired']).toBeGreaterThanOrEqual(EXPECTED.minimumRepaired);
+    // Every field Claude Code documents is read by troupe, so none of them is an unknown field.
+    expect(unknownDocumented).toEqual([]);
   });
 
   it('reads the known oddities as a person would', () => {
@@ -153,5 +182,8 @@ describe('the Claude Code agent corpus', () => {
     const crlf = parse(o.crlf);
     expect(crlf.definition.color).toBe(o.crlfColor);
     expect(crlf.definition.systemPrompt).not.toContain('\r');
+    const hooked = parse(o.hooks).definition;
+    expect(hooked.hooks?.PreToolUse?.map((entry) => entry.matcher)).toEqual(o.hookMatchers);
+    expect(hooked.hooks?.PreToolUse?.[0]?.hooks[0]?.type).toBe('command');
   });
 });

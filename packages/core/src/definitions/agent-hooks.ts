@@ -1,0 +1,123 @@
+import { isPlainObject } from './field-schemas.js';
+import type { AgentHookCommand, AgentHookMatcher, AgentHooks } from './types.js';
+import { type DefinitionWarning, makeWarning, preview, type SourceLocation } from './warnings.js';
+
+/** Hook events Claude Code documents (v2.1.240); an agent file's `Stop` runs as `SubagentStop`. */
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'Notification',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+] as const;
+
+const EVENTS = new Set<string>(HOOK_EVENTS);
+
+/**
+ * Reads an agent file's `hooks` in Claude Code's shape,
+ * `{ [event]: [{ matcher?, hooks: [{ type: 'command', command, timeout? }] }] }`. Never throws: a
+ * malformed event, entry or command is dropped with a `field-ignored` warning naming the file, the
+ * line of `hooks` and the entry's path (`hooks.PreToolUse[0].hooks[1]`). Returns undefined when
+ * nothing usable is left.
+ */
+export function readAgentHooks(
+  value: unknown,
+  where: SourceLocation,
+  warnings: DefinitionWarning[],
+): AgentHooks | undefined {
+  const warn = (path: string, text: string) =>
+    warnings.push(makeWarning('field-ignored', `${path}: ${text}; ignored.`, where));
+  if (!isPlainObject(value)) {
+    warn('hooks', `expected an object of events ({ PreToolUse: [...] }), got ${preview(value)}`);
+    return undefined;
+  }
+  const hooks: AgentHooks = {};
+  for (const [event, entries] of Object.entries(value)) {
+    const path = `hooks.${event}`;
+    if (!EVENTS.has(event)) {
+      warn(path, `'${event}' is not a hook event (expected one of ${HOOK_EVENTS.join(', ')})`);
+      continue;
+    }
+    if (!Array.isArray(entries)) {
+      warn(path, `expected a list of { matcher, hooks } entries, got ${preview(entries)}`);
+      continue;
+    }
+    const matchers: AgentHookMatcher[] = [];
+    entries.forEach((entry, index) => {
+      const matcher = readMatcher(entry, `${path}[${index}]`, warn);
+      if (matcher) matchers.push(matcher);
+    });
+    if (matchers.length > 0) hooks[event] = matchers;
+  }
+  return Object.keys(hooks).length > 0 ? hooks : undefined;
+}
+
+function readMatcher(
+  entry: unknown,
+  path: string,
+  warn: (path: string, text: string) => void,
+): AgentHookMatcher | undefined {
+  if (!isPlainObject(entry)) {
+    warn(path, `expected { matcher, hooks: [...] }, got ${preview(entry)}`);
+    return undefined;
+  }
+  const result: AgentHookMatcher = { hooks: [] };
+  if (entry.matcher !== undefined && entry.matcher !== null && entry.matcher !== '') {
+    if (typeof entry.matcher !== 'string') {
+      warn(
+        `${path}.matcher`,
+        `expected a tool-name pattern such as 'Write|Edit', got ${preview(entry.matcher)}`,
+      );
+      return undefined;
+    }
+    result.matcher = entry.matcher;
+  }
+  if (!Array.isArray(entry.hooks)) {
+    warn(
+      `${path}.hooks`,
+      `expected a list of { type: command, command } entries, got ${preview(entry.hooks)}`,
+    );
+    return undefined;
+  }
+  entry.hooks.forEach((hook, index) => {
+    const command = readCommand(hook, `${path}.hooks[${index}]`, warn);
+    if (command) result.hooks.push(command);
+  });
+  return result.hooks.length > 0 ? result : undefined;
+}
+
+function readCommand(
+  hook: unknown,
+  path: string,
+  warn: (path: string, text: string) => void,
+): AgentHookCommand | undefined {
+  if (!isPlainObject(hook)) {
+    warn(path, `expected { type: command, command }, got ${preview(hook)}`);
+    return undefined;
+  }
+  if (hook.type !== 'command') {
+    warn(`${path}.type`, `troupe runs only 'command' hooks, got ${preview(hook.type)}`);
+    return undefined;
+  }
+  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
+    warn(`${path}.command`, `expected a shell command, got ${preview(hook.command)}`);
+    return undefined;
+  }
+  const command: AgentHookCommand = { type: 'command', command: hook.command };
+  if (hook.timeout !== undefined) {
+    const seconds = typeof hook.timeout === 'string' ? Number(hook.timeout) : hook.timeout;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
+      warn(`${path}.timeout`, `expected a number of seconds greater than 0, got ${preview(hook.timeout)}`);
+      return undefined;
+    }
+    command.timeout = seconds;
+  }
+  return command;
+}
