@@ -1,12 +1,10 @@
 import { formatDuration, type TaskClient, type TaskInfo } from '@troupe/core';
 import { createNodeTools } from '@troupe/node';
 import type { ClusterClient } from '@troupe/postgres';
-import { configLimits, loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
-import { agentPlaces, loadAgents } from '../setup/agents.js';
-import { projectTrust } from '../setup/project-trust.js';
+import { loadCliSettings } from '../setup/cli-runtime.js';
 import { statusOption } from './status-option.js';
 
 /** `troupe run --postgres URL [--agent NAME] PROMPT`: submits one task to the cluster and waits for it. */
@@ -103,21 +101,18 @@ export function postgresUrl(context: CliContext): string {
   return url;
 }
 
+/**
+ * A client of the cluster with the agents, tools and limits `troupe worker` has in this folder
+ * (the same `loadCliSettings`), so a spawn is checked here as a worker will run it.
+ */
 async function connect(context: CliContext): Promise<ClusterClient> {
   const url = postgresUrl(context);
-  const places = { cwd: context.cwd, home: context.home };
-  const trust = projectTrust({
-    ...places,
-    env: context.env,
-    flag: context.line.options.trustProject === true,
-  });
-  const { config } = await loadConfig({ ...places, trustProject: trust.trusted });
-  const registry = await loadAgents(agentPlaces(places, context.line.options.agentsDirs, config.agentDirs));
+  const settings = await loadCliSettings(context, { interactive: false });
   const { connectCluster } = await import('@troupe/postgres');
   return connectCluster({
     postgres: url,
-    agents: registry,
+    agents: settings.registry,
     tools: createNodeTools({ root: context.cwd }),
-    limits: configLimits(config),
+    limits: settings.limits,
   });
 }

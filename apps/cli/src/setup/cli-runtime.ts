@@ -48,6 +48,8 @@ export interface CliSettings {
   registry: AgentRegistry;
   approvalChoice: ApprovalChoice;
   permissions: PermissionPolicy;
+  /** The config and settings files read, user's first (shown by {@link describeSetup}). */
+  settingsFiles: string[];
   storeDir: string;
   limits: Partial<RuntimeLimits>;
   /** Whether the user trusts the project folder (what it brings is used only then). */
@@ -96,6 +98,7 @@ export async function loadCliSettings(
     registry,
     approvalChoice,
     permissions,
+    settingsFiles: parts.settingsFiles,
     storeDir: storeDir(places, context.line.options.store),
     limits: configLimits(config),
   };
@@ -145,18 +148,35 @@ export interface CliRuntimeOptions {
   taskId?: string;
 }
 
+/** What every runtime of the CLI is made of, wherever it runs (a command here, a cluster worker). */
+export type SharedRuntimeOptions = Required<
+  Pick<RuntimeOptions, 'model' | 'models' | 'agents' | 'tools' | 'toolSources' | 'limits' | 'approval'>
+>;
+
+/**
+ * The runtime options every entry point shares: the model, agents, Node tools, MCP tool sources,
+ * limits and the approval policy with the permission rules. `createCliRuntime` and `troupe worker`
+ * (through `startWorker`) both build from it, so a task behaves the same wherever it runs.
+ */
+export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptions {
+  return {
+    model: setup.model,
+    models: setup.models,
+    agents: setup.registry,
+    tools: setup.tools,
+    toolSources: setup.toolSources ?? [],
+    limits: setup.limits,
+    approval: setup.permissions ? runtimeApproval(setup.permissions, setup.approval) : setup.approval,
+  };
+}
+
 /** The runtime of a CLI command: the one place the CLI calls `createRuntime`. */
 export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOptions = {}): Runtime {
   const { taskId } = options;
   let idCalls = 0;
   return createRuntime({
-    model: setup.model,
-    models: setup.models,
+    ...sharedRuntimeOptions(setup),
     agents: options.agents ?? setup.registry,
-    tools: setup.tools,
-    toolSources: setup.toolSources ?? [],
-    limits: setup.limits,
-    approval: setup.permissions ? runtimeApproval(setup.permissions, setup.approval) : setup.approval,
     store: options.store ?? openStore(setup.storeDir),
     ...(options.inspect ? { inspect: options.inspect } : {}),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),

@@ -12,6 +12,8 @@ export interface ProjectParts {
   agentsAt: AgentPlaces;
   registry: Awaited<ReturnType<typeof loadAgents>>;
   permissions: PermissionSettings;
+  /** The config and settings files read (`config.json`, `settings.json`, `settings.local.json`), user's first. */
+  settingsFiles: string[];
   /** What the project brings that was left out (empty when trusted). */
   untrusted: UntrustedParts;
 }
@@ -25,7 +27,7 @@ export async function loadProjectParts(
   trust: Pick<ProjectTrust, 'trusted' | 'projectVariables'>,
 ): Promise<ProjectParts> {
   const places = { cwd: context.cwd, home: context.home };
-  const { config, ignored } = await loadConfig({ ...places, trustProject: trust.trusted });
+  const { config, files, ignored } = await loadConfig({ ...places, trustProject: trust.trusted });
   const agentsAt = agentPlaces(places, context.line.options.agentsDirs, config.agentDirs);
   const registry = await loadAgents(agentsAt);
   const permissions = await loadPermissionSettings({ ...places, trustProject: trust.trusted });
@@ -39,6 +41,7 @@ export async function loadProjectParts(
     agentsAt,
     registry,
     permissions,
+    settingsFiles: [...new Set([...files, ...permissions.files])],
     untrusted: { mcp: servers?.ignored ?? [], allow: permissions.ignoredAllow, settings: ignored },
   };
 }

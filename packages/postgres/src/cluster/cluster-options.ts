@@ -5,6 +5,7 @@ import type {
   RuntimeLimits,
   RuntimeOptions,
   Tool,
+  ToolSource,
 } from '@troupe/core';
 
 /** Limits of a cluster: the task defaults of one runtime, plus the cluster-wide queue limits. */
@@ -30,6 +31,11 @@ export interface ClusterOptions {
 /** Options of {@link startWorker}. */
 export interface WorkerOptions extends ClusterOptions {
   model: ModelAdapter;
+  /**
+   * Tools asked for when a task starts on this worker (e.g. an MCP hub's `toolSource()`), as
+   * `createRuntime({ toolSources })` takes them. None by default.
+   */
+  toolSources?: readonly ToolSource[];
   /** Unique among the cluster's live workers; the DBOS executor id. Default: host, pid and a random suffix. */
   workerId?: string;
   approval?: ApprovalPolicy;

@@ -91,6 +91,7 @@ export class ClusterWorker {
       model: options.model,
       agents: options.agents ?? [],
       tools: options.tools ?? [],
+      ...(options.toolSources ? { toolSources: options.toolSources } : {}),
       // DBOS's queue gives this worker at most this many tasks at once: none waits in the supervisor.
       limits: { ...runtimeLimits, maxConcurrent: options.workerConcurrency ?? limits.maxConcurrent },
       store: this.claims,
