@@ -1,4 +1,5 @@
 import { type AnyActorLogic, enqueueActions, setup, stopChild } from 'xstate';
+import type { Message } from '../model/types.js';
 import { sessionMachine } from './session-machine.js';
 import type { SubagentInput, SubagentOutput } from './subagent-machine.js';
 import { subagentMachine } from './subagent-machine.js';
@@ -31,7 +32,7 @@ export type SupervisorEvent =
   | { type: 'task.submitted'; task: QueuedTask }
   | { type: 'task.cancelRequested'; taskId: string; reason?: string }
   | { type: 'session.cancelRequested'; sessionKey: string; reason?: string }
-  | { type: 'session.opened'; actorId: string; sessionKey: string }
+  | { type: 'session.opened'; actorId: string; sessionKey: string; conversation?: readonly Message[] }
   | { type: 'session.closed'; actorId: string }
   | { type: `xstate.done.actor.${string}`; output: SubagentOutput; actorId?: string };
 
@@ -138,7 +139,9 @@ export const supervisorMachine = setup({
             enqueue.spawnChild('session', {
               id: event.actorId,
               systemId: event.actorId,
-              input: { sessionKey: event.sessionKey },
+              input: event.conversation
+                ? { sessionKey: event.sessionKey, conversation: event.conversation }
+                : { sessionKey: event.sessionKey },
             }),
           ),
         },

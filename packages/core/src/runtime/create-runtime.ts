@@ -44,7 +44,7 @@ import { prepareTask } from './prepare-task.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
 import type { RunHost } from './run-host.js';
 import type { RuntimeLimits } from './runtime-limits.js';
-import type { SessionOptions } from './session.js';
+import type { SessionActor, SessionOptions } from './session.js';
 import { Session } from './session.js';
 import { withToolSources } from './source-registry.js';
 import type { SpawnOptions } from './spawn-options.js';
@@ -179,13 +179,9 @@ export class Runtime implements TaskClient {
         session: sessionMachine.provide({
           actors: { mainAgent: this.subagent },
           actions: {
-            runStarted: ({ system }, { systemId }) => {
-              const run = this.pendingRuns.get(systemId);
-              this.pendingRuns.delete(systemId);
-              const actor: SubagentRef | undefined = system.get(systemId);
-              if (!run || !actor) return;
-              this.attach(run, actor);
-              run.begin();
+            runStarted: ({ system, self }, { runId }) => {
+              const actor: SubagentRef | undefined = system.get(`${self.id}/${runId}`);
+              if (actor) this.sessions.get(self.id)?.runStarted(runId, actor);
             },
           },
         }),
@@ -370,7 +366,7 @@ export class Runtime implements TaskClient {
   createSession(options: SessionOptions = {}): Session {
     this.assertRunning();
     const session = new Session(this, this.sessionHost(), options);
-    this.sessions.add(session);
+    this.sessions.set(session.actorId, session);
     return session;
   }
 
@@ -539,7 +535,7 @@ export class Runtime implements TaskClient {
   async shutdown(options: { keepTasks?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     // Sessions' main-agent runs are not persisted: they end with the runtime.
-    for (const session of this.sessions) {
+    for (const session of [...this.sessions.values()]) {
       session.interrupt();
       session.close();
     }
@@ -564,32 +560,33 @@ export class Runtime implements TaskClient {
     return this.table.get(taskId)?.run ?? this.sessionRuns.get(taskId);
   }
 
-  /** @internal */
-  readonly sessionRuns = new Map<string, TaskRun>();
+  /** The main agents' runs in progress, by their task id. */
+  private readonly sessionRuns = new Map<string, TaskRun>();
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks = new Set<string>();
 
-  private readonly sessions = new Set<Session>();
-  /** Main-agent runs requested and not yet spawned, by their actor's system id. */
-  private readonly pendingRuns = new Map<string, TaskRun>();
+  /** Open sessions, by their actor's id. */
+  private readonly sessions = new Map<string, Session>();
 
   /** @internal Used by sessions. */
-  openSession(actorId: string, sessionKey: string): void {
-    this.supervisor.send({ type: 'session.opened', actorId, sessionKey });
+  openSession(actorId: string, sessionKey: string, conversation: readonly Message[]): SessionActor {
+    this.supervisor.send({ type: 'session.opened', actorId, sessionKey, conversation });
+    const actor: SessionActor | undefined = this.supervisor.system.get(actorId);
+    if (!actor) throw new TroupeError('RUNTIME_STOPPED', `Session ${actorId} could not be opened.`);
+    return actor;
   }
 
   /** @internal Used by sessions. */
   closeSession(actorId: string): void {
+    this.sessions.delete(actorId);
     this.supervisor.send({ type: 'session.closed', actorId });
   }
 
-  /** @internal Used by sessions: the run's actor becomes a child of the session's actor and starts. */
-  startRun(actorId: string, run: TaskRun): void {
-    const session = this.supervisor.system.get(actorId);
-    if (!session) throw new TroupeError('RUNTIME_STOPPED', `Session ${actorId} is closed.`);
-    const runId = run.spec.taskId;
-    this.pendingRuns.set(`${actorId}/${runId}`, run);
-    session.send({ type: 'run.requested', runId, input: machineInputFromSpec(run.spec) });
+  /** @internal Used by sessions: a main-agent run follows its actor (a child of the session's) and starts. */
+  startRun(run: TaskRun, actor: SubagentRef): void {
+    this.sessionRuns.set(run.spec.taskId, run);
+    this.attach(run, actor);
+    run.begin();
   }
 
   /** A run follows its actor, whose effects find it here. */
@@ -629,7 +626,14 @@ export class Runtime implements TaskClient {
 
   private sessionHost(): RunHost {
     // A session's main agent is not a supervised task: nothing of it goes to the task store.
-    return { ...this.host, store: nullStore, recordStatus: () => {} };
+    return {
+      ...this.host,
+      store: nullStore,
+      recordStatus: () => {},
+      finished: (task) => {
+        this.sessionRuns.delete(task.spec.taskId);
+      },
+    };
   }
 
   private assertRunning(): void {

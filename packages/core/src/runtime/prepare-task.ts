@@ -1,9 +1,10 @@
 import type { Clock } from '../clock.js';
+import type { AgentDefinition } from '../definitions/types.js';
 import { LimitError, TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
 import type { TaskLimits, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import { forkContext } from './fork-context.js';
 import type { RuntimeLimits } from './runtime-limits.js';
@@ -35,15 +36,28 @@ export function describePrompt(prompt: string): string {
 }
 
 /**
+ * A main agent's run (a session's message): its definition need not be registered, it stands at
+ * depth 0 (so it has the task tools), and its limits default to a main agent's (`mainMaxTurns`
+ * turns, no token budget, a day).
+ */
+export interface MainAgentRun {
+  definition: AgentDefinition;
+}
+
+const MAIN_TIMEOUT_MS = 24 * 3_600_000;
+
+/**
  * Turns spawn options into a task spec: validates them, finds the agent, checks the input against
  * its schema, resolves model and limits (capped by a parent's remaining budget and deadline), cuts
  * the agent's tool registry, and builds the first messages (forking the parent's context if the
- * agent asks for it). Throws on any bad input; nothing is queued until this succeeds.
+ * agent asks for it). Throws on any bad input; nothing is queued until this succeeds. A session's
+ * main-agent runs are planned here too (`main`).
  */
 export function prepareTask(
   runtime: TaskPlanner,
   raw: SpawnOptions & { history?: Message[] },
   taskId: string,
+  main?: MainAgentRun,
 ): { spec: TaskSpec; registry: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
   const history = raw.history;
@@ -53,23 +67,30 @@ export function prepareTask(
     rest = others;
   }
   const options = parseSpawnOptions(rest);
-  const definition = runtime.agents.require(options.agent);
-  runtime.agents.checkInput(definition, options.input);
+  const definition = main?.definition ?? runtime.agents.require(options.agent);
+  if (!main) runtime.agents.checkInput(definition, options.input);
   const now = runtime.clock.now();
 
   const parent = options.parentTaskId ? runtime.runOf(options.parentTaskId) : undefined;
   if (options.parentTaskId && !parent)
     throw new TroupeError('TASK_NOT_FOUND', `Parent task "${options.parentTaskId}" is not running.`);
-  const depth = parent ? parent.spec.depth + 1 : 1;
+  const depth = parent ? parent.spec.depth + 1 : main ? 0 : 1;
   if (depth > runtime.limits.maxDepth)
     throw new LimitError(
       `Nesting depth ${depth} exceeds limits.maxDepth (${runtime.limits.maxDepth}): a sub-agent cannot start another one unless maxDepth is raised.`,
     );
 
+  const defaults: TaskLimits = main
+    ? {
+        maxTurns: runtime.limits.mainMaxTurns,
+        tokenBudget: Number.MAX_SAFE_INTEGER,
+        timeoutMs: MAIN_TIMEOUT_MS,
+      }
+    : runtime.limits;
   const limits: TaskLimits = {
-    maxTurns: options.limits?.maxTurns ?? definition.maxTurns ?? runtime.limits.maxTurns,
-    tokenBudget: options.limits?.tokenBudget ?? definition.tokenBudget ?? runtime.limits.tokenBudget,
-    timeoutMs: options.limits?.timeoutMs ?? definition.timeoutMs ?? runtime.limits.timeoutMs,
+    maxTurns: options.limits?.maxTurns ?? definition.maxTurns ?? defaults.maxTurns,
+    tokenBudget: options.limits?.tokenBudget ?? definition.tokenBudget ?? defaults.tokenBudget,
+    timeoutMs: options.limits?.timeoutMs ?? definition.timeoutMs ?? defaults.timeoutMs,
   };
   let deadlineCap: number | undefined;
   const parentContext = parent?.context;
@@ -113,12 +134,18 @@ export function prepareTask(
   if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
   if (options.input !== undefined) spec.input = options.input;
   if (definition.outputSchema) spec.outputSchema = definition.outputSchema;
-  const registry = runtime.agents.registryForSpec(
-    spec,
-    runtime.baseToolList(),
-    runtime.mainTools(),
-    runtime.limits.maxDepth,
-  );
+  // A main agent's registry is cut afresh for each run: the `task` tool it holds describes the
+  // agents registered by then (a registry keeps the tool specs it was made with).
+  const registry = main
+    ? createToolRegistry([...runtime.baseToolList(), ...runtime.mainTools()], {
+        allow: tools.length ? tools : ['\u0000none'],
+      })
+    : runtime.agents.registryForSpec(
+        spec,
+        runtime.baseToolList(),
+        runtime.mainTools(),
+        runtime.limits.maxDepth,
+      );
 
   const prompt =
     options.input === undefined

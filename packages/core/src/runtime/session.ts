@@ -1,36 +1,33 @@
 import { EventEmitter } from 'eventemitter3';
-import type { Clock } from '../clock.js';
+import type { ActorRefFrom } from 'xstate';
 import type { AgentDefinition } from '../definitions/types.js';
+import { TroupeError } from '../errors.js';
 import type { RuntimeEvents } from '../events.js';
-import { textOf } from '../model/content.js';
+import type { SessionEmitted, sessionMachine } from '../machines/session-machine.js';
 import type { Message } from '../model/types.js';
+import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
-import type { Tool } from '../tools/define-tool.js';
-import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
-import type { AgentCatalog } from './agent-catalog.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 import { isThenable } from './emitter.js';
+import { prepareTask, type TaskPlanner } from './prepare-task.js';
 import type { RunHost } from './run-host.js';
-import type { RuntimeLimits } from './runtime-limits.js';
+import type { SubagentRef } from './subagent-snapshot.js';
+import { toResult } from './task-results.js';
 import { TaskRun } from './task-run.js';
 
-/** What a session needs from its runtime. */
-export interface SessionRuntime {
-  readonly agents: AgentCatalog;
-  readonly clock: Clock;
-  readonly limits: RuntimeLimits;
-  /** The main agents' runs in progress, by their task id. */
-  readonly sessionRuns: Map<string, TaskRun>;
-  /** Creates the session's actor (a child of the supervisor) under `actorId`. */
-  openSession(actorId: string, sessionKey: string): void;
+/** A session's actor (a child of the supervisor). */
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
+
+/** What a session needs from its runtime: to plan its runs like tasks, and its actor. */
+export interface SessionRuntime extends TaskPlanner {
+  /** Creates the session's actor (a child of the supervisor) under `actorId`, starting from `conversation`. */
+  openSession(actorId: string, sessionKey: string, conversation: readonly Message[]): SessionActor;
   /** Stops the session's actor, and with it a run in progress. */
   closeSession(actorId: string): void;
-  /** Starts a main-agent run as a child of the session's actor (its id is the run's task id). */
-  startRun(actorId: string, run: TaskRun): void;
+  /** Lets `run` follow its actor (a child of the session's actor) and starts it. */
+  startRun(run: TaskRun, actor: SubagentRef): void;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
-  baseToolList(): readonly Tool[];
-  mainTools(): Tool[];
-  graceMsFor(timeoutMs: number): number;
   withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
 }
 
@@ -67,24 +64,33 @@ Sub-agents see nothing of this conversation unless their prompt says it, so give
 
 let sessionCounter = 0;
 
+/** A message's run, planned when the message was sent, and who waits for its reply. */
+interface PlannedRun {
+  spec: TaskSpec;
+  registry: ToolRegistry;
+  resolve(reply: SessionReply): void;
+  reject(error: unknown): void;
+}
+
 /**
- * A main-agent session: a conversation whose agent has the host's tools plus the task tools. Each
- * `send` runs the same turn loop as a sub-agent (up to `limits.mainMaxTurns` turns). Results of its
- * background tasks are announced into the conversation; when the session is idle that starts a
- * main-agent turn that tells the user.
+ * A main-agent session: a conversation whose agent has the host's tools plus the task tools. The
+ * session's actor (`machines/session-machine.ts`) holds the conversation and the messages that
+ * wait; this object is its face. Each `send` plans a run with `prepareTask`, as a task is planned,
+ * and the actor runs it when the runs before it have ended (up to `limits.mainMaxTurns` turns).
+ * Results of its background tasks are announced into the conversation; when the session is idle
+ * that starts a main-agent turn that tells the user.
  */
 export class Session {
   readonly sessionKey: string;
   /** The id (and system id) of the session's actor in the runtime's actor system. */
   readonly actorId = `session:${++sessionCounter}`;
-  private conversation: Message[];
   private readonly runtime: SessionRuntime;
   private readonly host: RunHost;
   private readonly definition: AgentDefinition;
+  private readonly actor: SessionActor;
   private readonly events = new EventEmitter();
-  private chain: Promise<unknown> = Promise.resolve();
-  private busy = 0;
-  private current: TaskRun | undefined;
+  /** Runs planned and not yet replied, by run id. */
+  private readonly planned = new Map<string, PlannedRun>();
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -92,7 +98,6 @@ export class Session {
     this.runtime = runtime;
     this.host = host;
     this.sessionKey = options.sessionKey ?? `session-${sessionCounter}-${runtime.clock.now().toString(36)}`;
-    this.conversation = options.messages ? [...options.messages] : [];
     const agent = options.agent ?? 'main';
     this.definition =
       typeof agent === 'string'
@@ -101,27 +106,41 @@ export class Session {
             ? { name: 'main', description: 'The main agent.', systemPrompt: DEFAULT_MAIN_PROMPT }
             : runtime.agents.require(agent)))
         : agent;
+    this.actor = runtime.openSession(this.actorId, this.sessionKey, options.messages ?? []);
+    this.actor.on('run.replied', (event) => this.replied(event));
     this.unsubscribe = runtime.on('task.announced', (event) => {
       if (event.sessionKey !== this.sessionKey || this.closed) return;
       this.emit({ kind: 'announcement', text: event.message });
-      void this.enqueue(event.message).catch(() => {});
+      void this.send(event.message).catch(() => {});
     });
-    runtime.openSession(this.actorId, this.sessionKey);
   }
 
   /** The conversation so far. */
   get messages(): readonly Message[] {
-    return this.conversation;
+    return this.actor.getSnapshot().context.conversation;
   }
 
-  /** True while a main-agent run is in progress. */
+  /** True while a main-agent run is in progress or a message waits for one. */
   get isBusy(): boolean {
-    return this.busy > 0;
+    return this.actor.getSnapshot().value !== 'idle';
   }
 
-  /** Sends a user message; resolves with the main agent's reply once its run ends. */
+  /**
+   * Sends a user message; resolves with the main agent's reply once its run ends. Rejects with a
+   * `TroupeError` (`RUNTIME_STOPPED`) once the session is closed.
+   */
   send(text: string): Promise<SessionReply> {
-    return this.enqueue(text);
+    return new Promise<SessionReply>((resolve, reject) => {
+      if (this.closed) throw new TroupeError('RUNTIME_STOPPED', `Session ${this.actorId} is closed.`);
+      const { spec, registry } = prepareTask(
+        this.runtime,
+        { agent: this.definition.name, prompt: text, description: 'main agent', sessionKey: this.sessionKey },
+        nextRunId(this.runtime, this.sessionKey),
+        { definition: this.definition },
+      );
+      this.planned.set(spec.taskId, { spec, registry, resolve, reject });
+      this.actor.send({ type: 'message.received', run: machineInputFromSpec(spec) });
+    });
   }
 
   /**
@@ -150,8 +169,10 @@ export class Session {
 
   /** Cancels the current main-agent run (and, through its abort, its foreground tasks). */
   interrupt(): boolean {
-    if (!this.current) return false;
-    this.current.cancel('Interrupted by the user.');
+    const runId = this.actor.getSnapshot().context.run;
+    const run = runId === undefined ? undefined : this.runtime.runOf(runId);
+    if (!run) return false;
+    run.cancel('Interrupted by the user.');
     return true;
   }
 
@@ -161,86 +182,53 @@ export class Session {
    * (and forgets nothing) while a run is in progress or waiting.
    */
   clear(): boolean {
-    if (this.busy > 0) return false;
-    this.conversation = [];
+    if (this.isBusy) return false;
+    this.actor.send({ type: 'conversation.cleared' });
     return true;
   }
 
-  /** Stops listening for announcements. Background tasks are not cancelled (see `cancelSession`). */
+  /**
+   * Stops listening for announcements. Background tasks are not cancelled (see `cancelSession`);
+   * messages still waiting for a run reject with `RUNTIME_STOPPED`.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.runtime.closeSession(this.actorId);
     this.unsubscribe();
     this.events.removeAllListeners();
+    const error = new TroupeError('RUNTIME_STOPPED', `Session ${this.actorId} is closed.`);
+    for (const planned of this.planned.values()) planned.reject(error);
+    this.planned.clear();
+  }
+
+  /**
+   * @internal The session's actor spawned the run planned for a message (`runStarted`): its
+   * `TaskRun` follows the actor, with the messages it really starts from.
+   */
+  runStarted(runId: string, actor: SubagentRef): void {
+    const planned = this.planned.get(runId);
+    if (!planned) return;
+    const spec: TaskSpec = { ...planned.spec, messages: actor.getSnapshot().context.messages };
+    const run = new TaskRun(
+      this.host,
+      spec,
+      this.runtime.withToolSources(planned.registry, spec, this.definition),
+    );
+    this.runtime.startRun(run, actor);
+  }
+
+  private replied({ runId, text, output }: SessionEmitted): void {
+    const planned = this.planned.get(runId);
+    if (!planned) return;
+    this.planned.delete(runId);
+    const result = toResult(planned.spec, output);
+    this.emit({ kind: 'reply', text, result });
+    planned.resolve({ text, result });
   }
 
   private emit(message: SessionMessage): void {
     this.events.emit('message', message);
-  }
-
-  private enqueue(text: string): Promise<SessionReply> {
-    this.busy++;
-    // `busy` drops before the caller's await resumes, so `isBusy` is false right after `send`.
-    const run = this.chain.then(() =>
-      this.run(text).finally(() => {
-        this.busy--;
-      }),
-    );
-    this.chain = run.catch(() => {});
-    return run;
-  }
-
-  private run(text: string): Promise<SessionReply> {
-    const runtime = this.runtime;
-    const limits = runtime.limits;
-    const taskId = nextRunId(runtime, this.sessionKey);
-    const pool = [...runtime.baseToolList(), ...runtime.mainTools()];
-    const registry = createToolRegistry(pool, {
-      allow: this.definition.tools,
-      deny: this.definition.disallowedTools,
-    });
-    const messages: Message[] = [...this.conversation, { role: 'user', content: text }];
-    const spec: TaskSpec = {
-      taskId,
-      agent: this.definition.name,
-      description: 'main agent',
-      prompt: text,
-      sessionKey: this.sessionKey,
-      depth: 0,
-      background: false,
-      announce: false,
-      model: runtime.agents.resolveModel(this.definition, undefined, undefined),
-      system: this.definition.systemPrompt,
-      tools: [...registry.names],
-      limits: {
-        maxTurns: this.definition.maxTurns ?? limits.mainMaxTurns,
-        tokenBudget: this.definition.tokenBudget ?? Number.MAX_SAFE_INTEGER,
-        timeoutMs: this.definition.timeoutMs ?? 24 * 3_600_000,
-      },
-      messages,
-      createdAt: runtime.clock.now(),
-    };
-    spec.graceMs = runtime.graceMsFor(spec.limits.timeoutMs);
-    return new Promise<SessionReply>((resolve) => {
-      const host: RunHost = {
-        ...this.host,
-        finished: (task, result) => {
-          runtime.sessionRuns.delete(taskId);
-          this.current = undefined;
-          const context = task.context;
-          if (context) this.conversation = closeConversation(context.messages, result);
-          const own = ownOutput(result, context?.messages.slice(messages.length) ?? []);
-          const reply = typeof own.output === 'string' ? own.output : JSON.stringify(own.output);
-          this.emit({ kind: 'reply', text: reply, result: own });
-          resolve({ text: reply, result: own });
-        },
-      };
-      const run = new TaskRun(host, spec, runtime.withToolSources(registry, spec, this.definition));
-      runtime.sessionRuns.set(taskId, run);
-      this.current = run;
-      runtime.startRun(this.actorId, run);
-    });
   }
 }
 
@@ -261,59 +249,4 @@ function nextRunId(runtime: SessionRuntime, sessionKey: string): string {
   const count = (counts.get(sessionKey) ?? 0) + 1;
   counts.set(sessionKey, count);
   return `${sessionKey}#${count}`;
-}
-
-/**
- * A run that did not complete keeps as output only text it produced itself: the best answer of
- * the conversation before it (an earlier reply, an earlier `(No reply.)`) is not this run's answer.
- */
-function ownOutput(result: TaskResult, produced: readonly Message[]): TaskResult {
-  if (result.status === 'completed') return result;
-  let output = '';
-  for (const message of produced) {
-    if (message.role !== 'assistant') continue;
-    const text = textOf(message.content);
-    if (text) output = text;
-  }
-  return output === result.output ? result : { ...result, output };
-}
-
-/**
- * The conversation to keep after a run: unanswered tool calls are answered with an error so the
- * next request is valid, saying why they were not run: the run was cancelled, or it reached its
- * limit and the calls were made on its grace turn (which runs no tools).
- */
-function closeConversation(messages: readonly Message[], result: TaskResult): Message[] {
-  const out = [...messages];
-  const last = out[out.length - 1];
-  if (last?.role === 'assistant' && typeof last.content !== 'string') {
-    const uses = last.content.filter((block) => block.type === 'tool_use');
-    if (uses.length) {
-      const limit =
-        result.terminateReason === 'MAX_TURNS' || result.terminateReason === 'TIMEOUT'
-          ? result.terminateReason
-          : undefined;
-      out.push({
-        role: 'user',
-        content: uses.map((use) => ({
-          type: 'tool_result' as const,
-          tool_use_id: use.id,
-          content: limit
-            ? `Not run: the run reached its limit (${limit}), and tool calls on its final turn are not run.`
-            : 'Interrupted: the run was cancelled before this call finished.',
-          is_error: true,
-        })),
-      });
-      out.push({
-        role: 'assistant',
-        content: [{ type: 'text', text: limit ? '(Stopped at the limit.)' : '(Interrupted.)' }],
-      });
-    }
-  } else if (last?.role === 'user') {
-    out.push({
-      role: 'assistant',
-      content: [{ type: 'text', text: textOf(last.content) ? '(No reply.)' : '(No reply.)' }],
-    });
-  }
-  return out;
 }
