@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InspectionEvent } from 'xstate';
+import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { SessionContext } from '../machines/session-machine.js';
 import { textReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
@@ -8,7 +8,7 @@ describe("a session's actor", () => {
   it('holds the conversation and the messages waiting for a run; the session object reads them from it', async () => {
     const contexts: SessionContext[] = [];
     const inspect = (event: InspectionEvent) => {
-      if (event.type === '@xstate.snapshot' && event.actorRef.id.startsWith('session:'))
+      if (event.type === '@xstate.snapshot' && (event.actorRef as AnyActorRef).id.startsWith('session:'))
         contexts.push((event.snapshot as unknown as { context: SessionContext }).context);
     };
     let release!: () => void;
