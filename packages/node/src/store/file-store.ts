@@ -4,6 +4,7 @@ import { PersistenceError, type StoreWarning, type TaskStore } from '@troupe/cor
 import { createTaskStore, type PortStore, type TaskStoreOptions } from '@troupe/core/store';
 import { FileStorage } from './file-storage.js';
 import { takeRestoreLock } from './restore-lock.js';
+import { SilenceWatch } from './silence-watch.js';
 import { storePaths } from './task-file-names.js';
 import { describeOwner, ownerOf, StoreRunner, type TaskOwner } from './task-owner.js';
 
@@ -35,6 +36,18 @@ export interface FileStoreOptions {
   lockStaleMs?: number;
   /** The clock retention is measured with. Default `Date.now`. */
   now?: () => number;
+  /**
+   * How often an open store rewrites its runner file and its restore lock, in ms, so that
+   * runtimes on other hosts sharing the directory can tell it is alive. Default 2,000.
+   */
+  heartbeatMs?: number;
+  /**
+   * A runtime on another host whose runner file (or restore lock) has not changed for this long,
+   * as seen from here, is taken for gone: its unfinished tasks are resumed here (through the
+   * runtime's owner check) and its restore lock taken over. In ms; at least 2 × `heartbeatMs`.
+   * Default 30,000. On this host a process's pid and start time decide at once.
+   */
+  hostDeadAfterMs?: number;
 }
 
 /** A {@link TaskStore} over a directory of files; see {@link createFileStore}. */
@@ -82,8 +95,21 @@ function createFileTaskStore(options: FileStoreOptions): FileStore {
     throw new RangeError(`File store option retentionMs must be a number ≥ 0; got ${String(retentionMs)}.`);
   }
   const now = options.now ?? Date.now;
+  const heartbeatMs = options.heartbeatMs ?? 2_000;
+  const deadAfterMs = options.hostDeadAfterMs ?? 30_000;
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0) {
+    throw new RangeError(
+      `File store option heartbeatMs must be a number of ms > 0; got ${String(heartbeatMs)}.`,
+    );
+  }
+  if (!Number.isFinite(deadAfterMs) || deadAfterMs < 2 * heartbeatMs) {
+    throw new RangeError(
+      `File store option hostDeadAfterMs must be at least 2 × heartbeatMs (${2 * heartbeatMs}); got ${String(deadAfterMs)}.`,
+    );
+  }
+  const heartbeat = { heartbeatMs, deadAfterMs, watch: new SilenceWatch() };
   /** Who this store's status records say runs their tasks (until `close()`). */
-  const runner = new StoreRunner(dir);
+  const runner = new StoreRunner(dir, heartbeat);
   const storage = new FileStorage(paths, runner, {
     fsync: options.fsync ?? false,
     lockStaleMs: options.lockStaleMs ?? 60_000,
@@ -112,7 +138,8 @@ function createFileTaskStore(options: FileStoreOptions): FileStore {
     if (error instanceof RangeError) throw new RangeError(error.message.replace(/^Task store/, 'File store'));
     throw error;
   }
-  let restoreLock: { release(): void } | undefined;
+  /** The restore lock once asked for (one request however many `lockForRestore` calls overlap). */
+  let restoreLock: Promise<{ release(): void; warnings: StoreWarning[] }> | undefined;
   let closed = false;
 
   const unfinishedElsewhere = async (): Promise<Map<string, TaskOwner>> => {
@@ -146,10 +173,13 @@ function createFileTaskStore(options: FileStoreOptions): FileStore {
       }
       let warnings: StoreWarning[] = [];
       if (!restoreLock) {
-        const taken = takeRestoreLock(paths);
-        restoreLock = { release: taken.release };
-        warnings = taken.warnings;
-      }
+        const taking = takeRestoreLock(paths, heartbeat);
+        restoreLock = taking;
+        taking.catch(() => {
+          if (restoreLock === taking) restoreLock = undefined;
+        });
+        warnings = (await taking).warnings;
+      } else await restoreLock;
       const elsewhere = await unfinishedElsewhere();
       for (const [taskId, owner] of elsewhere)
         warnings.push({
@@ -172,8 +202,9 @@ function createFileTaskStore(options: FileStoreOptions): FileStore {
         closed = true;
         await storage.history.settle();
         runner.release();
-        restoreLock?.release();
+        const lock = restoreLock;
         restoreLock = undefined;
+        (await lock?.catch(() => undefined))?.release();
       });
     },
   };

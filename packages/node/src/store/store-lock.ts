@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { PersistenceError, type PersistenceErrorCode } from '@troupe/core';
+import { hostIdOf, onThisHost, THIS_HOST } from './host-identity.js';
 import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
 
@@ -8,6 +8,8 @@ import { readRegularFileSync } from './regular-files.js';
 export interface LockHolder {
   pid: number;
   host: string;
+  /** Linux: boot id and pid namespace, where the pid can be checked (see host-identity.ts). */
+  hostId?: string;
   /** When the lock was taken, in ms since the epoch. */
   at: number;
   /**
@@ -45,12 +47,15 @@ export interface LockOptions {
 /** A lock file without a readable holder this old was left by a writer that died mid-write. */
 const UNREADABLE_STALE_MS = 60_000;
 
-function readHolder(path: string): LockHolder | undefined {
+/** The holder written in the lock file at `path`, or undefined when it cannot be read. */
+export function readHolder(path: string): LockHolder | undefined {
   try {
     const holder = JSON.parse(readRegularFileSync(path)) as LockHolder;
     if (typeof holder.pid !== 'number' || typeof holder.host !== 'string' || typeof holder.at !== 'number')
       return undefined;
     const read: LockHolder = { pid: holder.pid, host: holder.host, at: holder.at };
+    const hostId = hostIdOf(holder);
+    if (hostId !== undefined) read.hostId = hostId;
     if (typeof holder.start === 'number') read.start = holder.start;
     return read;
   } catch {
@@ -62,10 +67,7 @@ function createLockFile(path: string): boolean {
   try {
     const fd = openSync(path, 'wx');
     try {
-      const start = processStart('self');
-      const holder: LockHolder = { pid: process.pid, host: hostname(), at: Date.now() };
-      if (start !== undefined) holder.start = start;
-      writeSync(fd, JSON.stringify(holder));
+      writeSync(fd, JSON.stringify(selfHolder()));
     } finally {
       closeSync(fd);
     }
@@ -78,6 +80,14 @@ function createLockFile(path: string): boolean {
       { path, cause: error },
     );
   }
+}
+
+/** This process as a lock's holder, taken now. */
+export function selfHolder(): LockHolder {
+  const holder: LockHolder = { pid: process.pid, ...THIS_HOST, at: Date.now() };
+  const start = processStart('self');
+  if (start !== undefined) holder.start = start;
+  return holder;
 }
 
 /**
@@ -102,8 +112,7 @@ export function acquireLock(path: string, options: LockOptions): HeldLock {
     const holder = readHolder(path);
     const since = holder?.at ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     // A holder on this host that is gone, a zombie, or whose pid now names another process.
-    const dead =
-      holder !== undefined && holder.host === hostname() && !processAlive(holder.pid, holder.start);
+    const dead = holder !== undefined && onThisHost(holder) && !processAlive(holder.pid, holder.start);
     const age = Date.now() - since;
     const stale = age > options.staleMs || (holder === undefined && age > UNREADABLE_STALE_MS);
     if (attempt === 0 && (dead || stale)) {

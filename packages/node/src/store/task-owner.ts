@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostIdOf, onThisHost, THIS_HOST } from './host-identity.js';
 import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
+import type { SilenceWatch } from './silence-watch.js';
 
 /**
  * Which runtime wrote a status record: the file store stamps every record it appends with its own
@@ -12,10 +13,12 @@ import { readRegularFileSync } from './regular-files.js';
  * is open and removes when it closes (a runtime's `shutdown`, even with `keepTasks`) or its
  * process exits: a task whose runner file is gone, or whose process died, is free to resume.
  * `start` is the process's start time in clock ticks since boot (Linux), so a pid reused by a new
- * process does not pass for the old owner.
+ * process does not pass for the old owner. `hostId` (Linux: boot id and pid namespace) says where
+ * the pid can be checked: on another host the runner file's heartbeat decides instead.
  */
 export interface TaskOwner {
   host: string;
+  hostId?: string;
   pid: number;
   start?: number;
   runner: string;
@@ -28,17 +31,55 @@ let exitHookInstalled = false;
 
 const runnerFile = (dir: string, runner: string) => join(dir, `runner-${runner}.lock`);
 
+/** How runners prove they are alive to other hosts sharing the store directory. */
+export interface HeartbeatOptions {
+  /** How often an open store rewrites its runner file (and a held restore lock), in ms. */
+  heartbeatMs: number;
+  /** A runner (or lock holder) on another host whose file has not changed for this long, as seen here, is gone. */
+  deadAfterMs: number;
+  /** Remembers what each watched file said and since when. */
+  watch: SilenceWatch;
+}
+
+/**
+ * Rewrites `path` with `value` plus a growing `beat` every `heartbeatMs` (replaced whole, by a
+ * rename), while `stillOurs()` holds; an unreferenced timer. Returns the function that stops it.
+ */
+export function beatFile(
+  path: string,
+  value: object,
+  heartbeatMs: number,
+  stillOurs: () => boolean = () => true,
+): () => void {
+  let beat = 0;
+  const timer = setInterval(() => {
+    if (!stillOurs()) return;
+    const next = `${path}.${process.pid}.beat`;
+    try {
+      writeFileSync(next, JSON.stringify({ ...value, beat: ++beat, beatAt: Date.now() }));
+      renameSync(next, path);
+    } catch {
+      rmSync(next, { force: true });
+      // The next beat tries again; a store directory gone or unwritable fails the store's own writes.
+    }
+  }, heartbeatMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The runner identity of one open file store: its file is written on the first status record. */
 export class StoreRunner {
   readonly owner: TaskOwner;
   private path: string | undefined;
+  private stopBeating: (() => void) | undefined;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly heartbeat: HeartbeatOptions,
+  ) {
     const runner = randomBytes(8).toString('hex');
-    this.owner =
-      selfStart === undefined
-        ? { host: hostname(), pid: process.pid, runner }
-        : { host: hostname(), pid: process.pid, start: selfStart, runner };
+    this.owner = { ...THIS_HOST, pid: process.pid, runner };
+    if (selfStart !== undefined) this.owner.start = selfStart;
   }
 
   /**
@@ -52,7 +93,9 @@ export class StoreRunner {
     const path = runnerFile(this.dir, this.owner.runner);
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(path, JSON.stringify({ ...this.owner, at: Date.now() }));
+      const written = { ...this.owner, at: Date.now() };
+      writeFileSync(path, JSON.stringify({ ...written, beat: 0 }));
+      this.stopBeating = beatFile(path, written, this.heartbeat.heartbeatMs, () => this.path === path);
     } catch {
       return this.owner;
     }
@@ -70,6 +113,8 @@ export class StoreRunner {
   /** Gives up the tasks: removes the runner file. */
   release(): void {
     if (!this.path) return;
+    this.stopBeating?.();
+    this.stopBeating = undefined;
     open.delete(this.path);
     rmSync(this.path, { force: true });
     this.path = undefined;
@@ -77,13 +122,18 @@ export class StoreRunner {
 
   /**
    * Whether `owner` is another runtime still running its tasks: its runner file is still there
-   * and, on this host, its process is alive (not a zombie, and started when the record says). On another host
-   * the process cannot be checked: the runner file decides.
+   * and, on this host, its process is alive (not a zombie, and started when the record says). On
+   * another host the process cannot be checked: its runner file's heartbeat decides — gone once the
+   * file has not changed for `deadAfterMs` since this store first looked (so a store opened after
+   * that host died takes its tasks over `deadAfterMs` later, through the runtime's owner check).
    */
   runsElsewhere(owner: TaskOwner): boolean {
     if (owner.runner === this.owner.runner) return false;
-    if (!existsSync(runnerFile(this.dir, owner.runner))) return false;
-    return owner.host !== this.owner.host || processAlive(owner.pid, owner.start);
+    const path = runnerFile(this.dir, owner.runner);
+    if (!existsSync(path)) return false;
+    if (onThisHost(owner)) return processAlive(owner.pid, owner.start);
+    const silent = this.heartbeat.watch.silentFor(path);
+    return silent !== undefined && silent < this.heartbeat.deadAfterMs;
   }
 }
 
@@ -105,9 +155,11 @@ export function removeDeadRunners(dir: string): void {
       const holder = JSON.parse(readRegularFileSync(path)) as {
         pid?: unknown;
         host?: unknown;
+        hostId?: unknown;
         start?: unknown;
       };
-      if (holder.host !== hostname() || typeof holder.pid !== 'number') continue;
+      if (typeof holder.host !== 'string' || typeof holder.pid !== 'number') continue;
+      if (!onThisHost({ host: holder.host, hostId: hostIdOf(holder) })) continue;
       const start = typeof holder.start === 'number' ? holder.start : undefined;
       if (!processAlive(holder.pid, start)) rmSync(path, { force: true });
     } catch {
@@ -128,6 +180,8 @@ export function ownerOf(record: unknown): TaskOwner | undefined {
   )
     return undefined;
   const read: TaskOwner = { host: owner.host, pid: owner.pid, runner: owner.runner };
+  const hostId = hostIdOf(owner);
+  if (hostId !== undefined) read.hostId = hostId;
   if (typeof owner.start === 'number') read.start = owner.start;
   return read;
 }

@@ -9,11 +9,12 @@ import { createFileStore } from '../../src/store/file-store.js';
 import { appendMarkerTool, markerModel, say, stdinControl } from './marker-runtime.js';
 import { restoreLockAgent } from './restore-lock-agent.js';
 
-const [dir, marker] = process.argv.slice(2);
+const [dir, marker, storeOptions] = process.argv.slice(2);
 if (!dir || !marker) throw new Error('usage: spawn-runner.ts <dir> <marker file>');
 
 const stdin = stdinControl();
-const store = createFileStore({ dir });
+// Optional third argument: more file store options, as JSON (heartbeats in the cross-host tests).
+const store = createFileStore({ dir, ...(storeOptions ? JSON.parse(storeOptions) : {}) });
 let announced = false;
 const model = markerModel(stdin.go, async (request) => {
   if (announced) return;
