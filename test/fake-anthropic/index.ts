@@ -2,7 +2,14 @@
 export { ERROR_STATUS, errorBody } from './api-errors.js';
 export { type FakeHandlerModule, loadHandlerFile } from './handler-file.js';
 export { type ApiContentBlock, type ApiMessage, buildMessage } from './message.js';
-export { type CacheUsage, estimateTokens, PromptCache } from './prompt-cache.js';
+export {
+  type CacheUsage,
+  estimateTokens,
+  inputCost,
+  minimumCacheableTokens,
+  PromptCache,
+  type PromptCacheOptions,
+} from './prompt-cache.js';
 export { type FakeScriptFile, parseScriptFile } from './script-file.js';
 export {
   lastUserText,
@@ -15,6 +22,7 @@ export {
 export { startFakeAnthropic } from './server.js';
 export { errorEvent, formatEvent, messageEvents, type StreamEvent } from './sse.js';
 export type {
+  ApiUsage,
   FakeAnthropicOptions,
   FakeAnthropicServer,
   FakeContentBlock,

@@ -1,5 +1,5 @@
 import { type CacheUsage, estimateTokens } from './prompt-cache.js';
-import type { FakeContentBlock, FakeReply, FakeStopReason } from './types.js';
+import type { ApiUsage, FakeContentBlock, FakeReply, FakeStopReason } from './types.js';
 
 /** A response content block in the API's shape (tool_use with its id filled in). */
 export type ApiContentBlock =
@@ -17,13 +17,7 @@ export interface ApiMessage {
   content: ApiContentBlock[];
   stop_reason: FakeStopReason;
   stop_sequence: null;
-  usage: {
-    input_tokens: number;
-    output_tokens: number;
-    cache_creation_input_tokens: number;
-    cache_read_input_tokens: number;
-    service_tier: 'standard';
-  };
+  usage: ApiUsage;
 }
 
 function toApiBlock(block: FakeContentBlock, messageNumber: number, index: number): ApiContentBlock {
@@ -60,9 +54,11 @@ export function buildMessage(
 ): ApiMessage {
   const content = reply.content.map((block, index) => toApiBlock(block, number, index));
   const usage = reply.usage ?? {};
-  const forced = usage.cacheRead !== undefined || usage.cacheWrite !== undefined;
+  const forced =
+    usage.cacheRead !== undefined || usage.cacheWrite !== undefined || usage.cacheWrite1h !== undefined;
   const cacheRead = usage.cacheRead ?? (forced ? 0 : cache.cacheRead);
-  const cacheWrite = usage.cacheWrite ?? (forced ? 0 : cache.cacheWrite);
+  const cacheWrite1h = usage.cacheWrite1h ?? (forced ? 0 : cache.cacheWrite1h);
+  const cacheWrite5m = forced ? Math.max(0, (usage.cacheWrite ?? 0) - cacheWrite1h) : cache.cacheWrite5m;
   const output = usage.output ?? Math.max(1, estimateTokens(JSON.stringify(content)));
   return {
     id: `msg_fake_${String(number).padStart(4, '0')}`,
@@ -76,8 +72,9 @@ export function buildMessage(
     usage: {
       input_tokens: usage.input ?? cache.input,
       output_tokens: output,
-      cache_creation_input_tokens: cacheWrite,
+      cache_creation_input_tokens: cacheWrite5m + cacheWrite1h,
       cache_read_input_tokens: cacheRead,
+      cache_creation: { ephemeral_5m_input_tokens: cacheWrite5m, ephemeral_1h_input_tokens: cacheWrite1h },
       service_tier: 'standard',
     },
   };

@@ -43,7 +43,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const validationErrors: string[] = [];
   const unscripted: string[] = [];
-  const cache = new PromptCache(options.minCacheTokens ?? 0);
+  const cache = new PromptCache({
+    ...(options.minCacheTokens !== undefined ? { minTokens: options.minCacheTokens } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const chunkSize = options.chunkSize ?? 16;
   const waiters: { count: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
@@ -119,7 +122,13 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
     const usage =
       options.simulateCache === false
-        ? { input: Math.max(1, estimateTokens(JSON.stringify(body))), cacheRead: 0, cacheWrite: 0 }
+        ? {
+            input: Math.max(1, estimateTokens(JSON.stringify(body))),
+            cacheRead: 0,
+            cacheWrite: 0,
+            cacheWrite5m: 0,
+            cacheWrite1h: 0,
+          }
         : cache.account(body);
     if ('fault' in step)
       return sendFault(
@@ -132,7 +141,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           usage,
         ),
       );
-    return sendReply(exchange, step, buildMessage(step, body.model, ++messages, usage));
+    const message = buildMessage(step, body.model, ++messages, usage);
+    record.usage = message.usage;
+    return sendReply(exchange, step, message);
   }
 
   const server = createServer((request, response) => {

@@ -13,6 +13,20 @@ export interface FakeUsage {
   cacheRead?: number;
   /** Forces `cache_creation_input_tokens`; without it the fake simulates the prompt cache. */
   cacheWrite?: number;
+  /** Of the forced cache writes, how many went to a 1-hour entry (the rest are 5-minute). Default 0. */
+  cacheWrite1h?: number;
+}
+
+/** The `usage` of a Messages API response, as the fake sends it (and as the real API does). */
+export interface ApiUsage {
+  /** Input tokens neither read from nor written to the cache. */
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  /** The cache writes by lifetime (they add up to `cache_creation_input_tokens`). */
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  service_tier: 'standard';
 }
 
 /** Why a scripted reply stopped. */
@@ -94,6 +108,8 @@ export interface RecordedRequest {
   action?: string;
   /** Settles when the exchange is over: how it ended. */
   finished: Promise<RequestOutcome>;
+  /** The usage the fake answered with (what the request read from and wrote to the cache). */
+  usage?: ApiUsage;
 }
 
 /** Options of `startFakeAnthropic`. */
@@ -117,8 +133,13 @@ export interface FakeAnthropicOptions {
   chunkSize?: number;
   /** Simulate prompt caching from `cache_control` breakpoints. Default true. */
   simulateCache?: boolean;
-  /** Prefixes shorter than this many (estimated) tokens are not cached. Default 0. */
+  /**
+   * Prefixes shorter than this many (estimated) tokens are not cached. Default: the documented
+   * minimum of the request's model (1,024 for most Claude models; none for a model id that is not Claude's).
+   */
   minCacheTokens?: number;
+  /** The clock cache entries expire by (5 minutes, or 1 hour with `ttl: '1h'`), in ms. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** A running fake server. */

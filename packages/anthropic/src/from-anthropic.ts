@@ -32,19 +32,24 @@ export function fromStopReason(reason: ApiStopReason | null): StopReason | undef
 /**
  * Token usage: `input` is every input token the call processed — the API's uncached
  * `input_tokens` plus prompt-cache reads and writes — so token budgets count what the model read;
- * `cacheRead` and `cacheWrite` say how much of it came from or went to the cache.
+ * `cacheRead` and `cacheWrite` say how much of it came from or went to the cache, `cacheWrite1h`
+ * how much of the writes went to 1-hour entries.
  */
 export function fromUsage(usage: ApiUsage | undefined): Usage {
   // No usage at all: the counts are unknown (NaN), and the runtime estimates them with a warning.
   if (typeof usage !== 'object' || usage === null) return { input: Number.NaN, output: Number.NaN };
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-  return {
+  const result: Usage = {
     input: usage.input_tokens + cacheRead + cacheWrite,
     output: usage.output_tokens,
     cacheRead,
     cacheWrite,
   };
+  // The split by lifetime, when the API reports it: 1-hour writes cost 2x input, 5-minute ones 1.25x.
+  const hour = usage.cache_creation?.ephemeral_1h_input_tokens;
+  if (typeof hour === 'number' && hour > 0) result.cacheWrite1h = Math.min(hour, cacheWrite);
+  return result;
 }
 
 function describe(value: unknown): string {

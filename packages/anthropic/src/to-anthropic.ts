@@ -9,7 +9,10 @@ import type {
 import type { ContentBlock, Message, ModelRequest, ToolSpec } from '@troupe/core';
 import type { CacheOptions } from './options.js';
 
-const EPHEMERAL = { type: 'ephemeral' } as const;
+type CacheControl = { type: 'ephemeral'; ttl?: '5m' | '1h' };
+
+const EPHEMERAL: CacheControl = { type: 'ephemeral' };
+const ONE_HOUR: CacheControl = { type: 'ephemeral', ttl: '1h' };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -96,7 +99,11 @@ export function toMessageParams(messages: readonly Message[]): MessageParam[] {
 }
 
 /** Tool definitions in the API's shape; an `input_schema` without a `type` gets `type: 'object'`. */
-export function toToolParams(tools: readonly ToolSpec[], cache: boolean): Tool[] {
+export function toToolParams(
+  tools: readonly ToolSpec[],
+  cache: boolean,
+  control: CacheControl = EPHEMERAL,
+): Tool[] {
   const params = tools.map(
     (tool): Tool => ({
       name: tool.name,
@@ -105,23 +112,27 @@ export function toToolParams(tools: readonly ToolSpec[], cache: boolean): Tool[]
     }),
   );
   const last = params.at(-1);
-  if (cache && last) last.cache_control = EPHEMERAL;
+  if (cache && last) last.cache_control = { ...control };
   return params;
 }
 
 /** The system prompt as one text block (cacheable), or undefined when empty. */
-export function toSystemParam(system: string, cache: boolean): TextBlockParam[] | undefined {
+export function toSystemParam(
+  system: string,
+  cache: boolean,
+  control: CacheControl = EPHEMERAL,
+): TextBlockParam[] | undefined {
   if (system.trim() === '') return undefined;
   const block: TextBlockParam = { type: 'text', text: system };
-  if (cache) block.cache_control = EPHEMERAL;
+  if (cache) block.cache_control = { ...control };
   return [block];
 }
 
-function markEndOf(message: MessageParam | undefined): void {
+function markEndOf(message: MessageParam | undefined, control: CacheControl): void {
   const content = message?.content;
   const block = Array.isArray(content) ? content.at(-1) : undefined;
   if (block && (block.type === 'text' || block.type === 'tool_result' || block.type === 'tool_use'))
-    block.cache_control = EPHEMERAL;
+    block.cache_control = { ...control };
 }
 
 /**
@@ -132,11 +143,11 @@ function markEndOf(message: MessageParam | undefined): void {
  * would miss the previous prefix and write the conversation again. With the tools and system
  * breakpoints that makes four, the API's maximum.
  */
-function markConversation(messages: MessageParam[]): void {
-  markEndOf(messages.at(-1));
+function markConversation(messages: MessageParam[], control: CacheControl): void {
+  markEndOf(messages.at(-1), control);
   const previousEnd = messages.length - 3;
   if (previousEnd >= 0 && messages.at(-1)?.role === 'user' && messages.at(-2)?.role === 'assistant')
-    markEndOf(messages[previousEnd]);
+    markEndOf(messages[previousEnd], control);
 }
 
 /** What `toRequestParams` needs besides the request. */
@@ -159,12 +170,15 @@ export function toRequestParams(request: ModelRequest, settings: RequestSettings
     Number.isInteger(request.maxTokens) && request.maxTokens > 0
       ? request.maxTokens
       : settings.defaultMaxTokens;
+  // Every breakpoint gets the request's lifetime: the API wants 1-hour entries before 5-minute ones,
+  // and a conversation that waits on background work needs all of its prefix to outlive 5 minutes.
+  const control = request.cacheLifetime === '1h' ? ONE_HOUR : EPHEMERAL;
   const messages = toMessageParams(request.messages);
-  if (settings.cache.messages) markConversation(messages);
+  if (settings.cache.messages) markConversation(messages, control);
   const params: MessageCreateParamsBase = { model: settings.model, max_tokens: requested, messages };
-  const system = toSystemParam(request.system, settings.cache.system);
+  const system = toSystemParam(request.system, settings.cache.system, control);
   if (system) params.system = system;
-  if (request.tools.length > 0) params.tools = toToolParams(request.tools, settings.cache.tools);
+  if (request.tools.length > 0) params.tools = toToolParams(request.tools, settings.cache.tools, control);
   if (settings.thinkingBudget !== undefined) {
     params.thinking = { type: 'enabled', budget_tokens: settings.thinkingBudget };
     if (requested <= settings.thinkingBudget) params.max_tokens = settings.thinkingBudget + requested;

@@ -120,3 +120,18 @@ export {
 export { MCP_TOOL_PREFIX, mcpServerOf } from './tools/mcp-names.js';
 export { createToolRegistry, type ToolRegistry, type ToolSelection } from './tools/tool-registry.js';
 export type { ToolSource, ToolSourceAnswer, ToolSourceRequest } from './tools/tool-source.js';
+export {
+  addToTotals,
+  DEFAULT_PRICES,
+  emptyTotals,
+  estimateCost,
+  type FullPrice,
+  type ModelPrice,
+  type PriceTable,
+  priceOf,
+  type UsageQuery,
+  type UsageReport,
+  type UsageSource,
+  type UsageTotals,
+  usageReport,
+} from './usage/index.js';

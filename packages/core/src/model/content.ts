@@ -24,5 +24,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     sum.cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
   if (a.cacheWrite !== undefined || b.cacheWrite !== undefined)
     sum.cacheWrite = (a.cacheWrite ?? 0) + (b.cacheWrite ?? 0);
+  if (a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined)
+    sum.cacheWrite1h = (a.cacheWrite1h ?? 0) + (b.cacheWrite1h ?? 0);
   return sum;
 }

@@ -71,6 +71,8 @@ export interface Usage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Of `cacheWrite`, the tokens written to a 1-hour cache entry (billed 2× input, not 1.25×). */
+  cacheWrite1h?: number;
 }
 
 /** What troupe asks of a model: one turn. */
@@ -81,6 +83,12 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   maxTokens: number;
+  /**
+   * How long a prompt cache should keep this request's prefix: `1h` when the runtime expects the
+   * conversation's next request after more than 5 minutes (its background work is still running),
+   * else `5m` (the default). Adapters without a prompt cache ignore it.
+   */
+  cacheLifetime?: '5m' | '1h';
   /** Which task is asking; adapters may use it for logging (never for behaviour). */
   taskId?: string;
   agent?: string;

@@ -212,11 +212,13 @@ function readResponse(
   }
   // Each field is read once: a getter may answer differently the second time.
   const reported = value.usage;
-  const { input, output, cacheRead, cacheWrite } = isRecord(reported) ? reported : {};
+  const { input, output, cacheRead, cacheWrite, cacheWrite1h } = isRecord(reported) ? reported : {};
   const usageValid = isCount(input) && isCount(output);
   const usage: Usage = usageValid ? { input, output } : estimateUsage(request, content);
   if (usageValid && isCount(cacheRead)) usage.cacheRead = cacheRead;
   if (usageValid && isCount(cacheWrite)) usage.cacheWrite = cacheWrite;
+  if (usageValid && isCount(cacheWrite) && isCount(cacheWrite1h) && cacheWrite1h <= cacheWrite)
+    usage.cacheWrite1h = cacheWrite1h;
   const response: ModelResponse = { content, usage };
   const { stopReason, model } = value;
   if (typeof stopReason === 'string' && STOP_REASONS.has(stopReason))

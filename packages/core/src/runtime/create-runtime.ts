@@ -34,6 +34,8 @@ import {
   type ToolRegistry,
 } from '../tools/tool-registry.js';
 import type { ToolSource } from '../tools/tool-source.js';
+import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
+import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
@@ -85,6 +87,11 @@ export interface RuntimeOptions {
   createId?: () => string;
   /** An XState inspection observer (e.g. from @statelyai/inspect) attached to every actor. */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /**
+   * Prices per million tokens by model, for the cost estimates of {@link Runtime.usage}. Default:
+   * Anthropic's list prices ({@link DEFAULT_PRICES}); costs are estimates, not a bill.
+   */
+  prices?: PriceTable;
 }
 
 const DEFAULT_LIMITS: RuntimeLimits = {
@@ -274,6 +281,21 @@ export class Runtime implements TaskClient {
   }
 
   /** Tasks of this runtime (since it was created or restored), newest first, filtered. */
+  /** The price table cost estimates use (`prices` of the options, else list prices). */
+  get prices(): PriceTable {
+    return this.options.prices ?? DEFAULT_PRICES;
+  }
+
+  /**
+   * The usage ledger: tokens (input, output, cache read, cache write) and estimated cost of the
+   * ended tasks matching `query` (a task, a session, an agent, a model), in total and by agent,
+   * model and session. Read from the store, so it covers tasks of earlier runs of the process.
+   * The main agent's own runs are not stored tasks: a host counts them from `session` replies.
+   */
+  usage(query: UsageQuery = {}): Promise<UsageReport> {
+    return usageReport(this, query, this.prices);
+  }
+
   list(filter: TaskListFilter = {}): TaskInfo[] {
     return this.table.list(filter, this.clock.now());
   }
