@@ -46,6 +46,9 @@ describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
     expect(shown.stdout).toContain('→ grep');
     expect(shown.stdout).toMatch(/pattern: login/);
     expect(shown.stdout).toMatch(/login is in src\/auth\.js/);
+    // The task's usage and its estimated cost, from the stored result.
+    expect(shown.stdout).toMatch(/tokens: {3}input \S+ \(cache read \S+, cache write \S+\) · output \S+/);
+    expect(shown.stdout).toMatch(/cost: {5}≈ \$\d+\.\d+ \(estimate at list prices\)/);
 
     const again = await runCli(['tasks', 'cancel', id, '--store', store], { cwd: project, env });
     expect(again.code).toBe(1);

@@ -109,7 +109,8 @@ describe('createAnthropicModel against the fake API', () => {
   it('marks system prompt and tools cacheable, so the next turn reads them from the cache', async () => {
     const { server, model } = await harness();
     server.setHandler(() => ({ content: [{ type: 'text', text: 'Done.' }] }));
-    const system = 'You are a meticulous code reviewer. '.repeat(60);
+    // Over 1,024 tokens, the documented minimum of a cacheable prefix on the default model.
+    const system = 'You are a meticulous code reviewer. '.repeat(150);
     const first = request({ system, tools: [echoTool, readTool] });
     const turn1 = await model.generate(first, AbortSignal.timeout(10_000));
     const messages: Message[] = [

@@ -8,6 +8,7 @@ import * as store from './store/index.js';
 describe('@troupe/core entry points', () => {
   it('the barrel exports exactly what hosts use', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'DEFAULT_PRICES',
       'DefinitionError',
       'FINAL_TASK_EVENTS',
       'LimitError',
@@ -20,6 +21,7 @@ describe('@troupe/core entry points', () => {
       'ToolError',
       'TroupeError',
       'ValidationError',
+      'addToTotals',
       'createAgentRegistry',
       'createMemoryStore',
       'createPermissionPolicy',
@@ -27,6 +29,8 @@ describe('@troupe/core entry points', () => {
       'createTaskId',
       'createToolRegistry',
       'defineTool',
+      'emptyTotals',
+      'estimateCost',
       'formatDuration',
       'formatTokens',
       'isFinalTaskEvent',
@@ -35,10 +39,12 @@ describe('@troupe/core entry points', () => {
       'normaliseAgentName',
       'parseAgentFile',
       'parsePermissionRule',
+      'priceOf',
       'replayTask',
       'resolveModel',
       'textOf',
       'toolResultText',
+      'usageReport',
     ]);
   });
 

@@ -136,3 +136,18 @@ describe('stepTrace', () => {
     expect(estimateCost(undefined, { input: 10, output: 10 })).toBeUndefined();
   });
 });
+
+describe('the trace view’s cost estimate', () => {
+  it('uses @troupe/core’s price table: cache reads and writes are part of input, priced at their own rates', () => {
+    // 1,000 input tokens of which 600 read and 300 written (100 uncached), 100 output, on Sonnet.
+    const cost = estimateCost('claude-sonnet-4-5', {
+      input: 1000,
+      output: 100,
+      cacheRead: 600,
+      cacheWrite: 300,
+    });
+    expect(cost).toBeCloseTo((100 * 3 + 100 * 15 + 600 * 0.3 + 300 * 3.75) / 1_000_000, 12);
+    expect(estimateCost('gpt-x', { input: 1, output: 1 })).toBeUndefined();
+    expect(estimateCost('gpt-x', { input: 1_000_000, output: 0 }, { gpt: { input: 2, output: 8 } })).toBe(2);
+  });
+});

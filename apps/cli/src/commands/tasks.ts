@@ -1,7 +1,9 @@
 import {
+  estimateCost,
   FINAL_TASK_EVENTS,
   formatDuration,
   formatTokens,
+  priceOf,
   type StoredTask,
   type TaskResult,
   type TaskStore,
@@ -17,6 +19,7 @@ import { colorsFor } from '../render/colors.js';
 import { storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
+import { formatDollars } from '../render/usage-ledger.js';
 import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
@@ -110,8 +113,10 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
   });
   const journal = await store.loadJournal(id);
   const messages = transcriptOf(task.spec, snapshot, journal.entries);
+  const price = task.result ? priceOf(task.result.model ?? task.spec.model) : undefined;
+  const estimatedCost = task.result && price ? estimateCost(task.result.usage, price) : undefined;
   if (context.line.options.json) {
-    context.stdout.write(`${JSON.stringify({ ...task, messages }, null, 2)}\n`);
+    context.stdout.write(`${JSON.stringify({ ...task, estimatedCost, messages }, null, 2)}\n`);
     return EXIT.ok;
   }
   const colors = colorsFor(context.stdout, context.env);
@@ -125,6 +130,8 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
   if (result) {
     lines.push(
       `usage:    ${result.turns} turns · ${result.toolCalls} tool calls · ${formatDuration(result.durationMs)} · ${formatTokens(result.usage.total)} tokens`,
+      `tokens:   input ${formatTokens(result.usage.input)} (cache read ${formatTokens(result.usage.cacheRead ?? 0)}, cache write ${formatTokens(result.usage.cacheWrite ?? 0)}) · output ${formatTokens(result.usage.output)}`,
+      `cost:     ${estimatedCost === undefined ? `no price known for ${result.model}` : `≈ ${formatDollars(estimatedCost)} (estimate at list prices)`}`,
     );
   }
   lines.push('', colors.bold('Transcript'), ...transcriptLines(messages, colors));

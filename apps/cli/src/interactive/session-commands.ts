@@ -1,6 +1,7 @@
-import type { ModelConfig, TaskInfo } from '@troupe/core';
+import { addToTotals, emptyTotals, type ModelConfig, type TaskInfo, type UsageReport } from '@troupe/core';
 import { UsageError } from '../errors.js';
 import { sessionCostLines } from '../render/session-cost.js';
+import { usageLedgerLines } from '../render/usage-ledger.js';
 import { matchTaskId } from '../task-ids.js';
 import type { SessionHost } from './session-host.js';
 
@@ -89,12 +90,36 @@ export function modelCommand(app: SessionHost, given: string | undefined): void 
   );
 }
 
-/** `/cost`: tokens of the session, with prompt-cache reads and writes. */
-export function costCommand(app: SessionHost): void {
-  const tasks = app.runtime.list({ sessionKey: app.session.sessionKey });
+/**
+ * `/cost`: tokens of the session, with prompt-cache reads and writes, then the ledger's split by
+ * agent and by model with estimated costs (`runtime.usage({ sessionKey })`, the main agent's runs
+ * added under agent `main` and the main model).
+ */
+export async function costCommand(app: SessionHost): Promise<void> {
+  const sessionKey = app.session.sessionKey;
+  const tasks = app.runtime.list({ sessionKey });
+  const report = await app.runtime.usage({ sessionKey });
+  if (app.usage.runs > 0) addMainRuns(report, app, app.runtime.agents.models.default);
   app.terminal.log(
-    sessionCostLines({ main: app.usage.main, mainRuns: app.usage.runs, tasks }, app.terminal.colors).join(
-      '\n',
-    ),
+    [
+      ...sessionCostLines({ main: app.usage.main, mainRuns: app.usage.runs, tasks }, app.terminal.colors),
+      ...usageLedgerLines(report, app.terminal.colors),
+    ].join('\n'),
   );
+}
+
+function addMainRuns(report: UsageReport, app: SessionHost, model: string): void {
+  const prices = app.runtime.prices;
+  const main = app.usage.main;
+  const usage = { ...main };
+  const add = (table: Record<string, ReturnType<typeof emptyTotals>>, key: string) => {
+    const totals = Object.hasOwn(table, key) ? table[key]! : emptyTotals();
+    addToTotals(totals, usage, model, prices);
+    totals.tasks += app.usage.runs - 1;
+    table[key] = totals;
+  };
+  add(report.byAgent, 'main');
+  add(report.byModel, model);
+  const total = addToTotals(report.total, usage, model, prices);
+  total.tasks += app.usage.runs - 1;
 }

@@ -21,7 +21,7 @@ const HELP = `Commands:
   /cancel [ID]               cancel a task; without ID, the current turn and every task of the session
   /clear                     start a new conversation (tasks and "always allow" answers stay)
   /model [ID]                show the models; with ID (or sonnet, opus, haiku), switch the main model
-  /cost                      tokens of this session, with prompt-cache hits
+  /cost                      tokens and estimated cost of this session, by agent and model
   /expand                    show or hide streamed text under running tasks (also Ctrl-O)
   /help                      this list
   /exit                      leave (unfinished tasks of the session are cancelled)
@@ -63,7 +63,7 @@ export async function runSlashCommand(app: SessionHost, input: string): Promise<
       modelCommand(app, rest || undefined);
       return;
     case 'cost':
-      costCommand(app);
+      await costCommand(app);
       return;
     default:
       throw new UsageError(`Unknown command /${name}. Type /help for the list.`);

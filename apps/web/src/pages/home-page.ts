@@ -5,6 +5,7 @@ import { saveChat } from '../app/chat-history.js';
 import { DEMO_REQUEST } from '../app/demo-model.js';
 import { h } from '../app/dom.js';
 import { type TaskView, taskLine } from '../app/task-views.js';
+import { usageSection } from '../app/usage-view.js';
 
 /** Chat with the main agent, the approvals panel and the live task board. */
 export function mountHomePage(element: HTMLElement, app: AppContext): () => void {
@@ -106,7 +107,15 @@ export function mountHomePage(element: HTMLElement, app: AppContext): () => void
 
   element.append(
     h('section', { class: 'chat' }, h('h2', {}, 'Chat'), log, form),
-    h('section', { class: 'side' }, h('h2', {}, 'Approvals'), approvals, h('h2', {}, 'Tasks'), board),
+    h(
+      'section',
+      { class: 'side' },
+      h('h2', {}, 'Approvals'),
+      approvals,
+      h('h2', {}, 'Tasks'),
+      board,
+      usageSection(runtime),
+    ),
   );
   element.classList.add('home');
   return () => {

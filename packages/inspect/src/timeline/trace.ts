@@ -91,6 +91,7 @@ const counts = (value: unknown): TokenCounts | undefined => {
     output: usage.output,
     ...(typeof usage.cacheRead === 'number' ? { cacheRead: usage.cacheRead } : {}),
     ...(typeof usage.cacheWrite === 'number' ? { cacheWrite: usage.cacheWrite } : {}),
+    ...(typeof usage.cacheWrite1h === 'number' ? { cacheWrite1h: usage.cacheWrite1h } : {}),
   };
 };
 
