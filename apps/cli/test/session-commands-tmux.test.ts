@@ -39,6 +39,11 @@ describe('session commands (tmux)', () => {
     expect(cost).toMatch(/INPUT\s+CACHE READ\s+CACHE WRITE\s+OUTPUT/);
     expect(cost).toMatch(/main agent \(2 runs\)\s+[\d.]+k?\s+[\d.]+k? \(\d+%\)/);
     expect(cost).toMatch(/sub-agents \(0 ended tasks\)\s+0\s+0 \(0%\)/);
+    // The ledger's split by agent and model, with the estimated cost at list prices.
+    const ledger = await terminal.waitFor(/Estimated cost: \$\d+\.\d+/);
+    expect(ledger).toMatch(/AGENT\s+RUNS\s+INPUT\s+CACHE READ\s+CACHE WRITE\s+OUTPUT\s+COST/);
+    expect(ledger).toMatch(/main\s+2\s+\S+\s+\S+\s+\S+\s+\S+\s+\$\d+\.\d+/);
+    expect(ledger).toMatch(/claude-sonnet-5-5\s+2\s+/);
 
     terminal.line('/model');
     await terminal.waitFor(/main model: claude-sonnet-5-5/);
