@@ -1,38 +1,19 @@
 import type { TaskStatusRecord, TaskStore } from '@troupe/core';
 import { runTaskStoreSuite } from '@troupe/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore, type PostgresTaskStore } from '../src/index.js';
+import type { PostgresTaskStore } from '../src/index.js';
 import { writeBatch } from '../src/store/write-batch.js';
+import { postgresStoreHarness } from './store-harness.js';
 import { useTestCluster } from './test-cluster.js';
 
 const cluster = useTestCluster();
-let databases = 0;
-const urls = new Map<TaskStore, string>();
-const open: PostgresTaskStore[] = [];
 const pg = (store: TaskStore) => store as PostgresTaskStore;
-
-async function openOn(url: string): Promise<PostgresTaskStore> {
-  const store = await openPostgresStore({ url });
-  urls.set(store, url);
-  open.push(store);
-  return store;
-}
 
 runTaskStoreSuite(
   'Postgres store',
   { describe, it, expect, afterEach },
   {
-    async create() {
-      return openOn(await cluster.createDatabase(`conformance_${++databases}`));
-    },
-    async reopen(store) {
-      await store.flush();
-      return openOn(urls.get(store)!);
-    },
-    async cleanup() {
-      await Promise.all(open.splice(0).map((store) => store.close().catch(() => {})));
-      urls.clear();
-    },
+    ...postgresStoreHarness(cluster, 'conformance'),
     raw: {
       // A status record lands in the log and in its task's row, as a write of the store would
       // put it there, unchecked (any version, any shape).
