@@ -58,14 +58,18 @@ export class ClusterHarness {
 
   /**
    * Starts a worker process (approvals `auto` unless `ask`; taken for dead after `deadAfterMs`,
-   * default 4 s) and resolves once it is dequeuing.
+   * default 4 s; running at most `workerConcurrency` tasks at once, default the cluster's limit)
+   * and resolves once it is dequeuing.
    */
   async startWorker(
     id: string,
     approval: 'auto' | 'ask' = 'auto',
     deadAfterMs = 4_000,
+    workerConcurrency?: number,
   ): Promise<WorkerProcess> {
-    const child = fork(WORKER, [this.url, id, approval, String(deadAfterMs)], {
+    const args = [this.url, id, approval, String(deadAfterMs)];
+    if (workerConcurrency !== undefined) args.push(String(workerConcurrency));
+    const child = fork(WORKER, args, {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
