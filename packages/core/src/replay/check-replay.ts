@@ -94,6 +94,7 @@ function blame(
   let changed: number | undefined;
   for (let index = count - 1; index >= 0 && changed === undefined; index--)
     if (json(after(trace, index + 1)) !== json(after(trace, index))) changed = index;
+  if (changed !== undefined) changed = ownToolResult(trace, path, changed, count) ?? changed;
   const earliest = Math.min(ignored ?? Number.POSITIVE_INFINITY, changed ?? Number.POSITIVE_INFINITY);
   if (Number.isFinite(earliest)) return entryOf(trace, earliest);
   const fromSpec =
@@ -101,6 +102,31 @@ function blame(
     (path[1] === 'task' ||
       (path[1] === 'messages' && typeof path[2] === 'number' && path[2] < trace.specMessages));
   return fromSpec || count === 0 ? undefined : { ...entryOf(trace, count - 1), ended: true };
+}
+
+/**
+ * The parallel tool results of a turn reach the conversation together, at the turn's last
+ * `tool.finished`: a difference inside one of them (`context.messages[4].content[1]…`) is that
+ * call's own `tool.finished` entry — the last one for its `tool_use_id` at or before `changed`.
+ * Undefined when the path is not inside a tool result, or no such entry exists.
+ */
+function ownToolResult(
+  trace: ReplayTrace,
+  path: JsonPath,
+  changed: number,
+  count: number,
+): number | undefined {
+  if (path[0] !== 'context' || path[1] !== 'messages' || path[3] !== 'content' || typeof path[4] !== 'number')
+    return undefined;
+  const block = valueAt(after(trace, count), path.slice(0, 5)) as
+    | { type?: unknown; tool_use_id?: unknown }
+    | undefined;
+  if (block?.type !== 'tool_result' || typeof block.tool_use_id !== 'string') return undefined;
+  for (let index = changed; index >= 0; index--) {
+    const event = trace.steps[index]!.event as { type: string; toolUseId?: unknown };
+    if (event.type === 'tool.finished' && event.toolUseId === block.tool_use_id) return index;
+  }
+  return undefined;
 }
 
 /**
