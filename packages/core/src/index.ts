@@ -79,6 +79,7 @@ export {
 export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
 export { FINAL_TASK_EVENTS, type FinalTaskEvent, isFinalTaskEvent } from './persistence/statuses.js';
 export type {
+  ForkLink,
   JournalEntry,
   StoredTask,
   StoreWarning,
@@ -99,6 +100,7 @@ export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } f
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export { createRuntime, Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
+export type { ForkAgentEdit, ForkOptions } from './runtime/fork-task.js';
 export { formatDuration, formatTokens } from './runtime/main-tools.js';
 export type { RuntimeLimits } from './runtime/runtime-limits.js';
 export { Session, type SessionMessage, type SessionOptions, type SessionReply } from './runtime/session.js';

@@ -39,6 +39,14 @@ export const messageSchema = v.looseObject({
   content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
 });
 
+/** A fork's link to the task and step it came from (`runtime.fork`). */
+const forkLinkSchema = v.looseObject({
+  taskId: v.string(),
+  step: count,
+  shiftMs: v.number(),
+  editedEntry: v.optional(count),
+});
+
 export const specSchema = v.looseObject({
   taskId: v.string(),
   agent: v.string(),
@@ -55,6 +63,7 @@ export const specSchema = v.looseObject({
   limits: v.looseObject({ maxTurns: v.number(), tokenBudget: v.number(), timeoutMs: v.number() }),
   graceMs: v.optional(v.pipe(v.number(), v.minValue(0))),
   deadlineCap: v.optional(v.number()),
+  forkedFrom: v.optional(forkLinkSchema),
   messages: v.array(messageSchema),
   createdAt: v.number(),
 });
@@ -79,6 +88,7 @@ export const statusRecordSchema = v.pipe(
 export const journalEntrySchema = v.looseObject({
   seq: count,
   event: v.looseObject({ type: v.string(), at: v.number() }),
+  forkedFrom: v.optional(forkLinkSchema),
 });
 
 export const snapshotDocumentSchema = v.pipe(

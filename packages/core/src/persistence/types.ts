@@ -55,6 +55,8 @@ export interface TaskSpec {
   /** Structured task input, already validated against the agent's input schema. */
   input?: unknown;
   outputSchema?: JsonSchema;
+  /** Present on a task `runtime.fork` made: the task and step it came from. */
+  forkedFrom?: ForkLink;
   /** The conversation the task starts from (forked parent context, then the prompt). */
   messages: Message[];
   createdAt: number;
@@ -97,12 +99,28 @@ export interface TaskStatusRecord {
   result?: TaskResult;
 }
 
+/**
+ * Where a task `runtime.fork` made came from, on its spec and on its journal's first entry: the
+ * original task and step, and how far the copied entries' times were moved (`shiftMs`: the fork's
+ * copied history ends at the moment it was made, so its deadline leaves it the time the original
+ * had left at that step).
+ */
+export interface ForkLink {
+  taskId: string;
+  step: number;
+  shiftMs: number;
+  /** The `seq` of the copied `model.responded` entry whose text the fork's `editMessage` replaced. */
+  editedEntry?: number;
+}
+
 /** One consumed effect: exactly the event that was fed to the task's machine. */
 export interface JournalEntry {
   v: typeof SCHEMA_VERSION;
   /** 0-based position in the task's journal. */
   seq: number;
   event: SubagentEvent;
+  /** On the first entry of a fork's journal: the task and step it was copied from. */
+  forkedFrom?: ForkLink;
 }
 
 /** The machine's persisted snapshot and how much of the journal it already includes. */

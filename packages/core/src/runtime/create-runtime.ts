@@ -41,6 +41,7 @@ import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
 import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
+import { type ForkOptions, planFork, recordFork } from './fork-task.js';
 import { createMainTools } from './main-tools.js';
 import { prepareTask } from './prepare-task.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
@@ -234,6 +235,31 @@ export class Runtime implements TaskClient {
       this.limits.maxDepth,
     );
     return this.submit(spec, registry, undefined, true);
+  }
+
+  /**
+   * Starts a new task (new id) from a step of a stored task: the original's journal up to
+   * `atStep` is copied (its first entry and the spec carry `forkedFrom`), rehearsed through the
+   * pure machine, and the fork runs live from the state reached, its effects derived from that state
+   * as a restore does (a model call issued, a read tool run, a write that had started answered
+   * "interrupted"). `agent` edits its system prompt, tools or model; `editMessage` the text of the
+   * last assistant message at that step. The original and its documents are not touched. Rejects
+   * with `TASK_NOT_FOUND`, or a `ValidationError` for a step out of range or one the task had ended by.
+   */
+  async fork(taskId: string, options: ForkOptions): Promise<TaskHandle> {
+    this.assertRunning();
+    const plan = await planFork(this, taskId, options, this.createId());
+    this.assertRunning();
+    const { spec } = plan;
+    const registry = this.agents.registryForSpec(
+      spec,
+      this.baseTools,
+      this.mainToolList,
+      this.limits.maxDepth,
+    );
+    recordFork(this.store, plan);
+    const logic = restoredLogic(this.subagent, plan.snapshot);
+    return this.submit(spec, registry, { logic, journalLength: plan.entries.length }, true);
   }
 
   /** A task's current information, or undefined. */

@@ -158,7 +158,8 @@ export function prepareTask(
   return { spec, registry };
 }
 
-function systemPromptFor(prompt: string, outputSchema: object | undefined): string {
+/** The system prompt a task is given: the agent's, plus the output schema's instructions when it has one. */
+export function systemPromptFor(prompt: string, outputSchema: object | undefined): string {
   if (!outputSchema) return prompt;
   return `${prompt}\n\nYour final answer must be a single JSON value (you may wrap it in a \`\`\`json block) that matches this JSON Schema:\n${JSON.stringify(outputSchema, null, 2)}`;
 }
