@@ -68,6 +68,30 @@ describe('runTree and runLanes', () => {
       expect(all(runTree(model, index)).filter((node) => node.kind === 'actor')).toEqual([]);
   });
 
+  it('places a nested task under the task that started it, not beside it under the session', async () => {
+    const recorder = createRecorder();
+    const runtime = createRuntime({
+      model: scriptedModel((request, { signal }) =>
+        request.messages[0]?.content === 'lead'
+          ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))
+          : textReply('child done'),
+      ),
+      agents: [{ name: 'lead', description: 'Leads.', systemPrompt: 'You lead.' }],
+      limits: { maxDepth: 2 },
+      inspect: recorder.inspect,
+    });
+    const lead = runtime.spawn({ agent: 'lead', prompt: 'lead', sessionKey: 's1' });
+    const child = runtime.spawn({ agent: 'lead', prompt: 'child', parentTaskId: lead.id });
+    await child.result;
+    const model = buildTimelineModel(recorder.timeline());
+    const [supervisor] = runTree(model, model.frames.length - 1);
+    const names = (nodes: { name: string; children: unknown[] }[] | undefined) =>
+      nodes?.map((node) => node.name);
+    expect(names(supervisor?.children)).toEqual([lead.id]);
+    expect(names(supervisor?.children[0]?.children)).toEqual([child.id]);
+    await runtime.shutdown();
+  });
+
   it('lanes: the second task queued while the first ran, never two at once', async () => {
     const { model, ids } = await queuedRun();
     const lanes = runLanes(model);

@@ -9,6 +9,8 @@ import { emptyQueue, pushed, shifted, type TaskQueue, without } from './task-que
 export interface QueuedTask {
   taskId: string;
   sessionKey: string;
+  /** The task that started this one (a nested task), so an inspector can place it under its parent. */
+  parentTaskId?: string;
   input: SubagentInput;
   logic?: AnyActorLogic;
 }

@@ -705,6 +705,7 @@ export class Runtime implements TaskClient {
       sessionKey: spec.sessionKey,
       input: machineInputFromSpec(spec),
     };
+    if (spec.parentTaskId) task.parentTaskId = spec.parentTaskId;
     if (restore?.logic) task.logic = restore.logic;
     if (this.emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = this.supervisor.getSnapshot().context;

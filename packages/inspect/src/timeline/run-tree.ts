@@ -80,6 +80,8 @@ interface Submitted {
   taskId: string;
   sessionKey?: string;
   agent?: string;
+  /** The task that started it (a nested task). */
+  parentTaskId?: string;
   recordIndex: number;
 }
 
@@ -88,7 +90,7 @@ function submissions(model: TimelineModel): Submitted[] {
   for (const logged of model.events) {
     if (logged.event.type !== 'task.submitted') continue;
     const task = logged.event.task as
-      | { taskId?: unknown; sessionKey?: unknown; input?: { agent?: unknown } }
+      | { taskId?: unknown; sessionKey?: unknown; parentTaskId?: unknown; input?: { agent?: unknown } }
       | undefined;
     if (typeof task?.taskId !== 'string') continue;
     out.push({
@@ -96,6 +98,7 @@ function submissions(model: TimelineModel): Submitted[] {
       recordIndex: logged.recordIndex,
       ...(typeof task.sessionKey === 'string' ? { sessionKey: task.sessionKey } : {}),
       ...(typeof task.input?.agent === 'string' ? { agent: task.input.agent } : {}),
+      ...(typeof task.parentTaskId === 'string' ? { parentTaskId: task.parentTaskId } : {}),
     });
   }
   return out;
@@ -129,8 +132,8 @@ const durationOf = (actor: ActorState): number | undefined => {
 /**
  * The tree of what a runtime ran, as it stood at `frameIndex`: the supervisor, its sessions, each
  * session's main-agent runs, and under each run the tasks it started (a task belongs to the run
- * its session was running when the task was submitted); tasks with no session run under the
- * supervisor. Tasks submitted and not yet started are listed as `queued`, with their position;
+ * its session was running when the task was submitted); a nested task sits under its parent task
+ * (`task.submitted` names it); tasks with no session run under the supervisor. Tasks submitted and not yet started are listed as `queued`, with their position;
  * the effects a task invokes are not nodes (the trace view shows them).
  */
 export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
@@ -169,6 +172,14 @@ export function runTree(model: TimelineModel, frameIndex: number): RunNode[] {
     if (submitted.recordIndex > frame.recordIndex) break;
     const before = frameBefore(model, submitted.recordIndex);
     let parent: string | undefined;
+    if (submitted.parentTaskId) {
+      const task = [...actors.values()].find((actor) => nameOf(actor) === submitted.parentTaskId);
+      if (task && nodes.has(task.sessionId)) {
+        runOfTask.set(submitted.taskId, task.sessionId);
+        if (!started.has(submitted.taskId)) queued.push({ ...submitted, parent: task.sessionId });
+        continue;
+      }
+    }
     for (const actor of before?.actors.values() ?? []) {
       if (actor.context.sessionKey !== submitted.sessionKey || typeof actor.context.run !== 'string')
         continue;
