@@ -26,6 +26,8 @@ export interface CliOptions {
   stately?: boolean;
   /** `replay --save FILE`: write the replay's timeline. */
   save?: string;
+  /** `replay ID --fork-at STEP`: a new task from that step (checked by the replay command). */
+  forkAt?: string;
   model?: string;
   smallModel?: string;
   planModel?: string;
@@ -78,6 +80,7 @@ const OPTIONS = {
   inspect: { type: 'boolean' },
   stately: { type: 'boolean' },
   save: { type: 'string' },
+  'fork-at': { type: 'string' },
   'trust-project': { type: 'boolean' },
 } as const;
 
@@ -118,7 +121,18 @@ const ALLOWED: Record<CommandName, FlagName[]> = {
   ],
   worker: [...MODEL_FLAGS, 'approval', 'agents-dir', 'postgres', 'dead-after', 'trust-project'],
   demo: ['approval'],
-  replay: ['store', 'inspect', 'stately', 'save'],
+  replay: [
+    'store',
+    'inspect',
+    'stately',
+    'save',
+    'fork-at',
+    'agent',
+    'approval',
+    'agents-dir',
+    'trust-project',
+    ...MODEL_FLAGS,
+  ],
   help: [],
   trust: ['json'],
 };
@@ -179,6 +193,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (values.stately) options.stately = true;
   const save = nonEmpty('save', values.save);
   if (save) options.save = save;
+  const forkAt = nonEmpty('fork-at', values['fork-at']);
+  if (forkAt) options.forkAt = forkAt;
   const model = nonEmpty('model', values.model);
   if (model) options.model = model;
   const small = nonEmpty('small-model', values['small-model']);

@@ -103,15 +103,21 @@ Options:
 An ID may be abbreviated to any unique prefix.
 `,
   replay: `Usage: troupe replay ID [--store DIR] [--inspect] [--stately] [--save FILE]
+       troupe replay ID --fork-at STEP [--agent FILE] [--approval MODE] [--model ID]
        troupe replay FILE.jsonl --inspect
        troupe replay --inspect [--store DIR]   the inspector page on the store's tasks
 
 Feeds a stored task's journal back through its state machine, with no model, no tool and no
 network, and prints each step: the event, the state it led to, the tokens so far, the tool calls
 and results. Ends with "reproduced exactly", or the first difference from the recorded result
-(exit code 1). An ID may be abbreviated to any unique prefix.
+(exit code 1). An ID may be abbreviated to any unique prefix. Step N is the state after the
+journal's first N entries: the step column, and the inspector's step numbers.
 
 Options:
+  --fork-at STEP        start a new task from that step, live (model, tools, approvals as for
+                        \`troupe run\`); the original task is not changed
+  --agent FILE          with --fork-at: the agent edited from an agent file (its system prompt,
+                        and its tools and model when it names them)
   --inspect             open the replay in the offline inspector (a page on 127.0.0.1), which
                         can also replay any other task of the store
   --stately             send it to the hosted Stately inspector (needs the internet)

@@ -43,7 +43,12 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(['trust', '--trust-project'])).toThrow(
       /troupe trust does not take --trust-project/,
     );
-    expect(() => parseCommandLine(['replay', 'x', '--trust-project'])).toThrow(UsageError);
+    // A fork (`replay ID --fork-at STEP`) runs the project's agents and tools.
+    expect(parseCommandLine(['replay', 'x', '--fork-at', '2', '--trust-project']).options).toMatchObject({
+      trustProject: true,
+      forkAt: '2',
+    });
+    expect(() => parseCommandLine(['replay', 'x', '--background'])).toThrow(UsageError);
   });
 
   it('words after -- are prompt text, even when they look like flags', () => {

@@ -38,13 +38,15 @@ describe('troupe replay', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe(`Replaying ${id} [explore] Where is auth?`);
-    expect(run.stdout).toMatch(/0 {2}task\.started +running\.thinking +0/);
+    // Step N is the state after the first N journal entries (the numbers --fork-at takes).
+    expect(run.stdout).toMatch(/^step {2}event/m);
+    expect(run.stdout).toMatch(/ 1 {2}task\.started +running\.thinking +0/);
     expect(run.stdout).toMatch(
-      /1 {2}model\.responded \(turn 1\) {2}running\.acting +15 {2}\+10 in \+5 out {2}calls lookup\(\{"key":"auth"\}\)/,
+      / 2 {2}model\.responded \(turn 1\) {2}running\.acting +15 {2}\+10 in \+5 out {2}calls lookup\(\{"key":"auth"\}\)/,
     );
-    expect(run.stdout).toMatch(/2 {2}tool\.finished +running\.thinking +15 {2}result found auth/);
+    expect(run.stdout).toMatch(/ 3 {2}tool\.finished +running\.thinking +15 {2}result found auth/);
     expect(run.stdout).toMatch(
-      /3 {2}model\.responded \(turn 2\) {2}completed +30 {2}\+10 in \+5 out {2}answer auth is in src\/auth\.js/,
+      / 4 {2}model\.responded \(turn 2\) {2}completed +30 {2}\+10 in \+5 out {2}answer auth is in src\/auth\.js/,
     );
     expect(run.stdout).toContain('Final: completed (GOAL) · 2 turns · 1 tool call · 30 tokens');
     expect(run.stdout).toContain(

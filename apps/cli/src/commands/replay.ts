@@ -12,6 +12,7 @@ import { replayHeader, replayStepLine } from '../render/replay-step.js';
 import { openRelay, openStately, relayStore, secretsOf } from '../setup/inspection.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
+import { forkStep, forkStored } from './replay-fork.js';
 
 /**
  * `troupe replay ID`: feeds a stored task's journal back through its machine (no model, no tool,
@@ -19,15 +20,22 @@ import { matchTaskId } from '../task-ids.js';
  * `--inspect` opens the offline inspector on the replay (its page may open the store's other
  * tasks too); `--stately` the hosted Stately inspector; `--save FILE` writes the replay's timeline.
  * `troupe replay FILE --inspect` opens a timeline file; `troupe replay --inspect` the store's tasks.
+ * `--fork-at STEP [--agent FILE]` prints the steps up to STEP, then runs a new task from there live
+ * (see `replay-fork.ts`).
  */
 export async function replayCommand(context: CliContext): Promise<number> {
   const { args, options } = context.line;
   if (args.length === 0 && options.inspect && !options.stately && !options.save) return serveStore(context);
   if (args.length !== 1)
     throw new UsageError(
-      "Usage: troupe replay ID [--inspect] [--stately] [--save FILE], or troupe replay --inspect (the store's tasks)",
+      "Usage: troupe replay ID [--inspect] [--stately] [--save FILE] [--fork-at STEP [--agent FILE]], or troupe replay --inspect (the store's tasks)",
     );
   const given = args[0]!;
+  const forkAt = options.forkAt === undefined ? undefined : forkStep(options.forkAt);
+  if (forkAt === undefined && options.agent)
+    throw new UsageError('--agent FILE edits the agent of a fork: use it with --fork-at STEP.');
+  if (forkAt !== undefined && (options.inspect || options.stately || options.save))
+    throw new UsageError('--fork-at runs a new task: it does not take --inspect, --stately or --save.');
   if (/\.jsonl?$/.test(given) || (given.includes('/') && existsSync(resolve(context.cwd, given)))) {
     const timeline = await readTimelineFile(resolve(context.cwd, given));
     context.stdout.write(`Timeline ${given}: ${timeline.records.length} records.\n`);
@@ -38,7 +46,7 @@ export async function replayCommand(context: CliContext): Promise<number> {
   const dir = storeDir({ cwd: context.cwd, home: context.home }, options.store);
   const store = openStore(dir);
   try {
-    return await replayStored(context, store, dir, given);
+    return await replayStored(context, store, dir, given, forkAt);
   } finally {
     await store.close();
   }
@@ -49,6 +57,7 @@ async function replayStored(
   store: TaskStore,
   dir: string,
   given: string,
+  forkAt?: number,
 ): Promise<number> {
   const { options } = context.line;
   const colors = colorsFor(context.stdout, context.env);
@@ -76,6 +85,21 @@ async function replayStored(
       `${journal.entries.length} journal entries from ${dir} · no model, no tools`,
     )}\n${replayHeader(colors)}\n`,
   );
+  if (forkAt !== undefined) {
+    if (forkAt > journal.entries.length)
+      throw new UsageError(
+        `--fork-at ${forkAt}: task ${id} has steps 1 to ${journal.entries.length} (its journal entries).`,
+      );
+    // The steps the fork starts from, then the fork itself, live.
+    await replayTimeline(store, id, {
+      secrets: secretsOf(context.env),
+      until: forkAt,
+      onStep: (step: ReplayStep) => {
+        context.stdout.write(`${replayStepLine(step, colors)}\n`);
+      },
+    });
+    return forkStored(context, store, id, forkAt);
+  }
   const { outcome, timeline } = await replayTimeline(store, id, {
     secrets: secretsOf(context.env),
     storeName: dir,

@@ -59,15 +59,19 @@ function eventDetail(event: SubagentEvent, colors: Colors): string {
 /** The header line of the replay table. */
 export function replayHeader(colors: Colors): string {
   return colors.dim(
-    `${pad('seq', 4, 'right')}  ${pad('event', 24)}  ${pad('state', 26)}  ${pad('tokens', 7, 'right')}  detail`,
+    `${pad('step', 4, 'right')}  ${pad('event', 24)}  ${pad('state', 26)}  ${pad('tokens', 7, 'right')}  detail`,
   );
 }
 
-/** One replayed step as a terminal line: seq, event, the state it led to, total tokens so far, details. */
+/**
+ * One replayed step as a terminal line: its number, event, the state it led to, total tokens so far,
+ * details. Step N is the state after journal entry `seq` N - 1 (the number `--fork-at` and the
+ * inspector use).
+ */
 export function replayStepLine(step: ReplayStep, colors: Colors): string {
   const context = step.snapshot.context;
   const total = context.usage.input + context.usage.output;
-  return `${pad(String(step.seq), 4, 'right')}  ${pad(eventLabel(step.event), 24)}  ${pad(
+  return `${pad(String(step.seq + 1), 4, 'right')}  ${pad(eventLabel(step.event), 24)}  ${pad(
     colors.bold(formatStateValue(step.snapshot.value)),
     26,
   )}  ${pad(formatTokens(total), 7, 'right')}  ${eventDetail(step.event, colors)}`;
