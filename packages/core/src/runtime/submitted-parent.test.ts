@@ -15,7 +15,7 @@ describe("the supervisor's task.submitted event", () => {
       limits: { maxDepth: 2 },
       inspect: (event: InspectionEvent) => {
         if (event.type === '@xstate.event' && event.event.type === 'task.submitted')
-          submitted.push((event.event as { task: Record<string, unknown> }).task);
+          submitted.push((event.event as unknown as { task: Record<string, unknown> }).task);
       },
     });
     const lead = runtime.spawn({ agent: 'lead', prompt: 'lead' });
