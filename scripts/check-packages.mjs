@@ -2,7 +2,8 @@
 // Packs every published package (`pnpm pack`, as the registry would get it) and runs publint and
 // @arethetypeswrong/cli on each tarball; exits 1 when either reports anything (errors, warnings or
 // suggestions). Run by the root `test` script after the build. The packages are ESM only, so attw
-// runs with `--profile esm-only` (a CommonJS caller uses Node 20.19+ `require(esm)`).
+// runs with `--profile esm-only` (a CommonJS caller uses Node 20.19+ `require(esm)`). Each tarball
+// must also ship the repository's LICENSE as it is (a copy in each package's folder, in `files`).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { packAll, root } from './packages.mjs';
 
+const LICENSE = readFileSync(join(root, 'LICENSE'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'troupe-check-packages-'));
 let failures = 0;
 try {
@@ -25,6 +27,11 @@ try {
     const problems = lint.messages.map(
       (message) => `publint ${message.type}: ${formatMessage(message, lint.pkg)}`,
     );
+    const license = spawnSync('tar', ['-xzOf', tarball, 'package/LICENSE'], { encoding: 'utf8' });
+    if (license.status !== 0 || license.stdout !== LICENSE)
+      problems.push(
+        `the tarball's LICENSE is ${license.status !== 0 ? 'missing' : 'not the root LICENSE'}: copy ${join(root, 'LICENSE')} to ${join(folder, 'LICENSE')} and list "LICENSE" in its files`,
+      );
     // A command-only package (the CLI: `bin`, no `exports`) has no import for attw to check.
     const importable = manifest.exports !== undefined || manifest.main !== undefined;
     const attw = !importable
@@ -36,7 +43,7 @@ try {
         );
     if (attw.status !== 0) problems.push(`attw:\n${attw.stdout}${attw.stderr}`);
     if (problems.length === 0)
-      console.log(`${manifest.name}: publint${importable ? ' and attw' : ''} report nothing`);
+      console.log(`${manifest.name}: publint${importable ? ' and attw' : ''} report nothing, LICENSE shipped`);
     else {
       failures++;
       console.error(`${manifest.name} (${folder}):\n  ${problems.join('\n  ')}`);
