@@ -4,7 +4,7 @@
 // `bundler` resolution, and each example of examples/ (a Vite build run in Chromium, a chat
 // server driven through its page). The packages must be built first (`pnpm build`; the test
 // command builds them).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,9 +118,12 @@ describe('the packages installed from their tarballs', () => {
     ]);
   }, 60_000);
 
-  it('type-checks a TypeScript app with moduleResolution nodenext and bundler, strict, skipLibCheck false', async () => {
+  it('type-checks a TypeScript app with moduleResolution nodenext and bundler, strict, skipLibCheck false, without vitest', async () => {
     const tsc = join(consumers.root, 'node_modules/typescript/bin/tsc');
     const app = consumers.app('typescript');
+    // store-suite.ts uses the conformance suites of @troupe/core/store: their types must not need a
+    // test framework, so none is installed here.
+    expect(existsSync(join(consumers.root, 'node_modules/vitest'))).toBe(false);
     // tsc is single-threaded: the two programs at once can use two cores.
     const runs = await Promise.all(
       ['nodenext', 'bundler'].map((resolution) =>

@@ -3,8 +3,12 @@ import type { StoreSuiteFramework } from '@troupe/core/store';
 import { SCHEMA_VERSION, storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import * as v from 'valibot';
+import type { ExpectStatic } from 'vitest';
 import { createIndexedDbStore } from '../src/index.js';
 import { closeStores, freshStore, reopenStore } from './indexeddb-harness.js';
+
+/** vitest's functions, as the Node and Chromium runs pass them (these cases use more of `expect`). */
+type VitestFramework = Omit<StoreSuiteFramework, 'expect'> & { expect: ExpectStatic };
 
 const { queuedRecord, startedRecord, journalEntryOf, snapshotDocumentOf, resultOf } = storeRecords;
 
@@ -23,7 +27,7 @@ function fillTheDisk(): () => void {
  * The IndexedDB store's own behaviour beyond the conformance suite, registered by the Node run
  * (fake-indexeddb) and the Chromium run (the real IndexedDB).
  */
-export function indexedDbStoreCases(test: StoreSuiteFramework): void {
+export function indexedDbStoreCases(test: VitestFramework): void {
   const { describe, it, expect, afterEach } = test;
   afterEach(closeStores);
 

@@ -1,16 +1,14 @@
-import type { ExpectStatic } from 'vitest';
 import { subagentMachine } from '../machines/subagent-machine.js';
 import type { JournalEntry, TaskStore } from '../persistence/types.js';
+import type { SuiteFramework } from '../store/suite-framework.js';
 import { recordScenario, replayScenarios } from './replay-scenarios.js';
 import { replayTask } from './replay-task.js';
 
-/** The parts of a test framework the suite uses (vitest's, passed in by the caller). */
-export interface ReplaySuiteFramework {
-  describe: (name: string, body: () => void) => void;
-  it: (name: string, body: () => Promise<void>, timeoutMs?: number) => void;
-  expect: ExpectStatic;
-  afterEach: (body: () => Promise<void> | void) => void;
-}
+/**
+ * The parts of a test framework the suite uses (vitest's, passed in by the caller), named
+ * structurally: the suite's types need no test framework installed.
+ */
+export type ReplaySuiteFramework = SuiteFramework;
 
 /** How the suite reaches a store under test: a new empty one, and a second one over its data. */
 export interface ReplaySuiteHarness {

@@ -59,4 +59,5 @@ export type {
   TaskHistoryIndex,
 } from './storage-port.js';
 export * as storeRecords from './store-records.js';
+export type { SuiteAssertion, SuiteConstructor, SuiteExpect, SuiteFramework } from './suite-framework.js';
 export { runTaskStoreSuite, type StoreSuiteFramework, type StoreSuiteHarness } from './task-store-suite.js';

@@ -1,4 +1,3 @@
-import type { ExpectStatic } from 'vitest';
 import { PersistenceError, ValidationError } from '../errors.js';
 import { SCHEMA_VERSION, type TaskStore } from '../persistence/types.js';
 import {
@@ -10,14 +9,13 @@ import {
   specOf,
   startedRecord,
 } from './store-records.js';
+import type { SuiteFramework } from './suite-framework.js';
 
-/** The parts of a test framework the suite uses (vitest's, passed in by the caller). */
-export interface StoreSuiteFramework {
-  describe: (name: string, body: () => void) => void;
-  it: (name: string, body: () => Promise<void>, timeoutMs?: number) => void;
-  expect: ExpectStatic;
-  afterEach: (body: () => Promise<void> | void) => void;
-}
+/**
+ * The parts of a test framework the suite uses (vitest's, passed in by the caller), named
+ * structurally: the suite's types need no test framework installed.
+ */
+export type StoreSuiteFramework = SuiteFramework;
 
 /**
  * How the suite reaches a store under test. `create` makes a new, empty store; `reopen` a second
