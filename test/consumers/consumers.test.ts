@@ -203,3 +203,30 @@ describe('the examples, installed from the tarballs', () => {
     }
   }, 120_000);
 });
+
+describe('a package in the wrong environment', () => {
+  it('@troupe/node in a browser bundle (Vite) fails at import with a message naming @troupe/browser', async () => {
+    const app = consumers.app('wrong-environment');
+    const vite = join(consumers.root, 'node_modules/vite/bin/vite.js');
+    const build = await runToEnd(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+    const served = await serveStatic(join(app, 'dist'));
+    const page = await (await chromium()).newPage();
+    try {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(served.url);
+      await page.waitForFunction(() => document.querySelector('#error')?.textContent !== '', undefined, {
+        timeout: 30_000,
+      });
+      const shown = await page.textContent('#error');
+      expect(shown).toContain('@troupe/node runs in Node.js only');
+      expect(shown).toContain('use @troupe/browser');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain('use @troupe/browser');
+    } finally {
+      await page.close();
+      await served.close();
+    }
+  }, 120_000);
+});
