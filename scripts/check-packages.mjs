@@ -43,7 +43,9 @@ try {
         );
     if (attw.status !== 0) problems.push(`attw:\n${attw.stdout}${attw.stderr}`);
     if (problems.length === 0)
-      console.log(`${manifest.name}: publint${importable ? ' and attw' : ''} report nothing, LICENSE shipped`);
+      console.log(
+        `${manifest.name}: publint${importable ? ' and attw' : ''} report nothing, LICENSE shipped`,
+      );
     else {
       failures++;
       console.error(`${manifest.name} (${folder}):\n  ${problems.join('\n  ')}`);
