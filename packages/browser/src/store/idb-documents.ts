@@ -46,12 +46,12 @@ export function writeDocuments(use: UseStore, writes: DocumentWrites): Promise<v
   });
 }
 
-/** The status log: each record's text with its number, in order. */
-export function readStatusLog(use: UseStore): Promise<{ seq: number; value: unknown }[]> {
+/** The status log from record number `from` on (all of it by default): each record's text with its number, in order. */
+export function readStatusLog(use: UseStore, from?: number): Promise<{ seq: number; value: unknown }[]> {
   return use('readonly', async (store) => {
     const [keys, values] = await Promise.all([
-      promisifyRequest(store.getAllKeys(statusRange())),
-      promisifyRequest(store.getAll(statusRange())),
+      promisifyRequest(store.getAllKeys(statusRange(from))),
+      promisifyRequest(store.getAll(statusRange(from))),
     ]);
     return keys.map((key, index) => ({ seq: (key as [string, number])[1], value: values[index] }));
   });

@@ -1,29 +1,18 @@
 import {
   type JournalEntry,
   PersistenceError,
-  type StoredTask,
   type StoreWarning,
-  type TaskPage,
-  type TaskQuery,
-  type TaskResult,
   type TaskResultDocument,
   type TaskSnapshotDocument,
   type TaskStatusRecord,
   type TaskStore,
   ValidationError,
 } from '@troupe/core';
-import { isFinalStatus, pageOfTasks, summaryOf } from '@troupe/core/store';
-import { createStore, type UseStore } from 'idb-keyval';
-import { closeConnection, deleteTasks, readStatusLog } from './idb-documents.js';
-import { PendingWrites } from './pending-writes.js';
-import {
-  foldStatusLog,
-  loadJournalEntries,
-  loadResultDocument,
-  loadSnapshotDocument,
-} from './read-documents.js';
+import { createTaskStore, type PortStore } from '@troupe/core/store';
+import { createStore } from 'idb-keyval';
+import { closeConnection } from './idb-documents.js';
+import { IndexedDbStorage } from './indexeddb-storage.js';
 import { databaseName, OBJECT_STORE } from './store-keys.js';
-import { writeBatch } from './write-batch.js';
 import { acquireWriterLock, describeWriterLockHolder, type WriterLock } from './writer-lock.js';
 
 /** Options of {@link createIndexedDbStore}. */
@@ -72,22 +61,18 @@ export interface IndexedDbStore extends TaskStore {
   close(): Promise<void>;
 }
 
+/**
+ * The IndexedDB store: core's store engine (`createTaskStore`) over {@link IndexedDbStorage},
+ * plus what only a page has — the one-writer Web Lock, `pagehide`, closing the connection.
+ */
 class IndexedDbTaskStore implements IndexedDbStore {
   readonly name: string;
   private readonly database: string;
-  private readonly use: UseStore;
-  private readonly pending = new PendingWrites();
-  private readonly flushDelayMs: number;
-  private readonly snapshotDelayMs: number;
-  private readonly onError: ((error: PersistenceError) => void) | undefined;
-  private linesTimer: ReturnType<typeof setTimeout> | undefined;
-  private documentsTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The write in progress; writes run one after another. */
-  private writing: Promise<void> = Promise.resolve();
-  private failure: PersistenceError | undefined;
+  private readonly engine: PortStore;
+  private readonly storage: IndexedDbStorage;
   private lock: WriterLock | undefined;
   private closed = false;
-  private readonly onPageHide = (): void => void this.write(true);
+  private readonly onPageHide = (): void => void this.engine.flushNow();
 
   constructor(options: IndexedDbStoreOptions) {
     this.name = options.name ?? 'default';
@@ -97,17 +82,6 @@ class IndexedDbTaskStore implements IndexedDbStore {
         ['name'],
       );
     }
-    this.flushDelayMs = options.flushDelayMs ?? 0;
-    this.snapshotDelayMs = options.snapshotDelayMs ?? 100;
-    for (const [option, value] of Object.entries({
-      flushDelayMs: this.flushDelayMs,
-      snapshotDelayMs: this.snapshotDelayMs,
-    })) {
-      if (!Number.isFinite(value) || value < 0) {
-        throw new RangeError(`IndexedDB store option ${option} must be a number ≥ 0; got ${String(value)}.`);
-      }
-    }
-    this.onError = options.onError;
     if (typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'undefined') {
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
@@ -115,7 +89,19 @@ class IndexedDbTaskStore implements IndexedDbStore {
       );
     }
     this.database = databaseName(this.name);
-    this.use = createStore(this.database, OBJECT_STORE);
+    this.storage = new IndexedDbStorage(createStore(this.database, OBJECT_STORE), this.database);
+    try {
+      this.engine = createTaskStore(this.storage, {
+        ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
+        ...(options.snapshotDelayMs === undefined ? {} : { snapshotDelayMs: options.snapshotDelayMs }),
+        ...(options.onError ? { onError: options.onError } : {}),
+      });
+    } catch (error) {
+      // The engine names itself a task store; this one is the IndexedDB store.
+      if (error instanceof RangeError)
+        throw new RangeError(error.message.replace(/^Task store/, 'IndexedDB store'));
+      throw error;
+    }
     if ((options.flushOnPageHide ?? true) && typeof globalThis.addEventListener === 'function') {
       globalThis.addEventListener('pagehide', this.onPageHide);
     }
@@ -144,141 +130,54 @@ class IndexedDbTaskStore implements IndexedDbStore {
   }
 
   appendStatus(record: TaskStatusRecord): void {
-    this.assertWritable(record.taskId);
-    this.pending.status(record);
-    this.schedule(false);
+    this.assertWritable(record?.taskId);
+    this.engine.appendStatus(record);
   }
 
   appendJournal(taskId: string, entry: JournalEntry): void {
     this.assertWritable(taskId);
-    this.pending.journal(taskId, entry);
-    this.schedule(false);
+    this.engine.appendJournal(taskId, entry);
   }
 
   saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
     this.assertWritable(taskId);
-    this.pending.snapshot(taskId, produce);
-    this.schedule(true);
+    this.engine.saveSnapshot(taskId, produce);
   }
 
   saveResult(document: TaskResultDocument): void {
-    const taskId = document?.result?.taskId;
-    this.assertWritable(taskId);
-    this.pending.result(taskId, document);
-    this.schedule(true);
+    this.assertWritable(document?.result?.taskId);
+    this.engine.saveResult(document);
   }
 
-  async flush(): Promise<void> {
-    await this.write(true);
-    const failure = this.failure;
-    this.failure = undefined;
-    if (failure) throw failure;
-  }
-
-  async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
-    await this.write(true);
-    const { tasks, warnings } = foldStatusLog(await readStatusLog(this.use), this.database);
-    return { tasks: [...tasks.values()], warnings };
-  }
-
-  async listTasks(query: TaskQuery = {}): Promise<TaskPage> {
-    const { tasks } = await this.loadTasks();
-    return pageOfTasks(tasks.map(summaryOf), query);
-  }
-
-  async getTask(taskId: string): Promise<StoredTask | undefined> {
-    const { tasks } = await this.loadTasks();
-    return tasks.find((task) => task.spec.taskId === taskId);
-  }
-
-  async loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }> {
-    await this.write(true);
-    return loadJournalEntries(this.use, taskId, this.locate(taskId, 'journal'));
-  }
-
-  async loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
-    await this.write(true);
-    return loadSnapshotDocument(this.use, taskId, this.locate(taskId, 'snapshot'));
-  }
-
-  async loadResult(taskId: string): Promise<TaskResult | undefined> {
-    await this.write(true);
-    return loadResultDocument(this.use, taskId, `indexeddb:${this.database}/result/${taskId}`);
-  }
-
-  async prune(options: { olderThan: number }): Promise<number> {
-    if (!Number.isFinite(options?.olderThan)) {
-      throw new RangeError(
-        `prune({ olderThan }) needs a time in ms since the epoch; got ${String(options?.olderThan)}.`,
-      );
-    }
-    await this.write(true);
-    const log = await readStatusLog(this.use);
-    const { tasks, recordsOf } = foldStatusLog(log, this.database);
-    const expired = [...tasks.values()]
-      .filter((task) => isFinalStatus(task.status) && task.updatedAt < options.olderThan)
-      .map((task) => task.spec.taskId);
-    if (expired.length === 0) return 0;
-    await deleteTasks(
-      this.use,
-      expired.flatMap((taskId) => recordsOf.get(taskId) ?? []),
-      expired,
-    );
-    return expired.length;
-  }
+  flush = (): Promise<void> => this.engine.flush();
+  loadTasks: TaskStore['loadTasks'] = () => this.engine.loadTasks();
+  listTasks: TaskStore['listTasks'] = (query) => this.engine.listTasks(query);
+  getTask: TaskStore['getTask'] = (taskId) => this.engine.getTask(taskId);
+  loadJournal: TaskStore['loadJournal'] = (taskId) => this.engine.loadJournal(taskId);
+  loadSnapshot: TaskStore['loadSnapshot'] = (taskId) => this.engine.loadSnapshot(taskId);
+  loadResult: TaskStore['loadResult'] = (taskId) => this.engine.loadResult(taskId);
+  prune: NonNullable<TaskStore['prune']> = (options) => this.engine.prune!(options);
 
   locate(taskId: string, kind: 'snapshot' | 'journal'): string {
-    return `indexeddb:${this.database}/${kind}/${taskId}`;
+    return this.storage.locate(taskId, kind);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     try {
-      await this.flush();
+      await this.engine.close();
     } finally {
       this.closed = true;
       globalThis.removeEventListener?.('pagehide', this.onPageHide);
       this.lock?.release();
       this.lock = undefined;
-      await closeConnection(this.use).catch(() => undefined);
+      await closeConnection(this.storage.use).catch(() => undefined);
     }
-  }
-
-  /** Writes what is pending (documents too, with `documents`) after the write in progress. */
-  private write(documents: boolean): Promise<void> {
-    if (documents) {
-      clearTimeout(this.documentsTimer);
-      this.documentsTimer = undefined;
-    }
-    clearTimeout(this.linesTimer);
-    this.linesTimer = undefined;
-    this.writing = this.writing.then(async () => {
-      if (this.pending.empty) return;
-      const batch = this.pending.take(documents);
-      const failed = await writeBatch(this.use, batch, this.database);
-      if (!failed) return;
-      if (failed.keep) this.pending.putBack(batch);
-      this.failure ??= failed.error;
-      this.onError?.(failed.error);
-    });
-    return this.writing;
-  }
-
-  private schedule(documents: boolean): void {
-    if (documents && this.snapshotDelayMs > 0) {
-      this.documentsTimer ??= setTimeout(() => void this.write(true), this.snapshotDelayMs);
-      return;
-    }
-    this.linesTimer ??= setTimeout(() => void this.write(documents), this.flushDelayMs);
   }
 
   private assertWritable(taskId: unknown): asserts taskId is string {
     this.assertOpen();
-    if (typeof taskId !== 'string' || taskId === '') {
-      throw new ValidationError(`A task id must be a non-empty string; got ${JSON.stringify(taskId)}.`, [
-        'taskId',
-      ]);
-    }
+    this.storage.checkTaskId(taskId);
     if (!this.lock) {
       throw new PersistenceError(
         'PERSISTENCE_FAILED',

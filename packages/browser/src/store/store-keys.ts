@@ -17,8 +17,9 @@ export const STATUS_SEQ_KEY: IDBValidKey = ['meta', 'statusSeq'];
 /** The key of status record `seq`. */
 export const statusKey = (seq: number): IDBValidKey => ['status', seq];
 
-/** Every status record, in order. */
-export const statusRange = (): IDBKeyRange => IDBKeyRange.bound(['status'], ['status', []]);
+/** Every status record from number `from` on (all of them by default), in order. */
+export const statusRange = (from?: number): IDBKeyRange =>
+  IDBKeyRange.bound(from === undefined ? ['status'] : ['status', from], ['status', []]);
 
 /** The key of a task's journal entry `seq`. */
 export const journalKey = (taskId: string, seq: number): IDBValidKey => ['journal', taskId, seq];

@@ -49,14 +49,19 @@ export {
   runReplaySuite,
 } from '../replay/replay-suite.js';
 export { journalInOrder } from './journal-order.js';
+export { jsonTextOf, snapshotRefusal } from './json-text.js';
 export { createTaskStore, type PortStore, type TaskStoreOptions } from './port-store.js';
 export type {
   MaybePromise,
+  PortBatch,
   PortWrite,
   StatusRead,
   StoragePort,
+  StorageReads,
   StoredLine,
   TaskHistoryIndex,
+  WritesInBatches,
+  WritesOneByOne,
 } from './storage-port.js';
 export * as storeRecords from './store-records.js';
 export type { SuiteAssertion, SuiteConstructor, SuiteExpect, SuiteFramework } from './suite-framework.js';

@@ -6,7 +6,7 @@ import type {
   TaskStore,
 } from '../persistence/types.js';
 import { createTaskStore } from './port-store.js';
-import type { StatusRead, StoragePort } from './storage-port.js';
+import type { StatusRead, StorageReads, WritesOneByOne } from './storage-port.js';
 
 /** Where a reader of the memory log stands: a prune starts a new generation of the log. */
 interface MemoryPosition {
@@ -15,7 +15,7 @@ interface MemoryPosition {
 }
 
 /** A {@link StoragePort} in memory. Documents are kept by reference; snapshots as their producers. */
-class MemoryStorage implements StoragePort<MemoryPosition> {
+class MemoryStorage implements StorageReads<MemoryPosition>, WritesOneByOne {
   readonly location = 'memory';
   readonly records: TaskStatusRecord[] = [];
   private generation = 0;

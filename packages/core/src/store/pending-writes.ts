@@ -5,7 +5,7 @@ import type {
   TaskSnapshotDocument,
   TaskStatusRecord,
 } from '../persistence/types.js';
-import type { MaybePromise, PortWrite, StoragePort } from './storage-port.js';
+import type { MaybePromise, PortBatch, PortWrite, StoragePort } from './storage-port.js';
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | undefined)?.then === 'function';
@@ -80,6 +80,7 @@ export class PendingWrites {
   write(documents: boolean, report: (error: PersistenceError) => void): MaybePromise<void> {
     if (this.empty) return;
     const port = this.port;
+    if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, report);
     const steps: (() => MaybePromise<void>)[] = [];
     const journals = this.journals;
     this.journals = new Map();
@@ -135,6 +136,41 @@ export class PendingWrites {
       steps.push(() => this.attempt(end, () => {}, report));
     }
     return inSequence(steps);
+  }
+
+  /** The whole flush in one port write; kept whole when it fails. */
+  private writeBatch(
+    write: (batch: PortBatch) => PortWrite,
+    documents: boolean,
+    report: (error: PersistenceError) => void,
+  ): MaybePromise<void> {
+    const batch = {
+      journals: this.journals,
+      snapshots: documents ? this.snapshots : new Map<string, () => TaskSnapshotDocument>(),
+      results: documents ? this.results : new Map<string, TaskResultDocument>(),
+      statuses: this.status,
+    };
+    this.journals = new Map();
+    this.status = [];
+    if (documents) {
+      this.snapshots = new Map();
+      this.results = new Map();
+    }
+    const end = this.port.endFlush?.bind(this.port);
+    const written = this.attempt(
+      () => write(batch),
+      () => {
+        for (const [taskId, entries] of batch.journals) this.addJournalFirst(taskId, entries);
+        for (const [taskId, produce] of batch.snapshots)
+          if (!this.snapshots.has(taskId)) this.snapshots.set(taskId, produce);
+        for (const [taskId, document] of batch.results)
+          if (!this.results.has(taskId)) this.results.set(taskId, document);
+        this.status = [...batch.statuses, ...this.status];
+      },
+      report,
+    );
+    if (!end) return written;
+    return inSequence([() => written, () => this.attempt(end, () => {}, report)]);
   }
 
   private addJournalFirst(taskId: string, entries: JournalEntry[]): void {

@@ -7,7 +7,7 @@ import type {
   TaskStatusRecord,
 } from '../persistence/types.js';
 import { createTaskStore, type PortStore } from './port-store.js';
-import type { StatusRead, StoragePort } from './storage-port.js';
+import type { StatusRead, StorageReads, WritesOneByOne } from './storage-port.js';
 import {
   journalEntryOf,
   queuedRecord,
@@ -20,7 +20,7 @@ import { runTaskStoreSuite } from './task-store-suite.js';
 const later = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 /** A port whose every call answers asynchronously, as IndexedDB or SQL would; it logs its writes. */
-class AsyncPort implements StoragePort<number> {
+class AsyncPort implements StorageReads<number>, WritesOneByOne {
   readonly location = 'async test storage';
   records: TaskStatusRecord[] = [];
   journals = new Map<string, JournalEntry[]>();

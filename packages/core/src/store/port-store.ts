@@ -37,6 +37,11 @@ export interface TaskStoreOptions {
   soon?: (callback: () => void) => () => void;
   /** Told when writes start waiting in the buffer (`true`) and when it was written (`false`). */
   onPending?: (pending: boolean) => void;
+  /**
+   * Told of every write that failed (kept, tried again at the next flush) or was refused, as it
+   * happens — background writes included; `flush()` rejects with the first of them too.
+   */
+  onError?: (error: PersistenceError) => void;
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
@@ -238,6 +243,11 @@ class PortTaskStore implements PortStore {
 
   private keep(error: PersistenceError): void {
     this.failure ??= error;
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // A listener that throws must not break the store's writes.
+    }
   }
 
   private schedule(documents: boolean): void {

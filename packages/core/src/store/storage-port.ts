@@ -49,23 +49,19 @@ export interface TaskHistoryIndex {
 }
 
 /**
- * The narrow storage port a backend implements; `createTaskStore` turns it into a `TaskStore`
- * and adds everything else once: buffering and flushing, snapshot coalescing, retries, folding
- * status records, the task index, paging and cursors, prune's choice of tasks, journal order.
- *
- * Writes of one flush arrive in this order: journals, then snapshots and results, then status
- * records, so that a stored snapshot never covers journal entries that are not stored. A write
- * either stores everything it was given or throws (a `PersistenceError` naming where); the store
- * keeps a failed write and tries it again at the next flush.
+ * Everything one flush writes, for a port that writes it in one transaction (IndexedDB, SQL):
+ * journal entries per task, the latest snapshot per task (as its producer: a producer that throws
+ * is a refused write, the rest is written), results, and status records in the order appended.
  */
-export interface StoragePort<TPosition = unknown> {
-  /** Where the data lives (a directory, a database), for messages. */
-  readonly location: string;
-  /**
-   * Checks a task id before it is used (e.g. as a file name); returns it, or throws a
-   * `ValidationError` naming it. Optional: without it any string is accepted.
-   */
-  checkTaskId?(taskId: unknown): string;
+export interface PortBatch {
+  journals: ReadonlyMap<string, readonly JournalEntry[]>;
+  snapshots: ReadonlyMap<string, () => TaskSnapshotDocument>;
+  results: ReadonlyMap<string, TaskResultDocument>;
+  statuses: readonly TaskStatusRecord[];
+}
+
+/** A port that takes each kind of write on its own (files), in the order described on {@link StoragePort}. */
+export interface WritesOneByOne {
   appendStatus(records: readonly TaskStatusRecord[]): PortWrite;
   appendJournal(taskId: string, entries: readonly JournalEntry[]): PortWrite;
   /**
@@ -74,6 +70,32 @@ export interface StoragePort<TPosition = unknown> {
    */
   putSnapshot(taskId: string, produce: () => TaskSnapshotDocument): PortWrite;
   putResult(taskId: string, document: TaskResultDocument): PortWrite;
+  writeBatch?: never;
+}
+
+/**
+ * A port that writes a whole flush at once: it lands whole or not at all (a write that throws is
+ * kept whole by the store and tried again at the next flush).
+ */
+export interface WritesInBatches {
+  writeBatch(batch: PortBatch): PortWrite;
+  appendStatus?: never;
+  appendJournal?: never;
+  putSnapshot?: never;
+  putResult?: never;
+}
+
+/**
+ * What every port reads and removes; see {@link StoragePort}.
+ */
+export interface StorageReads<TPosition = unknown> {
+  /** Where the data lives (a directory, a database), for messages. */
+  readonly location: string;
+  /**
+   * Checks a task id before it is used (e.g. as a file name); returns it, or throws a
+   * `ValidationError` naming it. Optional: without it any string is accepted.
+   */
+  checkTaskId?(taskId: unknown): string;
   /** Called once after each flush that wrote something (e.g. to fsync a directory). Optional. */
   endFlush?(): PortWrite;
 
@@ -96,3 +118,17 @@ export interface StoragePort<TPosition = unknown> {
   /** A persistent summary index, when the storage keeps one. Optional. */
   readonly history?: TaskHistoryIndex;
 }
+
+/**
+ * The narrow storage port a backend implements; `createTaskStore` turns it into a `TaskStore`
+ * and adds everything else once: buffering and flushing, snapshot coalescing, retries, folding
+ * status records, the task index, paging and cursors, prune's choice of tasks, journal order.
+ *
+ * A port writes either kind by kind ({@link WritesOneByOne}) or a whole flush at once
+ * ({@link WritesInBatches}). Kind by kind, the writes of one flush arrive in this order: journals,
+ * then snapshots and results, then status records, so that a stored snapshot never covers
+ * journal entries that are not stored. A write either stores everything it was given or throws
+ * (a `PersistenceError` naming where); the store keeps a failed write and tries it again at the
+ * next flush.
+ */
+export type StoragePort<TPosition = unknown> = StorageReads<TPosition> & (WritesOneByOne | WritesInBatches);

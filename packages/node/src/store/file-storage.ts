@@ -6,7 +6,15 @@ import {
   type TaskSnapshotDocument,
   type TaskStatusRecord,
 } from '@troupe/core';
-import { isFinalStatus, type Parsed, type StatusRead, type StoragePort } from '@troupe/core/store';
+import {
+  isFinalStatus,
+  jsonTextOf,
+  type Parsed,
+  type StatusRead,
+  type StorageReads,
+  snapshotRefusal,
+  type WritesOneByOne,
+} from '@troupe/core/store';
 import { FileHistoryIndex } from './history-index.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
@@ -42,7 +50,7 @@ function writeFailure(path: string, error: unknown): PersistenceError {
  * by a crash is repaired first); documents are replaced atomically. All writes are synchronous,
  * so that a process exit hook can still write what is buffered.
  */
-export class FileStorage implements StoragePort<StatusLogPosition> {
+export class FileStorage implements StorageReads<StatusLogPosition>, WritesOneByOne {
   readonly location: string;
   /** `tasks.index`: what `listTasks` and `getTask` are answered from. */
   readonly history: FileHistoryIndex;
@@ -71,7 +79,7 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
     const owner = this.runner.claim();
     let text = '';
     for (const record of records) {
-      const line = this.serialise(
+      const line = jsonTextOf(
         { ...record, owner },
         `the status record ${record.event} of task ${record.taskId}`,
         this.paths.tasks,
@@ -97,7 +105,7 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
     const refused: PersistenceError[] = [];
     let text = '';
     for (const entry of entries) {
-      const line = this.serialise(entry, `journal entry ${entry.seq} of task ${taskId}`, path, refused);
+      const line = jsonTextOf(entry, `journal entry ${entry.seq} of task ${taskId}`, path, refused);
       if (line !== undefined) text += `${line}\n`;
     }
     if (text) this.append(path, text, false);
@@ -110,8 +118,7 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
     try {
       text = JSON.stringify(produce());
     } catch (error) {
-      const message = `Could not produce the snapshot of task ${taskId}: ${(error as Error).message}`;
-      return [new PersistenceError('PERSISTENCE_FAILED', message, { path, cause: error })];
+      return [snapshotRefusal(taskId, path, error)];
     }
     this.replace(path, text);
     return undefined;
@@ -120,7 +127,7 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
   putResult(taskId: string, document: TaskResultDocument): readonly PersistenceError[] | undefined {
     const path = this.paths.result(taskId);
     const refused: PersistenceError[] = [];
-    const text = this.serialise(document, `the result of task ${taskId}`, path, refused);
+    const text = jsonTextOf(document, `the result of task ${taskId}`, path, refused);
     if (text !== undefined) this.replace(path, text);
     return refused.length > 0 ? refused : undefined;
   }
@@ -174,29 +181,6 @@ export class FileStorage implements StoragePort<StatusLogPosition> {
       throw writeFailure(this.paths.dir, error);
     }
     this.directoryReady = true;
-  }
-
-  /** JSON text of `value`, or undefined (and a refusal) when it has none (a BigInt, a cycle). */
-  private serialise(
-    value: unknown,
-    what: string,
-    path: string,
-    refused: PersistenceError[],
-  ): string | undefined {
-    try {
-      const text = JSON.stringify(value);
-      if (typeof text === 'string') return text;
-      throw new TypeError('it has no JSON form');
-    } catch (error) {
-      refused.push(
-        new PersistenceError(
-          'PERSISTENCE_FAILED',
-          `Could not write ${what} to "${path}": ${(error as Error).message}. The write was dropped; the value must be plain JSON data (no BigInt, no cycles).`,
-          { path, cause: error },
-        ),
-      );
-      return undefined;
-    }
   }
 
   private append(path: string, text: string, shared: boolean): void {
