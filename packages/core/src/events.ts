@@ -56,8 +56,11 @@ export interface RuntimeEvents {
   'approval.resolved': ApprovalRequest & {
     decision: 'approve' | 'deny';
     reason?: string;
-    /** Who decided: the host, the policy, or a remembered "always allow". */
-    by: 'host' | 'policy' | 'always';
+    /**
+     * Who decided: the host, the policy, a remembered "always allow", or a `PreToolUse` hook that
+     * allowed a call the host would have been asked about.
+     */
+    by: 'host' | 'policy' | 'always' | 'hook';
   };
   'task.completed': TaskEventBase & { result: TaskResult };
   'task.failed': TaskEventBase & { result: TaskResult };
@@ -85,7 +88,10 @@ export interface RuntimeWarning {
     | 'TOOL_INPUT_NOT_JSON'
     | 'MODEL_TEXT_TRUNCATED'
     | 'LISTENER_FAILED'
-    | 'EFFECT_FAILED';
+    | 'EFFECT_FAILED'
+    | 'HOOK_FAILED'
+    | 'SKILL_NOT_FOUND'
+    | 'MEMORY_FAILED';
   message: string;
   taskId?: string;
 }

@@ -48,7 +48,20 @@ export type {
   RuntimeWarning,
   TaskEventBase,
 } from './events.js';
+export type {
+  HookCallBase,
+  PostToolUseCall,
+  PostToolUseOutcome,
+  PreToolUseCall,
+  PreToolUseOutcome,
+  RuntimeHooks,
+  SubagentStartCall,
+  SubagentStartOutcome,
+  SubagentStopCall,
+  SubagentStopOutcome,
+} from './hooks/hook-points.js';
 export type { SubagentEvent } from './machines/subagent-events.js';
+export type { AgentMemory, AgentMemoryRequest, AgentMemoryScope } from './memory/agent-memory.js';
 export { textOf } from './model/content.js';
 export { toolResultText } from './model/tool-result-content.js';
 export type {
@@ -110,6 +123,7 @@ export type { TaskHandle } from './runtime/task-handle.js';
 export { createTaskId } from './runtime/task-id.js';
 export type { TaskInfo } from './runtime/task-info.js';
 export type { TaskListFilter } from './runtime/task-table.js';
+export type { Skill } from './skills/skill.js';
 export { createMemoryStore } from './store/memory-store.js';
 export {
   defineTool,

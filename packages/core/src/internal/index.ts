@@ -7,8 +7,10 @@ export { checkFinalAnswer } from '../definitions/check-final-answer.js';
 export { compileJsonSchema } from '../definitions/compile-json-schema.js';
 export { parseAgentSource } from '../definitions/parse-agent-source.js';
 export { serializeError } from '../errors.js';
+export { MAX_HOOK_TEXT_CHARS } from '../hooks/hook-answers.js';
 export { subagentMachine } from '../machines/subagent-machine.js';
 export { supervisorMachine } from '../machines/supervisor-machine.js';
+export { MAX_MEMORY_CHARS, MAX_MEMORY_LINES, memoryScopeOf } from '../memory/agent-memory.js';
 export { abortError, isAbortError, raceAbort } from '../model/abort.js';
 export { IMAGE_MEDIA_TYPES, isImageBlock } from '../model/tool-result-content.js';
 export { suggestCommandRule } from '../permissions/suggest-command-rule.js';
@@ -29,4 +31,5 @@ export {
 } from '../runtime/task-info.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
 export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
+export { MAX_SKILL_CHARS, skillsOf } from '../skills/skill.js';
 export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';

@@ -9,7 +9,14 @@ import type { ToolAccess } from '../tools/define-tool.js';
  */
 export type ToolCallPlan =
   | { toolUseId: string; name: string; access: ToolAccess; disposition: 'run' }
-  | { toolUseId: string; name: string; access: ToolAccess; disposition: 'approval' }
+  | {
+      toolUseId: string;
+      name: string;
+      access: ToolAccess;
+      disposition: 'approval';
+      /** A `PreToolUse` hook allowed the call: the host is not asked (a policy's denial still holds). */
+      hookAllowed?: true;
+    }
   | { toolUseId: string; name: string; disposition: 'rejected'; result: ToolResultBlock };
 
 /** The outcome of checking a final answer against the agent's output schema. */
@@ -20,7 +27,16 @@ export type OutputCheck = { ok: true; value: unknown } | { ok: false; message: s
  * clock): the machine never reads a clock, so the journal of these events replays exactly.
  */
 export type SubagentEvent =
-  | { type: 'task.started'; at: number; deadline: number }
+  | {
+      type: 'task.started';
+      at: number;
+      deadline: number;
+      /**
+       * Text given to the task with its prompt, gathered when it started (its agent memory,
+       * `SubagentStart` hooks' context): journaled, so restore and replay never gather it again.
+       */
+      context?: string[];
+    }
   | {
       type: 'model.responded';
       at: number;
@@ -28,6 +44,8 @@ export type SubagentEvent =
       response: ModelResponse;
       plan: ToolCallPlan[];
       outputCheck?: OutputCheck;
+      /** A `SubagentStop` hook blocked this final answer: the task goes on with this reason. */
+      stopBlocked?: string;
     }
   | { type: 'model.failed'; at: number; turn: number; error: SerializedError }
   | { type: 'tool.started'; at: number; toolUseId: string }

@@ -1,6 +1,7 @@
 import { and, assign, not, sendTo, setup } from 'xstate';
+import { stopHookMessage } from '../hooks/hook-answers.js';
 import { addUsage, textOf } from '../model/content.js';
-import type { ModelResponse } from '../model/types.js';
+import type { Message, ModelResponse } from '../model/types.js';
 import {
   lastAssistantText,
   messagesForGrace,
@@ -38,6 +39,19 @@ function afterResponse(context: SubagentContext, at: number, response: ModelResp
 }
 
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
+
+/** `messages` with `texts` added to the last user message (a new one when the last is not the user's). */
+function addToLastUserMessage(messages: Message[], texts: readonly string[]): Message[] {
+  const copy = messages.slice();
+  const last = copy[copy.length - 1];
+  const blocks = texts.map((text) => ({ type: 'text' as const, text }));
+  if (last?.role === 'user') {
+    const content =
+      typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+    copy[copy.length - 1] = { role: 'user', content: [...content, ...blocks] };
+  } else copy.push({ role: 'user', content: blocks });
+  return copy;
+}
 
 /**
  * One sub-agent task as a state machine. Its states declare their effects as invoked actors, started
@@ -93,16 +107,23 @@ export const subagentMachine = setup({
       nextCall(context)?.toolUseId === (event as Event<'approval.granted'>).toolUseId,
     overTokenBudget: ({ context }) => tokens(context.usage) > context.task.limits.tokenBudget,
     outOfTurns: ({ context }) => context.turns >= context.task.limits.maxTurns,
+    stopBlockedWithTurnsLeft: ({ context, event }) =>
+      (event as Event<'model.responded'>).stopBlocked !== undefined &&
+      context.turns + 1 < context.task.limits.maxTurns,
     steeredWithTurnsLeft: ({ context }) =>
       (context.steering?.length ?? 0) > 0 && context.turns + 1 < context.task.limits.maxTurns,
     pastDeadline: ({ context }) => context.now >= context.deadline,
     deadlineReached: ({ context, event }) => (event as Event<'deadline.passed'>).at >= context.deadline,
   },
   actions: {
-    start: assign(({ event }) => {
-      const { at, deadline } = event as Event<'task.started'>;
-      return { startedAt: at, now: at, deadline };
+    start: assign(({ context, event }) => {
+      const { at, deadline, context: texts } = event as Event<'task.started'>;
+      if (!texts?.length) return { startedAt: at, now: at, deadline };
+      return { startedAt: at, now: at, deadline, messages: addToLastUserMessage(context.messages, texts) };
     }),
+    continueAfterStopHook: assign(({ context, event }) => ({
+      messages: [...context.messages, stopHookMessage((event as Event<'model.responded'>).stopBlocked ?? '')],
+    })),
     recordResponse: assign(({ context, event }) => {
       const { at, response, plan } = event as Event<'model.responded'>;
       // Per-turn path: extend the fresh object rather than spreading it.
@@ -249,15 +270,9 @@ export const subagentMachine = setup({
     })),
     steerBeforeStart: assign(({ context, event }) => {
       const { text } = event as Event<'task.steered'>;
-      const messages = context.messages.slice();
-      const last = messages[messages.length - 1];
-      const block = { type: 'text' as const, text: `Message from the user while you work: ${text}` };
-      if (last?.role === 'user') {
-        const content =
-          typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-        messages[messages.length - 1] = { role: 'user', content: [...content, block] };
-      } else messages.push({ role: 'user', content: [block] });
-      return { messages };
+      return {
+        messages: addToLastUserMessage(context.messages, [`Message from the user while you work: ${text}`]),
+      };
     }),
     failWithTokenLimit: assign(({ context }) => ({
       end: {
@@ -406,6 +421,12 @@ export const subagentMachine = setup({
                 target: 'thinking',
                 reenter: true,
                 actions: ['recordResponse', 'deliverSteering'],
+              },
+              {
+                guard: 'stopBlockedWithTurnsLeft',
+                target: 'thinking',
+                reenter: true,
+                actions: ['recordResponse', 'continueAfterStopHook'],
               },
               {
                 guard: 'outputRejectedWithTurnsLeft',

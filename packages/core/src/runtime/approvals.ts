@@ -47,6 +47,8 @@ function describe(value: unknown): string {
 interface Pending {
   request: ApprovalRequest;
   answer: (answer: ApprovalAnswer) => void;
+  /** A `PreToolUse` hook allowed the call: what would go to the host is approved instead. */
+  hookAllowed?: boolean;
 }
 
 /** Routes approval requests from tasks to the policy or the host, and decisions back. */
@@ -82,12 +84,20 @@ export class ApprovalCoordinator {
   /**
    * Asks about `request`: the remembered "always allow", the policy, or the host
    * (`approval.requested`). Resolves with the decision. Aborting `signal` withdraws the request
-   * (its task ended or left `awaitingApproval`); the promise then never settles.
+   * (its task ended or left `awaitingApproval`); the promise then never settles. With
+   * `hookAllowed` (a `PreToolUse` hook allowed the call), what would be asked of the host is
+   * approved instead; the policy's own decisions, denials first, still hold.
    */
-  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  request(
+    request: ApprovalRequest,
+    signal: AbortSignal,
+    options: { hookAllowed?: boolean } = {},
+  ): Promise<ApprovalAnswer> {
     return new Promise((answer) => {
       if (signal.aborted) return;
-      const asked: Pending = { request, answer };
+      const asked: Pending = options.hookAllowed
+        ? { request, answer, hookAllowed: true }
+        : { request, answer };
       signal.addEventListener('abort', () => this.withdraw(request.id, asked), { once: true });
       this.ask(asked);
     });
@@ -157,6 +167,10 @@ export class ApprovalCoordinator {
   }
 
   private askHost(asked: Pending): void {
+    if (asked.hookAllowed) {
+      this.decide(asked, 'approve', 'a PreToolUse hook allowed it', 'hook');
+      return;
+    }
     this.pending.set(asked.request.id, asked);
     this.emitter.emit('approval.requested', asked.request);
   }
@@ -238,7 +252,7 @@ export class ApprovalCoordinator {
     asked: Pending,
     decision: 'approve' | 'deny',
     reason: string | undefined,
-    by: 'host' | 'policy' | 'always',
+    by: 'host' | 'policy' | 'always' | 'hook',
   ): void {
     const request = asked.request;
     asked.answer(reason ? { decision, reason } : { decision });

@@ -9,9 +9,12 @@ import { type Clock, systemClock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
+import type { RuntimeHooks } from '../hooks/hook-points.js';
 import { sessionMachine } from '../machines/session-machine.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import { type QueuedTask, supervisorMachine } from '../machines/supervisor-machine.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
+import { memoryScopeOf } from '../memory/agent-memory.js';
 import type { Message, ModelAdapter } from '../model/types.js';
 import { defaultGraceMs, machineInputFromSpec } from '../persistence/machine-input.js';
 import { nullStore } from '../persistence/null-store.js';
@@ -26,6 +29,7 @@ import type {
   TaskStatus,
   TaskStore,
 } from '../persistence/types.js';
+import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';
 import {
@@ -51,6 +55,7 @@ import type { SessionActor, SessionOptions } from './session.js';
 import { Session } from './session.js';
 import { withToolSources } from './source-registry.js';
 import type { SpawnOptions } from './spawn-options.js';
+import { startContextOf } from './start-context.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskClient, TaskHistoryPage } from './task-client.js';
 import type { TaskHandle } from './task-handle.js';
@@ -93,6 +98,15 @@ export interface RuntimeOptions {
    * Anthropic's list prices ({@link DEFAULT_PRICES}); costs are estimates, not a bill.
    */
   prices?: PriceTable;
+  /**
+   * Callbacks at Claude Code's hook points (`PreToolUse`, `PostToolUse`, `SubagentStart`,
+   * `SubagentStop`); their answers are journaled. `@troupe/node`'s `createShellHooks` runs shell hooks.
+   */
+  hooks?: RuntimeHooks;
+  /** Skills agents may list (`skills` in an agent file): each listed one is preloaded into its system prompt. */
+  skills?: readonly Skill[];
+  /** Where agents with `memory` keep it: their `MEMORY.md` is given to them at start, with tools over the folder. */
+  memory?: AgentMemory;
 }
 
 const DEFAULT_LIMITS: RuntimeLimits = {
@@ -128,6 +142,9 @@ export class Runtime implements TaskClient {
   private readonly mainToolList: Tool[];
   private readonly createId: () => string;
   private stopped = false;
+  private readonly skills: ReadonlyMap<string, Skill>;
+  /** Agents whose missing skills were reported (once each). */
+  private readonly skillsReported = new Set<string>();
 
   constructor(options: RuntimeOptions) {
     if (!options || typeof options.model?.generate !== 'function') {
@@ -163,14 +180,20 @@ export class Runtime implements TaskClient {
       store: this.store,
       emitter: this.emitter,
       maxTokens: options.maxTokens ?? 8192,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
       dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
-      requestApproval: (request, signal) => this.approvals.request(request, signal),
+      requestApproval: (request, signal, asked) => this.approvals.request(request, signal, asked),
       recordStatus: (taskId, event) => this.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
         this.approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => this.agents.checkOutput(spec, text),
       finished: (task, result) => this.settle(task.spec, result, this.clock.now()),
     };
+    const startContext = startContextOf(this.agents, options.hooks, options.memory, (code, message, taskId) =>
+      this.emitter.emit('runtime.warning', { code, message, taskId }),
+    );
+    if (startContext) this.host.startContext = startContext;
+    this.skills = new Map((options.skills ?? []).map((skill) => [skill.name, skill]));
     this.subagent = subagentMachine.provide({
       actors: createEffectActors((actor) => (actor ? this.runs.get(actor) : undefined)),
     });
@@ -653,18 +676,54 @@ export class Runtime implements TaskClient {
     this.emitter.emit(name, event);
   }
 
-  /** @internal A task's registry plus what the tool sources give its agent when it starts. */
+  /**
+   * @internal A task's registry plus what the tool sources give its agent when it starts, and the
+   * tools over its agent memory (whatever its allow-list) when it has one.
+   */
   withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry {
-    const sources = this.options.toolSources;
-    if (!sources?.length) return registry;
+    const sources = this.options.toolSources ?? [];
+    const memory = this.options.memory;
+    const scope = memory && spec.depth >= 1 ? memoryScopeOf(definition) : undefined;
+    const unrestricted: ToolSource[] =
+      memory && scope
+        ? [
+            {
+              name: `${scope} memory of ${spec.agent}`,
+              tools: async (request) => ({ tools: await memory.tools({ ...request, scope }) }),
+            },
+          ]
+        : [];
+    if (!sources.length && !unrestricted.length) return registry;
     const request = {
       taskId: spec.taskId,
       agent: spec.agent,
       selection: this.agents.selectionFor(definition),
     };
-    return withToolSources(registry, sources, request, (message) =>
-      this.emitter.emit('runtime.warning', { code: 'TOOL_SOURCE_FAILED', message, taskId: spec.taskId }),
+    return withToolSources(
+      registry,
+      sources,
+      request,
+      (message) =>
+        this.emitter.emit('runtime.warning', { code: 'TOOL_SOURCE_FAILED', message, taskId: spec.taskId }),
+      unrestricted,
     );
+  }
+
+  /**
+   * @internal The system prompt section preloading the skills `definition` lists; a listed skill
+   * the runtime was not given is a `SKILL_NOT_FOUND` warning naming the agent's file (once per agent).
+   */
+  skillsFor(definition: AgentDefinition): string {
+    const { text, missing } = preloadSkills(definition, this.skills);
+    if (missing.length && !this.skillsReported.has(definition.name)) {
+      this.skillsReported.add(definition.name);
+      const where = definition.path ? ` (${definition.path})` : '';
+      this.emitter.emit('runtime.warning', {
+        code: 'SKILL_NOT_FOUND',
+        message: `Agent "${definition.name}"${where} lists skill${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')} that troupe did not find; it runs without ${missing.length === 1 ? 'it' : 'them'}. Skills are read from .claude/skills/<name>/SKILL.md and .troupe/skills/ in the project and the home folder.`,
+      });
+    }
+    return text;
   }
 
   /** @internal */

@@ -22,6 +22,8 @@ export interface TaskPlanner {
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
   graceMsFor(timeoutMs: number): number;
+  /** The system prompt section preloading the skills an agent lists ('' for none). */
+  skillsFor(definition: AgentDefinition): string;
 }
 
 const DESCRIPTION_LENGTH = 60;
@@ -123,7 +125,10 @@ export function prepareTask(
     background: options.background ?? definition.background ?? false,
     announce: options.announce ?? false,
     model,
-    system: systemPromptFor(definition.systemPrompt, definition.outputSchema),
+    system: systemPromptFor(
+      `${definition.systemPrompt}${runtime.skillsFor(definition)}`,
+      definition.outputSchema,
+    ),
     tools,
     limits,
     graceMs: runtime.graceMsFor(limits.timeoutMs),

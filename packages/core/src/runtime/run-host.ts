@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ApprovalRequest, TaskEventBase } from '../events.js';
+import type { RuntimeHooks } from '../hooks/hook-points.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
@@ -28,13 +29,24 @@ export interface RunHost {
   readonly store: TaskStore;
   readonly emitter: RuntimeEmitter;
   readonly maxTokens: number;
+  /** The host's hooks (`createRuntime({ hooks })`), if any. */
+  readonly hooks?: RuntimeHooks;
+  /**
+   * Text given to a task with its prompt when it starts (its agent memory, `SubagentStart` hooks),
+   * journaled with `task.started`. Undefined: the task starts at once with none.
+   */
+  startContext?(spec: TaskSpec, signal: AbortSignal): Promise<string[]>;
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
   /**
    * Asks the policy or the host. Resolves with the decision; never settles once `signal` aborts
    * (the task left `awaitingApproval`: cancelled, ended), and the request is then withdrawn.
    */
-  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  requestApproval(
+    request: ApprovalRequest,
+    signal: AbortSignal,
+    options?: { hookAllowed?: boolean },
+  ): Promise<ApprovalAnswer>;
   /** Records a status the task's state entered (`task.awaitingApproval`, `task.resumed`). */
   recordStatus(taskId: string, event: 'task.awaitingApproval' | 'task.resumed'): void;
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */

@@ -76,6 +76,8 @@ export function withToolSources(
   sources: readonly ToolSource[],
   request: ToolSourceRequest,
   warn: (message: string) => void,
+  /** Sources whose tools the agent gets whatever its allow-list (its deny-list still holds): its memory's. */
+  unrestricted: readonly ToolSource[] = [],
 ): ToolRegistry {
   let current = base;
   let pending: Promise<void> | undefined;
@@ -90,17 +92,26 @@ export function withToolSources(
     done = true;
   };
   const gather = async () => {
-    const answers = await Promise.all(sources.map((source) => ask(source, request, warn)));
+    const [answers, always] = await Promise.all([
+      Promise.all(sources.map((source) => ask(source, request, warn))),
+      Promise.all(unrestricted.map((source) => ask(source, request, warn))),
+    ]);
     const selected = createToolRegistry(answers.flat(), request.selection);
+    const kept = createToolRegistry(always.flat(), { deny: request.selection.deny });
     const tools = base.names.map((name) => base.get(name)!);
-    for (const name of selected.names) {
+    const offered = [
+      ...selected.names.map((name) => selected.get(name)!),
+      ...kept.names.map((name) => kept.get(name)!),
+    ];
+    for (const tool of offered) {
+      const name = tool.name;
       if (base.has(name)) {
         warn(
           `A tool source offers "${name}", which task ${request.taskId} already has; the source's tool is left out.`,
         );
         continue;
       }
-      tools.push(selected.get(name)!);
+      tools.push(tool);
     }
     current = createToolRegistry(tools);
   };

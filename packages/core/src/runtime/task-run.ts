@@ -80,12 +80,42 @@ export class TaskRun implements EffectRun {
     this.observe(actor.getSnapshot());
   }
 
-  /** Starts a task whose actor is pending: its deadline runs from now, capped by its parent's. */
+  /**
+   * Starts a task whose actor is pending: its deadline runs from now, capped by its parent's. When
+   * the host gives tasks context at start (agent memory, `SubagentStart` hooks), it is gathered
+   * first and journaled with `task.started`; a task cancelled meanwhile does not start.
+   */
   begin(): void {
     if (this.snapshot?.value !== 'pending') return;
+    const gather = this.host.startContext;
+    if (!gather) {
+      this.start(undefined);
+      return;
+    }
+    gather(this.spec, this.signal).then(
+      (texts) => this.start(texts),
+      (error: unknown) => {
+        this.io.warn(
+          'HOOK_FAILED',
+          `Task ${this.spec.taskId}: its start context failed: ${describeThrown(error)}.`,
+        );
+        this.start(undefined);
+      },
+    );
+  }
+
+  private start(context: string[] | undefined): void {
+    if (this.ended || this.snapshot?.value !== 'pending') return;
     const at = this.host.clock.now();
-    const cap = this.spec.deadlineCap ?? Number.MAX_SAFE_INTEGER;
-    this.send({ type: 'task.started', at, deadline: Math.min(at + this.spec.limits.timeoutMs, cap) });
+    const deadline = Math.min(
+      at + this.spec.limits.timeoutMs,
+      this.spec.deadlineCap ?? Number.MAX_SAFE_INTEGER,
+    );
+    this.send(
+      context?.length
+        ? { type: 'task.started', at, deadline, context }
+        : { type: 'task.started', at, deadline },
+    );
   }
 
   /** Feeds an event of an API call to the machine, journaled first. */

@@ -45,7 +45,11 @@ export async function askApproval(
     name: call.name,
     input: undefined,
   };
-  const answer = await io.host.requestApproval(approvalRequest(io, use, call.name, call.access), signal);
+  const answer = await io.host.requestApproval(
+    approvalRequest(io, use, call.name, call.access),
+    signal,
+    call.hookAllowed ? { hookAllowed: true } : undefined,
+  );
   const at = io.host.clock.now();
   const toolUseId = call.toolUseId;
   if (answer.decision === 'approve') return { type: 'approval.granted' as const, at, toolUseId };

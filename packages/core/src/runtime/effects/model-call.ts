@@ -1,4 +1,6 @@
 import { type SerializedError, serializeError } from '../../errors.js';
+import { stopHookAnswer } from '../../hooks/stop-hook.js';
+import { preToolUseAnswers } from '../../hooks/tool-hooks.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import { MAX_MODEL_TEXT_CHARS } from '../../model/cap-model-text.js';
@@ -76,11 +78,21 @@ export async function callModel(
       'MODEL_TEXT_TRUNCATED',
       `The model's text in turn ${turn} was cut: ${checked.textCut.toLocaleString('en-US')} characters past the ${MAX_MODEL_TEXT_CHARS.toLocaleString('en-US')}-character limit of a block were not kept.`,
     );
-  const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs));
+  const hooked = uses.length ? await preToolUseAnswers(io, uses, checked.refusedInputs, signal) : undefined;
+  if (signal.aborted) return undefined;
+  const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs, hooked?.get(use.id)));
   const event: SubagentEvent = { type: 'model.responded', at: host.clock.now(), turn, response, plan };
   if (!grace && uses.length === 0 && spec.outputSchema) {
     const check = host.checkOutput(spec, textOf(response.content));
     if (check) event.outputCheck = check;
+  }
+  if (!grace && uses.length === 0 && event.outputCheck?.ok !== false) {
+    const blocked = await stopHookAnswer(io, context, response, signal);
+    if (signal.aborted) return undefined;
+    if (blocked !== undefined) {
+      event.stopBlocked = blocked;
+      event.at = host.clock.now();
+    }
   }
   return event;
 }

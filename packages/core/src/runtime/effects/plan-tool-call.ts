@@ -1,3 +1,4 @@
+import type { PreToolUseOutcome } from '../../hooks/hook-points.js';
 import type { ToolCallPlan } from '../../machines/subagent-events.js';
 import type { ToolUseBlock } from '../../model/types.js';
 import type { RefusedInput } from '../../model/validate-response.js';
@@ -8,13 +9,16 @@ import type { EffectIO } from './effect-io.js';
 /**
  * How one call of a model response is handled, decided when the response arrives: rejected (a
  * repeated id, an oversized input, an unknown tool, an invalid input, a policy denial), run, or
- * run after an approval. A valid input is kept in `io.inputs` for when the call runs.
+ * run after an approval. A valid input is kept in `io.inputs` for when the call runs. `hook` is
+ * what a `PreToolUse` hook answered about the call: `deny` rejects it, `ask` sends it through the
+ * approval policy, `allow` answers the host's part of an approval (never a policy's denial).
  */
 export function planToolCall(
   io: EffectIO,
   use: ToolUseBlock,
   seen: Set<string>,
   refused: ReadonlyMap<string, RefusedInput>,
+  hook?: PreToolUseOutcome,
 ): ToolCallPlan {
   const reject = (message: string): ToolCallPlan => ({
     toolUseId: use.id,
@@ -54,12 +58,23 @@ export function planToolCall(
   const checked = checkToolCall(io.registry, use);
   if (!checked.ok)
     return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };
+  if (hook?.decision === 'deny')
+    return reject(
+      `Error: a PreToolUse hook blocked this ${use.name} call${hook.reason ? `: ${hook.reason}` : '.'} Do not retry the same call.`,
+    );
   io.inputs.set(use.id, checked.input);
   const tool = io.registry.get(use.name)!;
   if (tool.access === 'read')
-    return { toolUseId: use.id, name: use.name, access: 'read', disposition: 'run' };
+    return {
+      toolUseId: use.id,
+      name: use.name,
+      access: 'read',
+      disposition: hook?.decision === 'ask' ? 'approval' : 'run',
+    };
   const host = io.host;
   const disposition = host.dispositionFor(io.spec, tool.name);
+  if (hook?.decision === 'ask' && disposition === 'run')
+    return { toolUseId: use.id, name: use.name, access: tool.access, disposition: 'approval' };
   if (disposition !== 'approval' && host.emitter.listening('approval.resolved')) {
     host.reportAutomaticDecision(
       approvalRequest(io, use, tool.name, tool.access),
@@ -69,5 +84,7 @@ export function planToolCall(
   }
   if (typeof disposition === 'object')
     return reject(`Permission to run ${tool.name} was denied: ${disposition.deny}`);
+  if (disposition === 'approval' && hook?.decision === 'allow')
+    return { toolUseId: use.id, name: use.name, access: tool.access, disposition, hookAllowed: true };
   return { toolUseId: use.id, name: use.name, access: tool.access, disposition };
 }

@@ -1,3 +1,4 @@
+import { withPostToolUse } from '../../hooks/tool-hooks.js';
 import type { SubagentEvent, ToolCallPlan } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import type { ToolResultBlock, ToolUseBlock } from '../../model/types.js';
@@ -114,7 +115,7 @@ export class ToolCalls {
     return checkToolCall(this.io.registry, use);
   }
 
-  /** Runs one tool call, emitting `tool.started` and `tool.finished`. */
+  /** Runs one tool call (and the `PostToolUse` hook), emitting `tool.started` and `tool.finished`. */
   private invoke(use: ToolUseBlock, input: unknown, signal: AbortSignal): Promise<ToolResultBlock> {
     const { host, spec } = this.io;
     const emitter = host.emitter;
@@ -128,7 +129,12 @@ export class ToolCalls {
       toolUseId: use.id,
       sessionKey: spec.sessionKey,
     };
-    return executeToolCall(this.io.registry, use, input, context).then((result) => {
+    const hooked = this.io.host.hooks?.postToolUse
+      ? executeToolCall(this.io.registry, use, input, context).then((result) =>
+          signal.aborted ? result : withPostToolUse(this.io, use, result, signal),
+        )
+      : executeToolCall(this.io.registry, use, input, context);
+    return hooked.then((result) => {
       if (!signal.aborted && emitter.listening('tool.finished'))
         emitter.emit(
           'tool.finished',

@@ -1,0 +1,63 @@
+import { askHook, readSubagentStart } from '../hooks/hook-answers.js';
+import type { RuntimeHooks } from '../hooks/hook-points.js';
+import { type AgentMemory, memoryBriefing, memoryScopeOf } from '../memory/agent-memory.js';
+import { describeThrown } from '../persistence/plain-json.js';
+import type { TaskSpec } from '../persistence/types.js';
+import type { AgentCatalog } from './agent-catalog.js';
+
+type Warn = (code: 'HOOK_FAILED' | 'MEMORY_FAILED', message: string, taskId: string) => void;
+
+/**
+ * What a task is given with its prompt when it starts: its agent memory's briefing (when its agent
+ * has `memory` and the host keeps memory) and what `SubagentStart` hooks add (sub-agent tasks
+ * only). Undefined when the host has neither, so tasks start at once. Never rejects: a memory that
+ * cannot be read or a hook that fails is a warning, and the task starts without it.
+ */
+export function startContextOf(
+  agents: AgentCatalog,
+  hooks: RuntimeHooks | undefined,
+  memory: AgentMemory | undefined,
+  warn: Warn,
+): ((spec: TaskSpec, signal: AbortSignal) => Promise<string[]>) | undefined {
+  if (!hooks?.subagentStart && !memory) return undefined;
+  return async (spec, signal) => {
+    const texts: string[] = [];
+    const definition = agents.get(spec.agent);
+    const scope = definition && memory ? memoryScopeOf(definition) : undefined;
+    if (memory && scope && spec.depth >= 1) {
+      const request = { taskId: spec.taskId, agent: spec.agent, scope };
+      try {
+        const [index, tools] = await Promise.all([memory.readIndex(request), memory.tools(request)]);
+        texts.push(
+          memoryBriefing(
+            memory.folder(request),
+            index,
+            tools.map((tool) => tool.name),
+          ),
+        );
+      } catch (error) {
+        warn(
+          'MEMORY_FAILED',
+          `Task ${spec.taskId}: the ${scope} memory of agent "${spec.agent}" could not be read: ${describeThrown(error)}; the task starts without it.`,
+          spec.taskId,
+        );
+      }
+    }
+    if (hooks?.subagentStart && spec.depth >= 1) {
+      const call = {
+        sessionId: spec.sessionKey,
+        agentId: spec.taskId,
+        agentType: spec.agent,
+        depth: spec.depth,
+      };
+      const answer = await askHook(
+        'SubagentStart',
+        () => hooks.subagentStart?.(call, signal),
+        readSubagentStart,
+        (message) => warn('HOOK_FAILED', `Task ${spec.taskId}: ${message}`, spec.taskId),
+      );
+      if (answer?.additionalContext) texts.push(`SubagentStart hook context: ${answer.additionalContext}`);
+    }
+    return texts;
+  };
+}
