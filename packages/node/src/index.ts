@@ -19,6 +19,18 @@ export {
   readAgentFile,
 } from './agents/load-agent-directories.js';
 export {
+  type HookConfig,
+  type HookEventName,
+  type HookMatcher,
+  type HookProblem,
+  hasHooks,
+  readHookConfig,
+  type ShellHook,
+} from './hooks/hook-config.js';
+export { createShellHooks, type ShellHooksOptions } from './hooks/shell-hooks.js';
+export { type AgentMemoryOptions, agentMemoryFolder, createAgentMemory } from './memory/agent-memory.js';
+export { type LoadedSkills, loadSkills, type SkillPlaces, skillDirectories } from './skills/load-skills.js';
+export {
   createFileStore,
   DEFAULT_RETENTION_MS,
   type FileStore,

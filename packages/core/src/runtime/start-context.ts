@@ -27,7 +27,11 @@ export function startContextOf(
     if (memory && scope && spec.depth >= 1) {
       const request = { taskId: spec.taskId, agent: spec.agent, scope };
       try {
-        const [index, tools] = await Promise.all([memory.readIndex(request), memory.tools(request)]);
+        // A host's memory may throw at once or reject: both are its failure, caught here.
+        const [index, tools] = await Promise.all([
+          Promise.resolve().then(() => memory.readIndex(request)),
+          Promise.resolve().then(() => memory.tools(request)),
+        ]);
         texts.push(
           memoryBriefing(
             memory.folder(request),
