@@ -61,7 +61,7 @@ export type {
   SubagentStopOutcome,
 } from './hooks/hook-points.js';
 export type { SubagentEvent } from './machines/subagent-events.js';
-export type { AgentMemory, AgentMemoryRequest, AgentMemoryScope } from './memory/agent-memory.js';
+export type { AgentMemory, AgentMemoryRequest } from './memory/agent-memory.js';
 export { textOf } from './model/content.js';
 export { toolResultText } from './model/tool-result-content.js';
 export type {

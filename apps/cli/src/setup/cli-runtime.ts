@@ -1,12 +1,15 @@
 import {
+  type AgentMemory,
   type AgentRegistry,
   createRuntime,
   type ModelAdapter,
   type ModelConfig,
   type PermissionPolicy,
   type Runtime,
+  type RuntimeHooks,
   type RuntimeLimits,
   type RuntimeOptions,
+  type Skill,
   type TaskStore,
   type Tool,
   type ToolSource,
@@ -17,10 +20,12 @@ import type { CliContext } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import type { AgentPlaces } from './agents.js';
 import { type ApprovalChoice, chooseApproval } from './approval-policy.js';
+import { cliHooks, type HookSettings } from './hooks.js';
 import { type McpSetup, openMcp } from './mcp.js';
 import { permissionPolicyFor, runtimeApproval } from './permissions.js';
 import { loadProjectParts } from './project-parts.js';
 import { type ProjectTrust, projectTrust, rememberTrust } from './project-trust.js';
+import { cliMemory, type SkillSettings } from './skills.js';
 import { openStore, storeDir } from './task-store.js';
 import { askToTrust, hasUntrustedParts, ignoredNotice } from './trust-report.js';
 
@@ -38,6 +43,14 @@ export interface CliRuntimeSetup {
   permissions?: PermissionPolicy;
   /** The file store's folder. */
   storeDir: string;
+  /** Shell hooks of the settings and agent files (as far as the project is trusted). */
+  hooks?: RuntimeHooks;
+  /** Skills agents may list. */
+  skills?: Skill[];
+  /** Agent memory folders (the project's once trusted). */
+  memory?: AgentMemory;
+  /** Where hook, skill and memory problems met while tasks run are told; default stderr. */
+  notice?: (text: string) => void;
 }
 
 /** The config file and flags of a command, read: where things are and how approvals go. */
@@ -56,6 +69,10 @@ export interface CliSettings {
   trust: ProjectTrust;
   /** What to tell the user at start: what an untrusted project brought that was ignored, and why. */
   notices: string[];
+  /** Hooks from the settings and agent files (their problems are in `notices`). */
+  hookSettings: HookSettings;
+  /** Skills from the skill folders (their problems are in `notices`). */
+  skillSettings: SkillSettings;
 }
 
 /** Settings plus the model, the Node tools and the MCP servers: ready for {@link createCliRuntime}. */
@@ -87,6 +104,7 @@ export async function loadCliSettings(
     } else notices.push(ignoredNotice(parts.untrusted, trust.folder));
   }
   const { config, agentsAt, registry } = parts;
+  notices.push(...parts.hooks.problems, ...parts.skills.notices);
   const approvalChoice = chooseApproval(context.line.options, config, options.interactive);
   const permissions = permissionPolicyFor(parts.permissions, approvalChoice.mode, context.cwd);
   return {
@@ -101,6 +119,8 @@ export async function loadCliSettings(
     settingsFiles: parts.settingsFiles,
     storeDir: storeDir(places, context.line.options.store),
     limits: configLimits(config),
+    hookSettings: parts.hooks,
+    skillSettings: parts.skills,
   };
 }
 
@@ -123,7 +143,20 @@ export async function loadCliSetup(
   });
   // Shown where every command shows its MCP notices: first, what an untrusted project brought.
   mcp.notices.unshift(...settings.notices);
+  const notice = (text: string) => context.stderr.write(`${text}\n`);
+  const shellHooks = cliHooks({
+    cwd: context.cwd,
+    settings: settings.hookSettings,
+    registry: settings.registry,
+    trusted: settings.trust.trusted,
+    ...(settings.config.bashPassEnv ? { passEnv: settings.config.bashPassEnv } : {}),
+    onWarning: notice,
+  });
   return {
+    ...(shellHooks ? { hooks: shellHooks } : {}),
+    skills: settings.skillSettings.skills,
+    memory: cliMemory(settings.places, settings.trust.trusted),
+    notice,
     ...settings,
     model,
     models,
@@ -151,11 +184,12 @@ export interface CliRuntimeOptions {
 /** What every runtime of the CLI is made of, wherever it runs (a command here, a cluster worker). */
 export type SharedRuntimeOptions = Required<
   Pick<RuntimeOptions, 'model' | 'models' | 'agents' | 'tools' | 'toolSources' | 'limits' | 'approval'>
->;
+> &
+  Pick<RuntimeOptions, 'hooks' | 'skills' | 'memory'>;
 
 /**
  * The runtime options every entry point shares: the model, agents, Node tools, MCP tool sources,
- * limits and the approval policy with the permission rules. `createCliRuntime` and `troupe worker`
+ * limits, the approval policy with the permission rules, and the hooks, skills and agent memory. `createCliRuntime` and `troupe worker`
  * (through `startWorker`) both build from it, so a task behaves the same wherever it runs.
  */
 export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptions {
@@ -167,6 +201,9 @@ export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptio
     toolSources: setup.toolSources ?? [],
     limits: setup.limits,
     approval: setup.permissions ? runtimeApproval(setup.permissions, setup.approval) : setup.approval,
+    ...(setup.hooks ? { hooks: setup.hooks } : {}),
+    ...(setup.skills?.length ? { skills: setup.skills } : {}),
+    ...(setup.memory ? { memory: setup.memory } : {}),
   };
 }
 
@@ -174,11 +211,22 @@ export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptio
 export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOptions = {}): Runtime {
   const { taskId } = options;
   let idCalls = 0;
-  return createRuntime({
+  const runtime = createRuntime({
     ...sharedRuntimeOptions(setup),
     agents: options.agents ?? setup.registry,
     store: options.store ?? openStore(setup.storeDir),
     ...(options.inspect ? { inspect: options.inspect } : {}),
     ...(taskId ? { createId: () => (idCalls++ === 0 ? taskId : `${taskId}-${idCalls}`) } : {}),
   });
+  const notice = setup.notice;
+  if (notice)
+    runtime.on('runtime.warning', (warning) => {
+      if (
+        warning.code === 'HOOK_FAILED' ||
+        warning.code === 'MEMORY_FAILED' ||
+        warning.code === 'SKILL_NOT_FOUND'
+      )
+        notice(warning.message);
+    });
+  return runtime;
 }

@@ -1,9 +1,11 @@
 import { type CliConfig, loadConfig } from '../config.js';
 import type { CliContext } from '../io.js';
 import { type AgentPlaces, agentPlaces, loadAgents } from './agents.js';
+import { type HookSettings, loadHookSettings } from './hooks.js';
 import { mcpServers, usesMcp } from './mcp.js';
 import { loadPermissionSettings, type PermissionSettings } from './permissions.js';
 import type { ProjectTrust } from './project-trust.js';
+import { loadSkillSettings, type SkillSettings, untrustedMemory } from './skills.js';
 import type { UntrustedParts } from './trust-report.js';
 
 /** The config, agents and permission rules of a command, as far as the project is trusted. */
@@ -14,6 +16,10 @@ export interface ProjectParts {
   permissions: PermissionSettings;
   /** The config and settings files read (`config.json`, `settings.json`, `settings.local.json`), user's first. */
   settingsFiles: string[];
+  /** Hooks of the settings files and agent files, as far as trusted. */
+  hooks: HookSettings;
+  /** Skills of the skill folders, as far as trusted. */
+  skills: SkillSettings;
   /** What the project brings that was left out (empty when trusted). */
   untrusted: UntrustedParts;
 }
@@ -32,6 +38,8 @@ export async function loadProjectParts(
   const registry = await loadAgents(agentsAt);
   const permissions = await loadPermissionSettings({ ...places, trustProject: trust.trusted });
   const agents = registry.list();
+  const hooks = await loadHookSettings(places, agents, trust.trusted);
+  const skills = await loadSkillSettings(places, agents, trust.trusted);
   const servers =
     !trust.trusted && usesMcp({ ...places, env: context.env }, agents)
       ? await mcpServers({ ...places, env: context.env }, agents, trust)
@@ -42,6 +50,15 @@ export async function loadProjectParts(
     registry,
     permissions,
     settingsFiles: [...new Set([...files, ...permissions.files])],
-    untrusted: { mcp: servers?.ignored ?? [], allow: permissions.ignoredAllow, settings: ignored },
+    hooks,
+    skills,
+    untrusted: {
+      mcp: servers?.ignored ?? [],
+      allow: permissions.ignoredAllow,
+      settings: ignored,
+      hooks: hooks.ignored,
+      skills: skills.ignored,
+      memory: untrustedMemory(agents, trust.trusted),
+    },
   };
 }

@@ -9,11 +9,24 @@ export interface UntrustedParts {
   mcp: IgnoredMcpServer[];
   allow: { file: string; rules: string[] }[];
   settings: IgnoredSetting[];
+  /** Hooks (settings files' and project agents') that will not run: their source and events. */
+  hooks?: { source: string; events: string[] }[];
+  /** Project skills (their files) not loaded. */
+  skills?: string[];
+  /** Project agents whose project or local memory is not used: `name (scope)`. */
+  memory?: string[];
 }
 
 /** True when the project brings anything that waits for the user's trust. */
 export function hasUntrustedParts(parts: UntrustedParts): boolean {
-  return parts.mcp.length > 0 || parts.allow.length > 0 || parts.settings.length > 0;
+  return (
+    parts.mcp.length > 0 ||
+    parts.allow.length > 0 ||
+    parts.settings.length > 0 ||
+    (parts.hooks?.length ?? 0) > 0 ||
+    (parts.skills?.length ?? 0) > 0 ||
+    (parts.memory?.length ?? 0) > 0
+  );
 }
 
 /** One line per thing the project would run or grant, naming the file it comes from. */
@@ -37,6 +50,15 @@ export function untrustedLines(parts: UntrustedParts, cwd: string): string[] {
           ? `  - pass $${setting.value} to every bash command (bashPassEnv)  (from ${shown(setting.file)})`
           : `  - read agents from ${setting.value}, outside the project (agentDirs)  (from ${shown(setting.file)})`,
     ),
+    ...(parts.hooks ?? []).map(
+      (entry) => `  - run hook commands: ${entry.events.join(', ')}  (from ${source(entry.source)})`,
+    ),
+    ...(parts.skills?.length
+      ? [`  - give agents the project's skills: ${parts.skills.map(shown).join(', ')}`]
+      : []),
+    ...(parts.memory?.length
+      ? [`  - give agents their project memory and let them write it: ${parts.memory.join(', ')}`]
+      : []),
   ];
 }
 
@@ -59,7 +81,7 @@ export function trustQuestion(parts: UntrustedParts, folder: string): string {
     `This folder is not trusted yet: ${folder}`,
     'Its files ask troupe to:',
     ...untrustedLines(parts, folder),
-    'Only trust a folder whose files you have read or whose authors you trust: MCP servers run as you.',
+    'Only trust a folder whose files you have read or whose authors you trust: MCP servers and hooks run as you.',
     'Trust this folder (remembered in ~/.troupe/trusted-folders.json)? [y/N] ',
   ].join('\n');
 }

@@ -137,7 +137,7 @@ describe('skills and memory', () => {
           description: 'Reviews.',
           systemPrompt: 'You review.',
           path: '/p/.claude/agents/reviewer.md',
-          extra: { skills: ['style-guide', 'missing-one'] },
+          skills: ['style-guide', 'missing-one'],
         },
       ],
       skills: [
@@ -157,7 +157,7 @@ describe('skills and memory', () => {
 
   it('a too-large skill is cut with a note', async () => {
     const { runtime, model } = fixtureRuntime([textReply('done')], {
-      agents: [{ name: 'big', description: 'B.', systemPrompt: 'B.', extra: { skills: 'huge' } }],
+      agents: [{ name: 'big', description: 'B.', systemPrompt: 'B.', skills: ['huge'] }],
       skills: [{ name: 'huge', content: 'x'.repeat(50_000), path: 'huge/SKILL.md' }],
     });
     await runtime.spawn({ agent: 'big', prompt: 'Go' }).result;
@@ -197,7 +197,7 @@ describe('skills and memory', () => {
             description: 'L.',
             systemPrompt: 'L.',
             tools: ['echo'],
-            extra: { memory: 'project' },
+            memory: 'project',
           },
         ],
       },

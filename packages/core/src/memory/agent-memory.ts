@@ -1,8 +1,5 @@
-import type { AgentDefinition } from '../definitions/types.js';
+import type { AgentDefinition, AgentMemoryScope } from '../definitions/types.js';
 import type { Tool } from '../tools/define-tool.js';
-
-/** Where an agent's memory lives (Claude Code's `memory`): the user's, the project's shared, or the project's local one. */
-export type AgentMemoryScope = 'user' | 'project' | 'local';
 
 /** Which memory a task's agent uses. */
 export interface AgentMemoryRequest {
@@ -32,8 +29,7 @@ export const MAX_MEMORY_CHARS = 25_000;
 
 /** The memory scope an agent asks for (`memory: user | project | local`), if any. */
 export function memoryScopeOf(definition: AgentDefinition): AgentMemoryScope | undefined {
-  const value = (definition as AgentDefinition & { memory?: unknown }).memory ?? definition.extra?.memory;
-  return value === 'user' || value === 'project' || value === 'local' ? value : undefined;
+  return definition.memory;
 }
 
 /**

@@ -18,14 +18,9 @@ export interface Skill {
 /** The most characters of one skill given to an agent; the rest is cut with a note. */
 export const MAX_SKILL_CHARS = 40_000;
 
-/** The skill names an agent lists (`skills` in its file): a list of names, or a comma-separated string. */
+/** The skill names an agent lists (`skills` in its file). */
 export function skillsOf(definition: AgentDefinition): string[] {
-  const value = (definition as AgentDefinition & { skills?: unknown }).skills ?? definition.extra?.skills;
-  const names = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
-  return names
-    .filter((name): name is string => typeof name === 'string')
-    .map((name) => name.trim())
-    .filter(Boolean);
+  return (definition.skills ?? []).map((name) => name.trim()).filter(Boolean);
 }
 
 /** A skill's text as an agent gets it: cut at {@link MAX_SKILL_CHARS} with a note naming where the rest is. */

@@ -11,6 +11,8 @@ export interface SkillPlaces {
   home: string;
   /** Read the project's skill folders (`.troupe/skills`, `.claude/skills` under `cwd`). Default true. */
   project?: boolean;
+  /** Read the user's skill folders (under `home`). Default true. */
+  user?: boolean;
 }
 
 /** The skill folders, highest precedence first: the project's, then the user's; `.troupe` before `.claude`. */
@@ -21,10 +23,11 @@ export function skillDirectories(places: SkillPlaces): { dir: string; source: 'p
       { dir: join(places.cwd, '.troupe', 'skills'), source: 'project' },
       { dir: join(places.cwd, '.claude', 'skills'), source: 'project' },
     );
-  dirs.push(
-    { dir: join(places.home, '.troupe', 'skills'), source: 'user' },
-    { dir: join(places.home, '.claude', 'skills'), source: 'user' },
-  );
+  if (places.user !== false)
+    dirs.push(
+      { dir: join(places.home, '.troupe', 'skills'), source: 'user' },
+      { dir: join(places.home, '.claude', 'skills'), source: 'user' },
+    );
   const seen = new Set<string>();
   return dirs.filter((entry) => !seen.has(entry.dir) && seen.add(entry.dir));
 }
