@@ -43,7 +43,7 @@ describe('the trust question', () => {
       '  - allow without asking: Bash, Edit(src/**)  (from .troupe/settings.json)',
       '  - approve every write and execute tool (approval: auto)  (from .troupe/config.json)',
       '  - read agents from /etc, outside the project (agentDirs)  (from .troupe/config.json)',
-      'Only trust a folder whose files you have read or whose authors you trust: MCP servers run as you.',
+      'Only trust a folder whose files you have read or whose authors you trust: MCP servers and hooks run as you.',
       'Trust this folder (remembered in ~/.troupe/trusted-folders.json)? [y/N] ',
     ]);
   });

@@ -221,12 +221,8 @@ export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOpti
   const notice = setup.notice;
   if (notice)
     runtime.on('runtime.warning', (warning) => {
-      if (
-        warning.code === 'HOOK_FAILED' ||
-        warning.code === 'MEMORY_FAILED' ||
-        warning.code === 'SKILL_NOT_FOUND'
-      )
-        notice(warning.message);
+      // A missing skill was told at start (loadSkillSettings), naming the agent's file.
+      if (warning.code === 'HOOK_FAILED' || warning.code === 'MEMORY_FAILED') notice(warning.message);
     });
   return runtime;
 }

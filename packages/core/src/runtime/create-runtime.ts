@@ -720,7 +720,7 @@ export class Runtime implements TaskClient {
       const where = definition.path ? ` (${definition.path})` : '';
       this.emitter.emit('runtime.warning', {
         code: 'SKILL_NOT_FOUND',
-        message: `Agent "${definition.name}"${where} lists skill${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')} that troupe did not find; it runs without ${missing.length === 1 ? 'it' : 'them'}. Skills are read from .claude/skills/<name>/SKILL.md and .troupe/skills/ in the project and the home folder.`,
+        message: `Agent "${definition.name}"${where} lists skill${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')} that the runtime was not given (createRuntime({ skills })); it runs without ${missing.length === 1 ? 'it' : 'them'}.`,
       });
     }
     return text;
