@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterClient, connectCluster } from '../src/index.js';
-import { ClusterHarness, clusterAgents, clusterTools } from './cluster-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { ClusterClient } from '../src/index.js';
+import { type ClusterHarness, useRunningCluster } from './cluster-harness.js';
 
 // `cancelSession` reaching tasks of one session that run on two different workers — forced, not
 // by chance: each worker runs one task at a time (`workerConcurrency: 1`) and the session may run
@@ -9,24 +9,14 @@ import { ClusterHarness, clusterAgents, clusterTools } from './cluster-harness.j
 let harness: ClusterHarness;
 let client: ClusterClient;
 
-beforeAll(async () => {
-  harness = await ClusterHarness.start('cancel_session', ['sx']);
-  await Promise.all([
-    harness.startWorker('w1', 'auto', 4_000, 1),
-    harness.startWorker('w2', 'auto', 4_000, 1),
-  ]);
-  client = await connectCluster({
-    postgres: harness.url,
-    agents: clusterAgents,
-    tools: clusterTools,
-    limits: { maxConcurrent: 5, maxPerSession: 2 },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.close();
-  await harness?.stop();
-}, 60_000);
+useRunningCluster(
+  'cancel_session',
+  ['sx'],
+  (h) => Promise.all([h.startWorker('w1', 'auto', 4_000, 1), h.startWorker('w2', 'auto', 4_000, 1)]),
+  (started) => {
+    ({ harness, client } = started);
+  },
+);
 
 describe('cancelSession across workers', () => {
   it("cancels a session's running tasks on two different workers, and its queued ones, from a process that runs none", async () => {

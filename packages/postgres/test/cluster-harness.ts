@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { defineTool } from '@troupe/core';
 import pg from 'pg';
 import * as v from 'valibot';
+import { afterAll, beforeAll } from 'vitest';
+import { type ClusterClient, connectCluster } from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/cluster-worker.ts', import.meta.url));
@@ -127,4 +129,34 @@ export class ClusterHarness {
     await this.pool?.end().catch(() => {});
     await this.cluster.destroy();
   }
+}
+
+/**
+ * For a test file: before its tests, a cluster harness on database `database` with `sessions`
+ * probed, the workers `startWorkers` starts, and a client with the tests' limits (5 at once, 2 per
+ * session), handed to `ready`; after them, the client closed and everything stopped.
+ */
+export function useRunningCluster(
+  database: string,
+  sessions: readonly string[],
+  startWorkers: (harness: ClusterHarness) => Promise<unknown>,
+  ready: (started: { harness: ClusterHarness; client: ClusterClient }) => void,
+): void {
+  let harness: ClusterHarness | undefined;
+  let client: ClusterClient | undefined;
+  beforeAll(async () => {
+    harness = await ClusterHarness.start(database, sessions);
+    await startWorkers(harness);
+    client = await connectCluster({
+      postgres: harness.url,
+      agents: clusterAgents,
+      tools: clusterTools,
+      limits: { maxConcurrent: 5, maxPerSession: 2 },
+    });
+    ready({ harness, client });
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await harness?.stop();
+  }, 60_000);
 }

@@ -1,28 +1,21 @@
 import type { TaskResult } from '@troupe/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterClient, connectCluster } from '../src/index.js';
-import { ClusterHarness, clusterAgents, clusterTools } from './cluster-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { ClusterClient } from '../src/index.js';
+import { type ClusterHarness, useRunningCluster } from './cluster-harness.js';
 
 const SESSIONS = ['s0', 's1', 's2', 's3', 's4', 's5', 'sx'];
 let harness: ClusterHarness;
 let client: ClusterClient;
 
-beforeAll(async () => {
-  harness = await ClusterHarness.start('cluster', SESSIONS);
-  // All three start at once on a fresh database: creating the schemas must not race.
-  await Promise.all([harness.startWorker('w1'), harness.startWorker('w2'), harness.startWorker('w3')]);
-  client = await connectCluster({
-    postgres: harness.url,
-    agents: clusterAgents,
-    tools: clusterTools,
-    limits: { maxConcurrent: 5, maxPerSession: 2 },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.close();
-  await harness?.stop();
-}, 60_000);
+// All three start at once on a fresh database: creating the schemas must not race.
+useRunningCluster(
+  'cluster',
+  SESSIONS,
+  (h) => Promise.all([h.startWorker('w1'), h.startWorker('w2'), h.startWorker('w3')]),
+  (started) => {
+    ({ harness, client } = started);
+  },
+);
 
 const order = (session: string, index: number, extra: object = {}) =>
   JSON.stringify({ session, index, write: true, ...extra });

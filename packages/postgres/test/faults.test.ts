@@ -1,28 +1,21 @@
 import type { ApprovalRequest } from '@troupe/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterClient, connectCluster } from '../src/index.js';
-import { ClusterHarness, clusterAgents, clusterTools } from './cluster-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { ClusterClient } from '../src/index.js';
+import { type ClusterHarness, useRunningCluster } from './cluster-harness.js';
 
 const SESSIONS = ['a', 'b', 'c'];
 let harness: ClusterHarness;
 let client: ClusterClient;
 
-beforeAll(async () => {
-  harness = await ClusterHarness.start('faults', SESSIONS);
-  // Approvals are left to clients: nobody sits at a worker.
-  await Promise.all([harness.startWorker('f1', 'ask'), harness.startWorker('f2', 'ask')]);
-  client = await connectCluster({
-    postgres: harness.url,
-    agents: clusterAgents,
-    tools: clusterTools,
-    limits: { maxConcurrent: 5, maxPerSession: 2 },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.close();
-  await harness?.stop();
-}, 60_000);
+// Approvals are left to clients: nobody sits at a worker.
+useRunningCluster(
+  'faults',
+  SESSIONS,
+  (h) => Promise.all([h.startWorker('f1', 'ask'), h.startWorker('f2', 'ask')]),
+  (started) => {
+    ({ harness, client } = started);
+  },
+);
 
 const order = (session: string, index: number, extra: object = {}) =>
   JSON.stringify({ session, index, ...extra });

@@ -1,25 +1,22 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { hostname } from 'node:os';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createRuntime, PersistenceError } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+// The runner-process reader of @troupe/node's store tests (the same line protocol).
+import { type RunnerProcess, startRunnerProcess } from '../../node/test/helpers/runner-process.js';
 import { openPostgresStore } from '../src/index.js';
 import { markerAgent, markTool, seedUnfinishedTasks } from './fixtures/marker.js';
 import { useTestCluster } from './test-cluster.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const runnerScript = fileURLToPath(new URL('./fixtures/restore-runner.ts', import.meta.url));
 
 const cluster = useTestCluster();
 let databases = 0;
-const children: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+const runners: RunnerProcess[] = [];
+afterEach(async () => {
+  for (const runner of runners.splice(0)) await runner.kill();
 });
 
 const agents = [markerAgent];
@@ -39,57 +36,11 @@ async function seed(count: number): Promise<{ url: string; taskIds: string[] }> 
   return { url, taskIds };
 }
 
-interface RunnerOutput {
-  spawned?: string;
-  restored?: string[];
-  warnings?: { code: string; message: string }[];
-  error?: { code: string; message: string; details: Record<string, unknown> };
-  finished?: string[];
-}
-
 /** A runtime restoring the store at `url` in a child process (test/fixtures/restore-runner.ts). */
-function startRunner(url: string, mode: 'restore' | 'spawn' = 'restore') {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', runnerScript, url, mode], {
-    cwd: repositoryRoot,
-    stdio: 'pipe',
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const outputs: RunnerOutput[] = [];
-  const waiters: (() => void)[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    outputs.push(JSON.parse(line) as RunnerOutput);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const exited = once(child, 'exit');
-  const line = (count: number) =>
-    new Promise<RunnerOutput>((resolve, reject) => {
-      const check = () => {
-        if (outputs.length >= count) resolve(outputs[count - 1]!);
-        else waiters.push(check);
-      };
-      check();
-      void exited.then(() => {
-        if (outputs.length < count) reject(new Error(`runner exited before line ${count}: ${stderr}`));
-      });
-    });
-  return {
-    pid: child.pid!,
-    line,
-    go: () => child.stdin.write('go\n'),
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-      expect(stderr).toBe('');
-    },
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+function startRunner(url: string, mode: 'restore' | 'spawn' = 'restore'): RunnerProcess {
+  const runner = startRunnerProcess(runnerScript, [url, mode]);
+  runners.push(runner);
+  return runner;
 }
 
 async function marks(url: string): Promise<{ task_id: string; pid: number }[]> {

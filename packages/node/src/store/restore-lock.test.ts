@@ -1,34 +1,30 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import { type RunnerProcess, startRunnerProcess } from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const runnerScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
 const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
 
 let root: string;
 let dir: string;
 let marker: string;
-const children: ChildProcessWithoutNullStreams[] = [];
+const runners: RunnerProcess[] = [];
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'troupe-restore-lock-'));
   dir = join(root, 'tasks');
   marker = join(root, 'marker.txt');
 });
 afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const runner of runners.splice(0)) await runner.kill();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -65,62 +61,14 @@ async function seedUnfinishedTask(): Promise<string> {
   return id;
 }
 
-interface RunnerOutput {
-  spawned?: string;
-  restored?: string[];
-  warnings?: { code: string; message: string }[];
-  error?: { code: string; message: string };
-  finished?: string[];
-}
-
 /**
  * A runtime in a child process that restores the store (test/helpers/restore-runner.ts), or with
  * `spawnScript` one that spawns a task and never restores (test/helpers/spawn-runner.ts).
  */
-function startRunner(script = runnerScript) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir, marker], {
-    cwd: repositoryRoot,
-    stdio: 'pipe',
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const outputs: RunnerOutput[] = [];
-  const waiters: (() => void)[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    outputs.push(JSON.parse(line) as RunnerOutput);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const exited = once(child, 'exit');
-  /** Resolves with the `count`-th line the runner printed. */
-  const line = (count: number) =>
-    new Promise<RunnerOutput>((resolve, reject) => {
-      const check = () => {
-        if (outputs.length >= count) resolve(outputs[count - 1]!);
-        else waiters.push(check);
-      };
-      check();
-      exited.then(() => {
-        if (outputs.length < count) reject(new Error(`runner exited before line ${count}: ${stderr}`));
-      });
-    });
-  return {
-    pid: child.pid!,
-    line,
-    /** Lets the runner's model answer. */
-    go: () => child.stdin.write('go\n'),
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-      expect(stderr).toBe('');
-    },
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+function startRunner(script = runnerScript): RunnerProcess {
+  const runner = startRunnerProcess(script, [dir, marker]);
+  runners.push(runner);
+  return runner;
 }
 
 async function markerLines(): Promise<string[]> {

@@ -1,52 +1,45 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createRuntime } from '@troupe/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import {
+  type RunnerProcess,
+  repositoryRoot,
+  startRunnerProcess,
+  watchRunner,
+} from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
 import { processStart } from './process-liveness.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const restoreScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
 const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
 
 let root: string;
 let dir: string;
 let marker: string;
-const children: ChildProcessWithoutNullStreams[] = [];
+const runners: RunnerProcess[] = [];
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'troupe-zombie-'));
   dir = join(root, 'tasks');
   marker = join(root, 'marker.txt');
 });
 afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const runner of runners.splice(0)) await runner.kill();
   await rm(root, { recursive: true, force: true });
 });
-
-interface Output {
-  pid?: number;
-  spawned?: string;
-  restored?: string[];
-  warnings?: { code: string; message: string }[];
-  error?: { code: string; message: string };
-  finished?: string[];
-}
 
 /**
  * Runs `script` (a runner of test/helpers) as the child of a parent that never reaps it: `sh`
  * starts it in the background, then becomes `sleep`. Killed, the runner stays a zombie until the
- * test ends, as a SIGKILLed runtime does until its parent waits for it. `stdout` ends when it dies.
+ * test ends, as a SIGKILLed runtime does until its parent waits for it. `ended` once it dies.
  */
-function startUnreaped(script: string) {
+function startUnreaped(script: string): RunnerProcess {
   const child = spawn(
     'sh',
     [
@@ -60,47 +53,15 @@ function startUnreaped(script: string) {
     ],
     { cwd: repositoryRoot, stdio: 'pipe' },
   );
-  children.push(child);
-  return { ...reader(child), ended: once(child.stdout, 'end') };
+  const runner = watchRunner(child);
+  runners.push(runner);
+  return runner;
 }
 
-function startRunner(script: string) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir, marker], {
-    cwd: repositoryRoot,
-    stdio: 'pipe',
-  });
-  children.push(child);
-  return { ...reader(child), pid: child.pid!, exited: once(child, 'exit') };
-}
-
-function reader(child: ChildProcessWithoutNullStreams) {
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const outputs: Output[] = [];
-  const waiters: (() => void)[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    outputs.push(JSON.parse(line) as Output);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const closed = once(child.stdout, 'close');
-  /** The first line that has one of `keys`. */
-  const first = (...keys: (keyof Output)[]) =>
-    new Promise<Output>((resolve, reject) => {
-      const has = (output: Output) => keys.some((key) => output[key] !== undefined);
-      const check = () => {
-        const found = outputs.find(has);
-        if (found) resolve(found);
-        else waiters.push(check);
-      };
-      check();
-      closed.then(() => {
-        if (!outputs.some(has))
-          reject(new Error(`runner ended before printing ${keys.join(' or ')}: ${stderr}`));
-      });
-    });
-  return { first, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
+function startRunner(script: string): RunnerProcess {
+  const runner = startRunnerProcess(script, [dir, marker]);
+  runners.push(runner);
+  return runner;
 }
 
 /**
