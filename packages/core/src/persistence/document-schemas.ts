@@ -60,6 +60,9 @@ export const specSchema = v.looseObject({
   model: v.string(),
   system: v.string(),
   tools: v.array(v.string()),
+  requestTools: v.optional(
+    v.array(v.looseObject({ name: v.string(), description: v.string(), input_schema: v.looseObject({}) })),
+  ),
   limits: v.looseObject({ maxTurns: v.number(), tokenBudget: v.number(), timeoutMs: v.number() }),
   graceMs: v.optional(v.pipe(v.number(), v.minValue(0))),
   deadlineCap: v.optional(v.number()),

@@ -1,6 +1,6 @@
 import type { SerializedError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import type { JsonSchema, Message, Usage } from '../model/types.js';
+import type { JsonSchema, Message, ToolSpec, Usage } from '../model/types.js';
 
 /**
  * Version of every persisted document written by this troupe. Version 1 documents are still read
@@ -43,6 +43,12 @@ export interface TaskSpec {
   system: string;
   /** Names of the tools in the agent's registry when the task was submitted. */
   tools: string[];
+  /**
+   * The tool specs its requests show the model, when they are not its registry's: a child that
+   * forks its parent's context sends the parent's (so it reads the parent's cached prefix). Its
+   * registry (`tools`) still decides what runs: a call to any other tool is refused.
+   */
+  requestTools?: ToolSpec[];
   limits: TaskLimits;
   /**
    * Length of the grace turn after MAX_TURNS or TIMEOUT, in ms. Persisted so that a replay ends a

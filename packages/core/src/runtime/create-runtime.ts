@@ -42,6 +42,7 @@ import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
 import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
+import type { ForkSource } from './cache-fork.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
 import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
@@ -233,7 +234,7 @@ export class Runtime implements TaskClient {
   }
 
   /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`). */
-  spawnInternal(options: SpawnOptions & { history?: Message[] }): TaskHandle {
+  spawnInternal(options: SpawnOptions & { history?: Message[]; fork?: ForkSource }): TaskHandle {
     this.assertRunning();
     const { spec, registry } = prepareTask(this, options, this.createId());
     return this.submit(spec, registry);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ModelRequest } from '../model/types.js';
+import type { Message, ModelRequest, ToolResultBlock } from '../model/types.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { FORK_SEPARATOR, forkContext } from './fork-context.js';
 import { fixtureRuntime, hang, settle } from './test-fixtures.js';
@@ -61,9 +61,12 @@ describe('forkContext', () => {
 
   it('a sub-agent with forkContext receives the parent conversation; others only their prompt', async () => {
     const requests: ModelRequest[] = [];
-    const { runtime } = fixtureRuntime(
+    const { runtime, model } = fixtureRuntime(
       (request) => {
-        if (request.system.includes('main agent'))
+        if (
+          request.system.includes('main agent') &&
+          !JSON.stringify(request.messages).includes(FORK_SEPARATOR)
+        )
           return request.messages.length === 1
             ? {
                 content: [
@@ -93,9 +96,80 @@ describe('forkContext', () => {
       },
     );
     await runtime.createSession().send('Please look into the cache');
+    const main = model.requests.find((request) => request.system.includes('main agent'))!;
     const forked = requests.find((request) => JSON.stringify(request.messages).includes('forked task'))!;
     const plain = requests.find((request) => JSON.stringify(request.messages).includes('plain task'))!;
-    // The main agent's pending task calls have no results yet, so they are dropped as orphans.
+    // The fork sends the main agent's tools, system prompt and conversation unchanged (so it reads
+    // their cache), then its own instructions as one more block of the last user message.
+    expect(forked.tools).toEqual(main.tools);
+    expect(forked.system).toBe(main.system);
+    expect(forked.messages).toHaveLength(1);
+    const blocks = forked.messages[0]!.content as { type: string; text: string }[];
+    expect(blocks[0]).toEqual({ type: 'text', text: 'Please look into the cache' });
+    expect(blocks[1]!.text).toContain(FORK_SEPARATOR);
+    expect(blocks[1]!.text).toContain('You may call only these tools: echo.');
+    expect(blocks[1]!.text).toMatch(/Your task:\nforked task$/);
+    expect(plain.messages).toEqual([{ role: 'user', content: 'plain task' }]);
+  });
+});
+
+describe('a fork that keeps the parent’s cached prefix', () => {
+  it('refuses, at execution, a call to a parent tool the child’s agent may not use, with an error the model sees', async () => {
+    const childRequests: ModelRequest[] = [];
+    const { runtime, calls } = fixtureRuntime(
+      (request) => {
+        const text = JSON.stringify(request.messages);
+        if (!text.includes(FORK_SEPARATOR))
+          return text.includes('tool_result')
+            ? textReply('main done')
+            : toolReply('task', { description: 'd', prompt: 'forked task', subagent_type: 'forker' });
+        childRequests.push(request);
+        // The child sees the parent's tools (save among them) and calls one it is not allowed.
+        return childRequests.length === 1 ? toolReply('save', { note: 'secret' }) : textReply('child done');
+      },
+      {
+        agents: [{ name: 'forker', description: 'x', systemPrompt: 'x', tools: ['echo'], forkContext: true }],
+        approval: 'auto',
+      },
+    );
+    await runtime.createSession().send('Fork please');
+    expect(childRequests[0]!.tools.map((tool) => tool.name)).toContain('save');
+    expect(calls.filter((call) => call.tool === 'save')).toEqual([]);
+    const refused = (childRequests[1]!.messages.at(-1)!.content as ToolResultBlock[])[0]!;
+    expect(refused).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(refused.content).toBe(
+      'Error: there is no tool named "save" available to you. Available tools: echo.',
+    );
+  });
+
+  it('on another model than the parent’s, sends the normalised context with its own tools and system', async () => {
+    const requests: ModelRequest[] = [];
+    const { runtime } = fixtureRuntime(
+      (request) => {
+        requests.push(request);
+        if (request.system.includes('main agent'))
+          return request.messages.length === 1
+            ? toolReply('task', { description: 'd', prompt: 'forked task', subagent_type: 'forker' })
+            : textReply('ok');
+        return textReply('child done');
+      },
+      {
+        agents: [
+          {
+            name: 'forker',
+            description: 'x',
+            systemPrompt: 'child',
+            tools: ['echo'],
+            forkContext: true,
+            model: 'haiku',
+          },
+        ],
+      },
+    );
+    await runtime.createSession().send('Please look into the cache');
+    const forked = requests.find((request) => JSON.stringify(request.messages).includes('forked task'))!;
+    expect(forked.system).toBe('child');
+    expect(forked.tools.map((tool) => tool.name)).toEqual(['echo']);
     expect(forked.messages).toEqual([
       {
         role: 'user',
@@ -105,7 +179,6 @@ describe('forkContext', () => {
         ],
       },
     ]);
-    expect(plain.messages).toEqual([{ role: 'user', content: 'plain task' }]);
   });
 });
 

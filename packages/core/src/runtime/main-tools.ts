@@ -6,6 +6,7 @@ import { TASK_STATUSES } from '../persistence/statuses.js';
 import type { TaskQuery, TaskResult, TaskStatus, TaskStore } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
+import type { ForkSource } from './cache-fork.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
@@ -15,7 +16,7 @@ import type { TaskRun } from './task-run.js';
 export interface MainToolsRuntime {
   readonly agents: AgentCatalog;
   readonly store: TaskStore;
-  spawnInternal(options: SpawnOptions & { history?: Message[] }): TaskHandle;
+  spawnInternal(options: SpawnOptions & { history?: Message[]; fork?: ForkSource }): TaskHandle;
   get(id: string): TaskInfo | undefined;
   find(id: string): Promise<TaskInfo | undefined>;
   history(query?: TaskQuery): Promise<{ tasks: TaskInfo[]; cursor?: string }>;
@@ -82,10 +83,22 @@ function describeInfo(info: TaskInfo): string {
 /** What a main-agent tool needs to know about who is calling. */
 function caller(runtime: MainToolsRuntime, context: ToolContext) {
   const run = runtime.runOf(context.taskId);
+  const messages = run?.context?.messages;
+  // What the caller's requests sent, for a child that forks it (and reads its cached prefix).
+  const fork: ForkSource | undefined =
+    run && messages
+      ? {
+          model: run.spec.model,
+          system: run.spec.system,
+          tools: run.spec.requestTools ?? run.io.registry.specs,
+          messages,
+        }
+      : undefined;
   return {
     parentTaskId: run && run.spec.depth >= 1 ? run.spec.taskId : undefined,
     sessionKey: run?.spec.sessionKey ?? context.sessionKey ?? 'default',
-    messages: run?.context?.messages,
+    messages,
+    fork,
   };
 }
 
@@ -171,6 +184,7 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
             ...(input.run_in_background ? { background: true, announce: true } : {}),
             ...(who.parentTaskId ? { parentTaskId: who.parentTaskId } : {}),
             ...(who.messages ? { context: who.messages } : {}),
+            ...(who.fork ? { fork: who.fork } : {}),
             ...(history ? { history } : {}),
           });
         } catch (error) {

@@ -6,6 +6,7 @@ import type { TaskLimits, TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
+import { cacheFork, type ForkSource } from './cache-fork.js';
 import { forkContext } from './fork-context.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
@@ -57,15 +58,15 @@ const MAIN_TIMEOUT_MS = 24 * 3_600_000;
  */
 export function prepareTask(
   runtime: TaskPlanner,
-  raw: SpawnOptions & { history?: Message[] },
+  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource },
   taskId: string,
   main?: MainAgentRun,
 ): { spec: TaskSpec; registry: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
-  const history = raw.history;
+  const { history, fork } = raw;
   let rest: SpawnOptions = raw;
-  if ('history' in raw) {
-    const { history: _history, ...others } = raw;
+  if ('history' in raw || 'fork' in raw) {
+    const { history: _history, fork: _fork, ...others } = raw;
     rest = others;
   }
   const options = parseSpawnOptions(rest);
@@ -156,8 +157,18 @@ export function prepareTask(
     options.input === undefined
       ? options.prompt
       : `${options.prompt}\n\nInput:\n${JSON.stringify(options.input, null, 2)}`;
+  // A fork on the parent's model sends the parent's prefix unchanged (it reads the parent's cache);
+  // on another model no cache is shared, and the normalised, shorter context is sent instead.
+  const cached =
+    definition.forkContext && fork && fork.model === model && !history?.length
+      ? cacheFork(fork, { agent: definition.name, systemPrompt: spec.system, tools, prompt })
+      : undefined;
   if (history?.length) spec.messages = [...history, { role: 'user', content: prompt }];
-  else if (definition.forkContext && options.context?.length)
+  else if (cached) {
+    spec.system = cached.system;
+    spec.requestTools = cached.tools;
+    spec.messages = cached.messages;
+  } else if (definition.forkContext && options.context?.length)
     spec.messages = forkContext(options.context, (name) => registry.has(name), prompt);
   else spec.messages = [{ role: 'user', content: prompt }];
   return { spec, registry };

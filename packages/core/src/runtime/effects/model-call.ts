@@ -47,7 +47,8 @@ export async function callModel(
     messages: context.messages,
     // The grace turn sends the same tools as every turn before it, so the cached prefix (tools →
     // system → messages) still matches; its tool calls are not run (below) and its note says so.
-    tools: io.registry.specs as ToolSpec[],
+    // A forked child shows its parent's tools (its registry still decides what runs).
+    tools: spec.requestTools ?? (io.registry.specs as ToolSpec[]),
     maxTokens: host.maxTokens,
     taskId: spec.taskId,
     agent: spec.agent,
