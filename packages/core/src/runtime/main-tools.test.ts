@@ -200,7 +200,7 @@ describe('main-agent tools', () => {
 });
 
 describe('agents added after createRuntime', () => {
-  it('are offered to the main agent at its next request', async () => {
+  it('are announced to a session’s main agent in its next message, startable, while its task tool stays as first shown (its cached prefix kept)', async () => {
     const registry = createAgentRegistry({
       definitions: [{ name: 'explore', description: 'Reads things.', systemPrompt: 'x', tools: ['echo'] }],
     });
@@ -220,7 +220,28 @@ describe('agents added after createRuntime', () => {
     const second = await session.send('use the newcomer');
     expect(second.text).toBe('sub-agent answer');
     const mainRequests = model.requests.filter((request) => request.system.includes('main agent'));
-    const task = mainRequests.at(-1)!.tools.find((tool) => tool.name === 'task')!;
+    // The tools are the first request's, byte for byte: the prefix tools → system → messages holds.
+    expect(mainRequests.at(-1)!.tools).toEqual(mainRequests[0]!.tools);
+    const asked = mainRequests.findLast((request) =>
+      JSON.stringify(request.messages).includes('Joined later'),
+    )!;
+    const note = asked.messages
+      .filter((message) => message.role === 'user' && typeof message.content === 'string')
+      .at(-1)!;
+    expect(note.content).toMatch(
+      /^\[Agents available to the task tool since it was described[^\n]*\n- newcomer: Joined later\.\]\n\nuse the newcomer$/,
+    );
+    // Announced once: the next message carries no note.
+    await session.send('again');
+    const last = model.requests.filter((request) => request.system.includes('main agent')).at(-1)!;
+    const lastUser = last.messages
+      .filter((message) => message.role === 'user' && typeof message.content === 'string')
+      .at(-1)!;
+    expect(lastUser.content).toBe('again');
+    // A new session describes every agent in its task tool.
+    await runtime.createSession().send('use the newcomer');
+    const fresh = model.requests.filter((request) => request.system.includes('main agent')).at(-2)!;
+    const task = fresh.tools.find((tool) => tool.name === 'task')!;
     expect(task.description).toMatch(/- newcomer: Joined later\./);
     expect(
       (task.input_schema.properties as Record<string, { enum?: string[] }>).subagent_type!.enum,

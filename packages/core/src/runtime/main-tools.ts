@@ -356,6 +356,26 @@ function followAgents(runtime: MainToolsRuntime, build: (names: string[]) => Too
   };
 }
 
+/**
+ * A tool whose spec (description, JSON Schema) is fixed as it is now, while its input check and
+ * execution stay the live tool's: a session shows its main agent the `task` tool as it was at the
+ * session's first run, so an agent registered later does not rewrite the cached prefix, yet can be
+ * started (the live input check knows it).
+ */
+export function freezeTool(tool: Tool): Tool {
+  const { name, access, description, inputJsonSchema } = tool;
+  return {
+    name,
+    access,
+    description,
+    inputJsonSchema,
+    get input() {
+      return tool.input;
+    },
+    execute: (input, context) => tool.execute(input, context),
+  };
+}
+
 /** The `task` tool's description: what it does, then every available agent and when to use it. */
 export function taskDescription(runtime: MainToolsRuntime): string {
   return [

@@ -45,6 +45,8 @@ export function describePrompt(prompt: string): string {
  */
 export interface MainAgentRun {
   definition: AgentDefinition;
+  /** The main tools its registry is cut from (a session's, frozen at its first run). Default: the runtime's. */
+  mainTools?: readonly Tool[];
 }
 
 const MAIN_TIMEOUT_MS = 24 * 3_600_000;
@@ -140,10 +142,10 @@ export function prepareTask(
   if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
   if (options.input !== undefined) spec.input = options.input;
   if (definition.outputSchema) spec.outputSchema = definition.outputSchema;
-  // A main agent's registry is cut afresh for each run: the `task` tool it holds describes the
-  // agents registered by then (a registry keeps the tool specs it was made with).
+  // A main agent's registry is cut for each run, from the main tools its session gives (their specs
+  // frozen at the session's first run, so the cached prefix stays) or else the runtime's.
   const registry = main
-    ? createToolRegistry([...runtime.baseToolList(), ...runtime.mainTools()], {
+    ? createToolRegistry([...runtime.baseToolList(), ...(main.mainTools ?? runtime.mainTools())], {
         allow: tools.length ? tools : ['\u0000none'],
       })
     : runtime.agents.registryForSpec(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types.js';
 import { textReply } from '../testing/scripted-model.js';
+import { FORK_SEPARATOR } from './fork-context.js';
 import { fixtureRuntime, settle } from './test-fixtures.js';
 
 describe('two sessions with the same session key', () => {
@@ -13,7 +14,8 @@ describe('two sessions with the same session key', () => {
     const { runtime } = fixtureRuntime(
       async (request) => {
         const text = JSON.stringify(request.messages);
-        if (request.system.includes('main agent')) {
+        // A forked child sends the main agent's system prompt too; its instructions follow the fork separator.
+        if (request.system.includes('main agent') && !text.includes(FORK_SEPARATOR)) {
           // The first session's run waits while the second one runs and ends.
           if (text.includes('secret alpha') && request.messages.length === 1) await firstHeld;
           return request.messages.length === 1

@@ -8,8 +8,10 @@ import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
+import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { isThenable } from './emitter.js';
+import { freezeTool } from './main-tools.js';
 import { prepareTask, type TaskPlanner } from './prepare-task.js';
 import type { RunHost } from './run-host.js';
 import type { SubagentRef } from './subagent-snapshot.js';
@@ -93,6 +95,9 @@ export class Session {
   private readonly planned = new Map<string, PlannedRun>();
   private readonly unsubscribe: () => void;
   private closed = false;
+  /** The main tools shown since the first run, and the agents the `task` tool described then. */
+  private shownTools: Tool[] | undefined;
+  private shownAgents: Map<string, string> | undefined;
 
   constructor(runtime: SessionRuntime, host: RunHost, options: SessionOptions) {
     this.runtime = runtime;
@@ -132,15 +137,42 @@ export class Session {
   send(text: string): Promise<SessionReply> {
     return new Promise<SessionReply>((resolve, reject) => {
       if (this.closed) throw new TroupeError('RUNTIME_STOPPED', `Session ${this.actorId} is closed.`);
+      const { mainTools, note } = this.mainToolsForRun();
       const { spec, registry } = prepareTask(
         this.runtime,
-        { agent: this.definition.name, prompt: text, description: 'main agent', sessionKey: this.sessionKey },
+        {
+          agent: this.definition.name,
+          prompt: note ? `${note}\n\n${text}` : text,
+          description: 'main agent',
+          sessionKey: this.sessionKey,
+        },
         nextRunId(this.runtime, this.sessionKey),
-        { definition: this.definition },
+        { definition: this.definition, mainTools },
       );
       this.planned.set(spec.taskId, { spec, registry, resolve, reject });
       this.actor.send({ type: 'message.received', run: machineInputFromSpec(spec) });
     });
+  }
+
+  /**
+   * The main tools of this session's runs: those of its first run, with the `task` tool's spec
+   * frozen then (a registry change would otherwise rewrite the whole cached prefix of the
+   * conversation: tools come first in it). Agents registered or redescribed since are announced
+   * once, in a note before the next user message, and can be started like the others.
+   */
+  private mainToolsForRun(): { mainTools: readonly Tool[]; note?: string } {
+    const agents = this.runtime.agents.list();
+    if (!this.shownTools || !this.shownAgents) {
+      this.shownTools = this.runtime.mainTools().map(freezeTool);
+      this.shownAgents = new Map(agents.map((agent) => [agent.name, agent.description]));
+      return { mainTools: this.shownTools };
+    }
+    const added = agents.filter((agent) => this.shownAgents!.get(agent.name) !== agent.description);
+    if (added.length === 0) return { mainTools: this.shownTools };
+    for (const agent of added) this.shownAgents.set(agent.name, agent.description);
+    const lines = added.map((agent) => `- ${agent.name}: ${agent.description}`);
+    const note = `[Agents available to the task tool since it was described (use them as subagent_type like the others):\n${lines.join('\n')}]`;
+    return { mainTools: this.shownTools, note };
   }
 
   /**
