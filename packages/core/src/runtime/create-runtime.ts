@@ -42,8 +42,8 @@ import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
 import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
-import type { ForkSource } from './cache-fork.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
+import type { ForkSource } from './cache-fork.js';
 import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
 import { type ForkOptions, planFork, recordFork } from './fork-task.js';
@@ -738,6 +738,14 @@ export class Runtime implements TaskClient {
       ...this.host,
       store: nullStore,
       recordStatus: () => {},
+      // Background work outlives the 5-minute cache: the main agent's prefix must still be there
+      // for the announcement turn when it ends (decision 2026-11-26-cache-lifetime-per-conversation).
+      cacheLifetimeFor: (spec) =>
+        this.table
+          .list({ sessionKey: spec.sessionKey, active: true }, this.clock.now())
+          .some((info) => info.background)
+          ? '1h'
+          : undefined,
       finished: (task) => {
         this.sessionRuns.delete(task.spec.taskId);
       },

@@ -52,6 +52,12 @@ export interface RunHost {
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
   reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
+  /**
+   * The prompt-cache lifetime a task's next request asks for: `1h` when its conversation will wait
+   * longer than 5 minutes for its next request (a main agent whose session has background work
+   * running: its announcement comes when that work ends). Undefined: the adapter's default (5 min).
+   */
+  cacheLifetimeFor?(spec: TaskSpec): '5m' | '1h' | undefined;
   /** Called once, when the machine reaches a final state. */
   finished(task: RunningTask, result: TaskResult): void;
 }

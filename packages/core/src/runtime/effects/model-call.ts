@@ -50,6 +50,7 @@ export async function callModel(
     // A forked child shows its parent's tools (its registry still decides what runs).
     tools: spec.requestTools ?? (io.registry.specs as ToolSpec[]),
     maxTokens: host.maxTokens,
+    ...(host.cacheLifetimeFor?.(spec) === '1h' ? { cacheLifetime: '1h' as const } : {}),
     taskId: spec.taskId,
     agent: spec.agent,
   };
