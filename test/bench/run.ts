@@ -104,6 +104,21 @@ const startup = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'cli-
   encoding: 'utf8',
 }).stdout.trim();
 
+// Token cost (issue #26): eight scenarios through the runtime and @troupe/anthropic against the fake
+// API's prompt-cache simulator (BENCH_TOKEN_COST=0 skips it).
+const tokenCostOut =
+  process.env.BENCH_TOKEN_COST === '0'
+    ? undefined
+    : spawnSync(process.execPath, ['--import', 'tsx', join(here, 'token-cost.ts')], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 22,
+      }).stdout.trim();
+const tokenCost = tokenCostOut
+  ? (JSON.parse(tokenCostOut.split('\n').at(-1)!) as {
+      tokenCost: { name: string; actual: number; ideal: number }[];
+    })
+  : undefined;
+
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(
   `\nMachine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.arch()}`,
@@ -169,3 +184,15 @@ console.log(
   `- peak RSS for ${TASKS} tasks: ${rss.peakRssMb.toFixed(0)} MB (target ≤ 100 MB: ${rss.peakRssMb <= 100 ? 'met' : 'not met'})`,
 );
 console.log(`- per-task cost at 10,000 vs 100 tasks: ${ratio(perTask(large) / perTask(small), 1.3)}`);
+if (tokenCostOut && tokenCost) {
+  const lowest = Math.min(...tokenCost.tokenCost.map((row) => row.ideal / row.actual));
+  console.log(
+    `- token cost, every scenario at ≥ 98% of the ideal: lowest ${(lowest * 100).toFixed(1)}% (${lowest >= 0.98 ? 'met' : 'not met'})`,
+  );
+  console.log(
+    tokenCostOut
+      .split('\n')
+      .filter((line) => line.startsWith('|') || line.startsWith('Token cost') || line === '')
+      .join('\n'),
+  );
+}

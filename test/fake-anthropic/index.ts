@@ -3,12 +3,14 @@ export { ERROR_STATUS, errorBody } from './api-errors.js';
 export { type FakeHandlerModule, loadHandlerFile } from './handler-file.js';
 export { type ApiContentBlock, type ApiMessage, buildMessage } from './message.js';
 export {
+  type Boundary,
   type CacheUsage,
   estimateTokens,
   inputCost,
   minimumCacheableTokens,
   PromptCache,
   type PromptCacheOptions,
+  prefixBoundaries,
 } from './prompt-cache.js';
 export { type FakeScriptFile, parseScriptFile } from './script-file.js';
 export {

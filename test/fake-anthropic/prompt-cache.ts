@@ -82,11 +82,31 @@ function segmentsOf(body: Record<string, any>): Segment[] {
   return segments;
 }
 
-interface Boundary {
+/** The end of one block of a request's prefix (tools → system → messages), as the cache sees it. */
+export interface Boundary {
+  /** A hash of the model and the prefix up to here (`cache_control` left out). */
   key: string;
   /** Tokens of the prefix that ends here. */
   tokens: number;
+  /** The lifetime of the block's `cache_control`, when it is a breakpoint. */
   breakpoint: Lifetime | undefined;
+}
+
+/** Every block boundary of a request body's prefix, in order, with the request's total tokens. */
+export function prefixBoundaries(body: Record<string, any>): { boundaries: Boundary[]; total: number } {
+  const hash: Hash = createHash('sha256').update(String(body.model));
+  let chars = 0;
+  const boundaries: Boundary[] = [];
+  for (const segment of segmentsOf(body)) {
+    hash.update(segment.text);
+    chars += segment.text.length;
+    boundaries.push({
+      key: hash.copy().digest('hex'),
+      tokens: Math.ceil(chars / 4),
+      breakpoint: segment.breakpoint,
+    });
+  }
+  return { boundaries, total: Math.max(1, Math.ceil(chars / 4)) };
 }
 
 /**
