@@ -6,10 +6,10 @@ import type { Plugin } from 'vite';
  * what it imports statically. Chunks loaded on demand (the inspector page) have their own budget,
  * {@link LAZY_CHUNK_BUDGET_BYTES}; see docs/decisions/2026-11-26-inspector-bundle.md.
  */
-export const BUNDLE_BUDGET_BYTES = 250 * 1024;
+export const BUNDLE_BUDGET_BYTES = 150 * 1024;
 
 /** The budget of each chunk loaded on demand (a dynamic `import()`), gzipped. */
-export const LAZY_CHUNK_BUDGET_BYTES = 60 * 1024;
+export const LAZY_CHUNK_BUDGET_BYTES = 80 * 1024;
 
 /** One emitted JavaScript chunk and its sizes in bytes. */
 export interface ChunkSize {

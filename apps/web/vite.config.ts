@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { builtInAgentsPlugin } from './built-in-agents.js';
 import { bundleSizeReport } from './bundle-size.js';
 
 // The app builds the workspace packages from source (their `source` export condition), so a
@@ -14,6 +15,12 @@ export default defineConfig({
       '@opentelemetry/api': fileURLToPath(new URL('./src/shims/opentelemetry-api.ts', import.meta.url)),
     },
   },
-  build: { target: 'es2022', sourcemap: true, reportCompressedSize: false },
-  plugins: [bundleSizeReport()],
+  // Browsers that run es2022 all support <link rel=modulepreload>: no polyfill.
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    reportCompressedSize: false,
+    modulePreload: { polyfill: false },
+  },
+  plugins: [builtInAgentsPlugin(), bundleSizeReport()],
 });

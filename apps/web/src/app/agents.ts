@@ -1,22 +1,16 @@
-import { type AgentDefinition, parseAgentFile } from '@troupe/core';
+import builtInJson from 'virtual:troupe-built-in-agents';
+import type { AgentDefinition } from '@troupe/core';
 import { createStore, del, entries, set } from 'idb-keyval';
-
-// The built-in agents, the same Markdown files the CLI loads, bundled as text.
-const BUILT_IN = import.meta.glob('../../../../agents/*.md', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
 
 /** The user's agents live in their own IndexedDB database, never in the task store. */
 const userAgents = createStore('troupe-web-agents', 'agents');
 
-/** The built-in agent definitions. */
+/**
+ * The built-in agent definitions: the repository's `agents/*.md`, the files the CLI loads, parsed
+ * at build time (see `built-in-agents.ts`), so the page loads no YAML parser at start.
+ */
 export function builtInAgents(): AgentDefinition[] {
-  return Object.entries(BUILT_IN).map(([path, text]) => {
-    const { definition } = parseAgentFile(text as string, { path: path.split('/').pop()! });
-    return { ...definition, source: 'builtin' as const };
-  });
+  return JSON.parse(builtInJson) as AgentDefinition[];
 }
 
 /** The user's agent files, name → Markdown. */
@@ -24,17 +18,15 @@ export async function loadUserAgentFiles(): Promise<Map<string, string>> {
   return new Map((await entries<string, string>(userAgents)).map(([name, text]) => [name, text]));
 }
 
-/** Parses the user's stored agents, skipping (and reporting) any that no longer parse. */
-export async function loadUserAgents(): Promise<AgentDefinition[]> {
-  const definitions: AgentDefinition[] = [];
-  for (const [name, text] of await loadUserAgentFiles()) {
-    try {
-      definitions.push({ ...parseAgentFile(text, { path: `${name}.md` }).definition, source: 'user' });
-    } catch (error) {
-      console.warn(`Agent ${name} does not parse:`, error);
-    }
-  }
-  return definitions;
+/**
+ * Parses the user's stored agents, skipping (and reporting through `onProblem`) any that no longer
+ * parse. The parser loads only when there is an agent to parse.
+ */
+export async function loadUserAgents(onProblem: (text: string) => void): Promise<AgentDefinition[]> {
+  const files = await loadUserAgentFiles();
+  if (files.size === 0) return [];
+  const { parseUserAgents } = await import('./parse-user-agents.js');
+  return parseUserAgents(files, onProblem);
 }
 
 /** Stores a user agent under its name. */

@@ -1,5 +1,6 @@
 import type { Runtime, Session, TaskStore } from '@troupe/core';
 import type { ChatHistory } from './chat-history.js';
+import type { ChatLog } from './chat-log.js';
 import type { ModelSettings } from './settings.js';
 import type { TaskViews } from './task-views.js';
 
@@ -9,6 +10,8 @@ export interface AppContext {
   store: TaskStore;
   session: Session;
   chat: ChatHistory;
+  /** The conversation as shown: kept from the session's messages whichever page is open. */
+  chatLog: ChatLog;
   views: TaskViews;
   settings: ModelSettings;
 }

@@ -1,11 +1,12 @@
-import { createAnthropicModel } from '@troupe/anthropic';
 import { createFetchTool, createOpfsTools, openOpfsWorkspace } from '@troupe/browser';
 import { createRuntime, type ModelAdapter, type Runtime, type TaskStore } from '@troupe/core';
 import { createRecorder, type TimelineRecorder } from '@troupe/inspect';
 import { builtInAgents, loadUserAgents } from './agents.js';
 import { createDemoModel } from './demo-model.js';
 import { seedDemoProject } from './demo-project.js';
+import { showNotice } from './notice.js';
 import type { ModelSettings } from './settings.js';
+import { unconfiguredModel } from './unconfigured-model.js';
 
 /** The running app: its runtime, store and the settings it was made with. */
 export interface AppRuntime {
@@ -16,12 +17,20 @@ export interface AppRuntime {
   recorder: TimelineRecorder;
 }
 
-function modelFor(settings: ModelSettings, pace: number): ModelAdapter {
+/**
+ * The demo's model, or Claude: the Anthropic client (most of the app's code) is loaded only then.
+ * Claude with neither a key nor a proxy gets a model that says so on every call. Two retries (not
+ * the SDK adapter's four): in a page, a failure shown in a few seconds beats a long wait.
+ */
+async function modelFor(settings: ModelSettings, pace: number): Promise<ModelAdapter> {
   if (settings.mode === 'demo') return createDemoModel(pace);
+  if (!settings.apiKey && !settings.baseURL) return unconfiguredModel();
+  const { createAnthropicModel } = await import('@troupe/anthropic');
   return createAnthropicModel({
-    // A key typed by the user (sessionStorage only) or none when a proxy adds it.
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : { apiKey: 'proxy' }),
+    // A key typed by the user (sessionStorage only), or a placeholder when the proxy adds it.
+    apiKey: settings.apiKey ?? 'proxy',
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    maxRetries: 2,
     dangerouslyAllowBrowser: true,
     env: {},
   });
@@ -39,8 +48,8 @@ export async function createAppRuntime(settings: ModelSettings, store: TaskStore
   if (settings.mode === 'demo') await seedDemoProject(workspace);
   const recorder = createRecorder({ secrets: [settings.apiKey] });
   const runtime = createRuntime({
-    model: modelFor(settings, Number.isFinite(pace) ? pace : 1),
-    agents: [...builtInAgents(), ...(await loadUserAgents())],
+    model: await modelFor(settings, Number.isFinite(pace) ? pace : 1),
+    agents: [...builtInAgents(), ...(await loadUserAgents(showNotice))],
     tools: [...createOpfsTools(workspace), createFetchTool({ allowedOrigins: [location.origin] })],
     approval: 'ask',
     store,

@@ -3,8 +3,15 @@ import { createStore, get, set } from 'idb-keyval';
 
 /** One line of the chat as the page shows it. */
 export interface ChatLine {
-  role: 'user' | 'assistant' | 'announcement';
+  role: 'user' | 'assistant' | 'announcement' | 'error';
+  /** The text; for an error, its cause. */
   text: string;
+  /** An error's headline. */
+  title?: string;
+  /** An error's way on: what to do in this app. */
+  advice?: string;
+  /** The message to send again (an error line's retry button). */
+  retry?: string;
 }
 
 /** The chat that survives a reload: the session's key, its conversation, and the lines shown. */

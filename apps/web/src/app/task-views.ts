@@ -22,6 +22,8 @@ export interface TaskView {
   elapsedMs: number;
   terminateReason?: string;
   error?: string;
+  /** Tool calls of this task the user denied (seen since this page loaded, or remembered). */
+  denied?: string[];
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -42,7 +44,9 @@ export function taskLine(view: TaskView): string {
     case 'awaitingApproval':
       return `${label} ... ${stats} · waiting for approval`;
     case 'completed':
-      return `${label} - done ${totals}`;
+      return view.denied?.length
+        ? `${label} - done, ${view.denied.join(', ')} denied ${totals}`
+        : `${label} - done ${totals}`;
     case 'cancelled':
       return `${label} - cancelled ${totals}`;
     default:
@@ -66,16 +70,24 @@ function viewOf(info: TaskInfo): TaskView {
   };
 }
 
+/** What the views read tasks from: their events, and (a local runtime) their live information. */
+export type TaskSource = Pick<TaskClient, 'on'> & { get?(id: string): TaskInfo | undefined };
+
 /**
- * Keeps one {@link TaskView} per task of a task client (the app's runtime, or any other): from its
- * events and its history ({@link TaskViews.addHistory}).
+ * Keeps one {@link TaskView} per task of a task client (the app's runtime, or any other), derived
+ * from the client's own state: on every event of a task its view is read again from `get` (the
+ * runtime's table: status, counters, result), so the board cannot disagree with the runtime; a
+ * client without `get` falls back to the event's fields. While tasks run, {@link TaskViews.tick}
+ * refreshes their timers. History ({@link TaskViews.addHistory}) fills in tasks not seen live.
  */
 export class TaskViews {
   readonly views = new Map<string, TaskView>();
   private readonly listeners = new Set<(view: TaskView) => void>();
   private readonly stops: (() => void)[] = [];
+  /** Denied tool calls by task id (from `approval.resolved` events, and remembered ones). */
+  private readonly denials = new Map<string, string[]>();
 
-  constructor(tasks: Pick<TaskClient, 'on'>) {
+  constructor(private readonly tasks: TaskSource) {
     const status: [RuntimeEventName, TaskStatus | undefined][] = [
       ['task.queued', 'queued'],
       ['task.started', 'running'],
@@ -83,13 +95,30 @@ export class TaskViews {
       ['tool.started', undefined],
       ['tool.finished', undefined],
       ['approval.requested', 'awaitingApproval'],
-      ['approval.resolved', 'running'],
+      ['approval.resolved', undefined],
       ['task.completed', 'completed'],
       ['task.failed', 'failed'],
       ['task.cancelled', 'cancelled'],
     ];
     for (const [name, next] of status) {
       this.stops.push(tasks.on(name, (event: unknown) => this.update(event as TaskEventBase, next)));
+    }
+    this.stops.push(
+      tasks.on('approval.resolved', (event) => {
+        if (event.decision !== 'deny') return;
+        this.denials.set(event.taskId, [...(this.denials.get(event.taskId) ?? []), event.tool]);
+        const view = this.views.get(event.taskId);
+        if (view) this.publish({ ...view, denied: this.denials.get(event.taskId)! });
+      }),
+    );
+  }
+
+  /** Remembered denials (from before a reload): task id → denied tools. */
+  addDenials(denials: ReadonlyMap<string, string[]>): void {
+    for (const [taskId, tools] of denials) {
+      this.denials.set(taskId, tools);
+      const view = this.views.get(taskId);
+      if (view) this.publish({ ...view, denied: tools });
     }
   }
 
@@ -100,9 +129,20 @@ export class TaskViews {
   addHistory(tasks: readonly TaskInfo[]): void {
     const live = [...this.views];
     this.views.clear();
-    for (const info of tasks) if (!live.some(([id]) => id === info.id)) this.views.set(info.id, viewOf(info));
+    for (const info of tasks)
+      if (!live.some(([id]) => id === info.id)) this.views.set(info.id, this.withDenials(viewOf(info)));
     for (const [id, view] of live) this.views.set(id, view);
     for (const view of this.views.values()) for (const listener of this.listeners) listener(view);
+  }
+
+  /** Reads every unfinished task again (its timer, its status): call it every second or so. */
+  tick(): void {
+    if (!this.tasks.get) return;
+    for (const view of [...this.views.values()]) {
+      if (isFinalStatus(view.status)) continue;
+      const info = this.tasks.get(view.taskId);
+      if (info) this.publish(this.withDenials(viewOf(info)));
+    }
   }
 
   /** Calls `listener` with every view that changes; returns an unsubscribe function. */
@@ -111,10 +151,25 @@ export class TaskViews {
     return () => this.listeners.delete(listener);
   }
 
+  private withDenials(view: TaskView): TaskView {
+    const denied = this.denials.get(view.taskId);
+    return denied ? { ...view, denied } : view;
+  }
+
+  private publish(view: TaskView): void {
+    this.views.set(view.taskId, view);
+    for (const listener of this.listeners) listener(view);
+  }
+
   private update(
     event: TaskEventBase & { result?: { terminateReason: string; error?: { message: string } } },
     next?: TaskStatus,
   ): void {
+    const info = this.tasks.get?.(event.taskId);
+    if (info) {
+      this.publish(this.withDenials(viewOf(info)));
+      return;
+    }
     const previous = this.views.get(event.taskId);
     const view: TaskView = {
       taskId: event.taskId,
@@ -130,9 +185,8 @@ export class TaskViews {
       ...(event.result?.error ? { error: event.result.error.message } : {}),
     };
     // A resolved approval of a task that already ended must not bring its row back to running.
-    if (previous && isFinalStatus(previous.status) && next === 'running') return;
-    this.views.set(event.taskId, view);
-    for (const listener of this.listeners) listener(view);
+    if (previous && isFinalStatus(previous.status) && !isFinalStatus(view.status)) return;
+    this.publish(this.withDenials(view));
   }
 
   /** Stops listening to the client. */

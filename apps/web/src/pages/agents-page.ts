@@ -1,4 +1,4 @@
-import { parseAgentFile } from '@troupe/core';
+import { checkAgentFile } from '../app/agent-problems.js';
 import { builtInAgents, deleteUserAgent, loadUserAgentFiles, saveUserAgent } from '../app/agents.js';
 import type { AppContext } from '../app/app-context.js';
 import { h } from '../app/dom.js';
@@ -13,32 +13,41 @@ maxTurns: 8
 You are ...
 `;
 
-/** Problems of an agent file as the parser reports them, each with its line when known. */
-function problems(text: string): { name?: string; lines: string[] } {
-  try {
-    const { definition, warnings } = parseAgentFile(text, { path: 'agent.md' });
-    return {
-      name: definition.name,
-      lines: warnings.map((warning) => `line ${warning.line ?? '?'}: ${warning.message}`),
-    };
-  } catch (error) {
-    const line = (error as { line?: number }).line;
-    return { lines: [`${line ? `line ${line}: ` : ''}${(error as Error).message}`] };
-  }
-}
-
-/** The agents: built-in ones listed, the user's own edited as Markdown, validated as typed. */
-export function mountAgentsPage(element: HTMLElement, _app: AppContext): () => void {
-  const editor = h('textarea', { name: 'agent', rows: 14, spellcheck: 'false', value: TEMPLATE });
-  const report = h('ul', { class: 'problems', 'aria-label': 'problems' });
-  const status = h('p', { class: 'muted' });
-  const mine = h('ul', { class: 'agents-mine' });
+/**
+ * The agents: built-in ones listed with their whole descriptions, the user's own edited as
+ * Markdown and checked as typed (every problem at once, errors apart from warnings), saved to
+ * IndexedDB, deleted after a confirmation.
+ */
+export function mountAgentsPage(element: HTMLElement, app: AppContext): () => void {
+  const builtIns = builtInAgents();
+  const knownTools = [...app.runtime.baseToolList(), ...app.runtime.mainTools()].map((tool) => tool.name);
+  const context = { knownTools, builtIns: builtIns.map((agent) => agent.name) };
+  const editor = h('textarea', {
+    name: 'agent',
+    rows: 14,
+    spellcheck: 'false',
+    value: TEMPLATE,
+    'aria-label': 'agent file (Markdown with front matter)',
+  });
+  const report = h('ul', { class: 'problems', 'aria-label': 'problems', 'aria-live': 'polite' });
+  const status = h('p', { class: 'muted', role: 'status' });
+  const mine = h('ul', { class: 'agents-mine', 'aria-label': 'your agents' });
   const validate = () => {
-    const found = problems(editor.value);
-    report.replaceChildren(...found.lines.map((line) => h('li', {}, line)));
-    status.textContent = found.name
-      ? `Valid: ${found.name}${found.lines.length ? ' (with warnings)' : ''}`
-      : 'Not valid yet.';
+    const found = checkAgentFile(editor.value, context);
+    report.replaceChildren(
+      ...found.problems.map((problem) =>
+        h(
+          'li',
+          { class: `problem-${problem.severity}`, dataset: { severity: problem.severity } },
+          `${problem.severity === 'error' ? 'Error' : 'Warning'}${problem.line ? `, line ${problem.line}` : ''}: ${problem.message}`,
+        ),
+      ),
+    );
+    const errors = found.problems.filter((problem) => problem.severity === 'error').length;
+    const warnings = found.problems.length - errors;
+    status.textContent = found.definition
+      ? `Valid: ${found.definition.name}${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`
+      : `Not valid yet: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.`;
     return found;
   };
   const refresh = async () => {
@@ -51,6 +60,7 @@ export function mountAgentsPage(element: HTMLElement, _app: AppContext): () => v
           h(
             'button',
             {
+              type: 'button',
               class: 'link',
               onclick: () => {
                 editor.value = text;
@@ -59,12 +69,17 @@ export function mountAgentsPage(element: HTMLElement, _app: AppContext): () => v
             },
             name,
           ),
+          context.builtIns.includes(name) && h('span', { class: 'muted' }, ' (replaces the built-in agent) '),
           h(
             'button',
             {
+              type: 'button',
               class: 'danger',
+              'aria-label': `Delete ${name}`,
               onclick: async () => {
+                if (!confirm(`Delete your agent "${name}"? This cannot be undone.`)) return;
                 await deleteUserAgent(name);
+                status.textContent = `Deleted ${name}; the main agent stops offering it after a reload.`;
                 await refresh();
               },
             },
@@ -73,16 +88,28 @@ export function mountAgentsPage(element: HTMLElement, _app: AppContext): () => v
         ),
       ),
     );
+    if (files.size === 0) mine.replaceChildren(h('li', { class: 'muted' }, 'None yet: write one below.'));
   };
   editor.addEventListener('input', validate);
   const save = h(
     'button',
     {
+      type: 'button',
       onclick: async () => {
         const found = validate();
-        if (!found.name) return;
-        await saveUserAgent(found.name, editor.value);
-        status.textContent = `Saved ${found.name}; it is offered to the main agent after a reload.`;
+        if (!found.definition) {
+          status.textContent = 'Not saved: fix the errors listed below first.';
+          return;
+        }
+        const name = found.definition.name;
+        try {
+          await saveUserAgent(name, editor.value);
+          status.textContent = context.builtIns.includes(name)
+            ? `Saved ${name}: it replaces the built-in agent of that name after a reload.`
+            : `Saved ${name}; it is offered to the main agent after a reload.`;
+        } catch (error) {
+          status.textContent = `Not saved: ${(error as Error).message}`;
+        }
         await refresh();
       },
     },
@@ -92,13 +119,12 @@ export function mountAgentsPage(element: HTMLElement, _app: AppContext): () => v
     h('h2', {}, 'Built-in agents'),
     h(
       'ul',
-      {},
-      ...builtInAgents().map((agent) =>
-        h('li', {}, h('strong', {}, agent.name), ` — ${agent.description.slice(0, 140)}`),
-      ),
+      { class: 'agents-builtin' },
+      ...builtIns.map((agent) => h('li', {}, h('strong', {}, agent.name), ` — ${agent.description}`)),
     ),
     h('h2', {}, 'Your agents'),
     mine,
+    h('h2', {}, 'Write an agent'),
     editor,
     status,
     report,
