@@ -18,17 +18,23 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Builds the app for production into a fresh directory; returns the directory. */
-export async function buildApp(): Promise<string> {
+/**
+ * Builds the app for production into a fresh directory; returns the directory. `root` builds the
+ * app of another checkout (default: this one's).
+ */
+export async function buildApp(root = appRoot): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'troupe-web-'));
-  await build({ root: appRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   return outDir;
 }
 
-/** Serves a built app on a free loopback port. */
-export async function serveApp(outDir: string): Promise<{ server: PreviewServer; url: string }> {
+/** Serves a built app on a free loopback port (`root`: the app's folder, as given to {@link buildApp}). */
+export async function serveApp(
+  outDir: string,
+  root = appRoot,
+): Promise<{ server: PreviewServer; url: string }> {
   const server = await preview({
-    root: appRoot,
+    root,
     logLevel: 'warn',
     build: { outDir },
     preview: { port: 0, host: '127.0.0.1', strictPort: false },

@@ -19,7 +19,7 @@ export interface AgentCheck {
 }
 
 /** Model aliases the runtime resolves (and `inherit`). */
-const MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan', 'default']);
+const MODEL_ALIASES = new Set(['inherit', 'haiku', 'sonnet', 'opus', 'small', 'plan']);
 
 /** `agent.md:4: text` → `text`: the parser's messages start with where they are. */
 const withoutLocation = (message: string): string =>
@@ -86,12 +86,13 @@ export function checkAgentFile(
             message: `unknown tool '${tool}': this app has ${context.knownTools.join(', ')}; the agent will not get it.`,
           });
       const model = parsed.definition.model;
-      if (model && !MODEL_ALIASES.has(model) && !/^claude-/.test(model)) {
+      const noted = parsed.warnings.some((warning) => warning.kind === 'model-unrecognised');
+      if (model && !noted && !MODEL_ALIASES.has(model) && !/^claude-/.test(model)) {
         const modelLine = text.split('\n').findIndex((line) => /^model\s*:/.test(line)) + 1;
         problems.push({
           severity: 'warning',
           ...(modelLine ? { line: modelLine } : {}),
-          message: `unknown model '${model}': use an alias (sonnet, opus, haiku, inherit) or a Claude model id; a call with it will fail.`,
+          message: `unknown model '${model}': use an alias (haiku, sonnet, opus, small, plan, inherit) or a Claude model id; a call with it will fail.`,
         });
       }
       if (context.builtIns.includes(parsed.definition.name))

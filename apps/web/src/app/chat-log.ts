@@ -32,7 +32,8 @@ export class ChatLog {
     this.stops.push(session.on('message', (message) => this.onMessage(message)));
     this.stops.push(
       runtime.on('task.progress', (event) => {
-        if (!event.taskId.startsWith(`${session.sessionKey}#`)) return;
+        // Only while a run is answering (a late event of an ended run does not bring it back).
+        if (!event.taskId.startsWith(`${session.sessionKey}#`) || this.asked.length === 0) return;
         const live = this.live ?? { thinking: '', text: '' };
         this.live = live;
         if (event.kind === 'text') live.text += event.text;

@@ -36,10 +36,10 @@ function toolResults(messages: readonly Message[]): string[] {
   return results;
 }
 
-/** The word of `text` a search is about: its longest word that is not a stop word. */
+/** The word of `text` a search is about: its first word that is not a stop word. */
 export function searchWordOf(text: string): string {
   const words = text.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? [];
-  return words.filter((word) => !STOP_WORDS.has(word)).sort((a, b) => b.length - a.length)[0] ?? 'todo';
+  return words.find((word) => !STOP_WORDS.has(word)) ?? 'todo';
 }
 
 /** The main agent's answer to an announcement: what ended, and what it produced (its first line). */

@@ -1,6 +1,6 @@
 // A small Markdown renderer that builds DOM nodes, never HTML: text always goes in as text, so a
 // model's answer cannot inject markup or script. Links keep only http(s) and mailto targets.
-// Why not a library: see docs/decisions/2026-11-26-web-markdown.md.
+// Why not a library: see docs/decisions/2026-11-26-web-markdown-and-bundle.md.
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
