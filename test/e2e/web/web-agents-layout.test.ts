@@ -49,7 +49,12 @@ describe('the agents editor', () => {
       page
         .locator(`.problems li[data-severity="${severity}"]`)
         .first()
-        .evaluate('(node) => getComputedStyle(node).color') as Promise<string>;
+        .evaluate(
+          (node) =>
+            (
+              globalThis as unknown as { getComputedStyle(node: unknown): Record<string, string> }
+            ).getComputedStyle(node).color as string,
+        );
     await editor.fill('---\nname: checker\nmaxTurns: -1\ntools: read, WebFetch\n---\nYou check.\n');
     await expect.poll(() => problems(page, 'warning')).toHaveLength(1);
     expect(await colour('warning')).not.toBe(await colour('error'));

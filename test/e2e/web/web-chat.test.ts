@@ -105,7 +105,19 @@ describe('the chat', () => {
       expect(await reply.locator('a[href="https://example.com/docs"]').count()).toBe(1);
       expect(await page.locator('.chat-log a[href^="javascript:"]').count()).toBe(0);
       expect(await page.locator('.chat-log img, .chat-log script, .chat-log b').count()).toBe(0);
-      expect(await reply.textContent()).toContain('<img src="x"');
+      expect(await reply.textContent()).toContain('<img src="x" onerror="window.__pwned=1">');
+      // List items are not drawn as chat bubbles of their own.
+      expect(
+        await reply
+          .locator('ol li')
+          .first()
+          .evaluate(
+            (node) =>
+              (
+                globalThis as unknown as { getComputedStyle(node: unknown): Record<string, string> }
+              ).getComputedStyle(node).borderTopWidth as string,
+          ),
+      ).toBe('0px');
       expect(await reply.locator('ol li').count()).toBe(2);
       expect(await reply.locator('pre code').textContent()).toBe('const x = "<b>not bold</b>";');
       expect(await page.evaluate('window.__pwned')).toBeUndefined();

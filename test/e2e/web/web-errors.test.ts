@@ -117,10 +117,19 @@ describe('errors are shown with their cause and a way on', () => {
         );
 
       await useClaude(app, page, KEY, noCors.url);
+      const errorsBefore = await page.locator('.chat-log .chat-error').count();
       await send(page, 'Through CORS?');
       await expect
-        .poll(() => lastError(page).textContent(), { timeout: 30_000 })
-        .toMatch(/Claude could not be reached.*CORS/s);
+        .poll(() => page.locator('.chat-log .chat-error').count(), { timeout: 30_000 })
+        .toBe(errorsBefore + 1);
+      expect(await lastError(page).textContent()).toMatch(
+        new RegExp(
+          `Claude could not be reached.*Failed to fetch.*${noCors.url.replace(/[.:/]/g, '\\$&')}.*CORS`,
+          's',
+        ),
+      );
+      // The adapter's advice for a terminal (environment variables) is not shown in the page.
+      expect(await lastError(page).textContent()).not.toMatch(/ANTHROPIC_BASE_URL/);
       expect(noCors.requests.filter((request) => request.method === 'POST')).toEqual([]);
       await screenshot(page, 'errors-claude');
       expect(errors).toEqual([]);

@@ -10,8 +10,10 @@ export function safeHref(url: string): string | undefined {
   return SAFE_LINK.test(trimmed) ? trimmed : undefined;
 }
 
+// Underscore emphasis only between non-word characters (`snake_case`, `__pwned` stay as written),
+// as in CommonMark.
 const INLINE =
-  /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|\[([^\]]+)\]\(([^)\s]+)\)/g;
+  /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|\*\*([^*]+)\*\*|(?<!\w)__([^_]+)__(?!\w)|\*([^*\s][^*]*)\*|(?<!\w)_([^_\s][^_]*)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
 
 /** Appends `text` with inline Markdown (code, strong, emphasis, links) to `parent`. */
 function appendInline(parent: Node, text: string): void {

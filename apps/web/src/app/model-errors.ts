@@ -53,5 +53,19 @@ function titleFor(code: string): string {
 
 /** How the page shows `error` (a task's or a reply's), with where model requests go (`baseURL`). */
 export function describeError(error: Pick<SerializedError, 'code' | 'message'>, baseURL: string): ErrorView {
-  return { title: titleFor(error.code), cause: error.message, advice: adviceFor(error.code, baseURL) };
+  return {
+    title: titleFor(error.code),
+    cause: causeOf(error.message),
+    advice: adviceFor(error.code, baseURL),
+  };
+}
+
+/**
+ * The Anthropic adapter's message up to its tries (`… gave up after 3 attempts.`): what follows is
+ * its advice for a terminal (environment variables), which the page replaces with its own.
+ */
+function causeOf(message: string): string {
+  return (
+    /^[\s\S]*?(?:gave up after \d+ attempts?|attempt \d+ failed, retrying)\./.exec(message)?.[0] ?? message
+  );
 }
