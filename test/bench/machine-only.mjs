@@ -3,7 +3,7 @@
 // no runtime, driver, store, events or effects; and the same under the supervisor (queue, spawn,
 // stop: troupe's actor system without its runtime). Used by measure.mjs.
 import { subagentMachine, supervisorMachine } from '@troupe/core/internal';
-import { createActor } from 'xstate';
+import { createActor, createMachine } from 'xstate';
 
 const usage = { input: 100, output: 20 };
 const limits = { maxTurns: 6, tokenBudget: 1_000_000, timeoutMs: 300_000 };
@@ -59,11 +59,35 @@ const inputOf = (task) => ({
   hasOutputSchema: false,
 });
 
-/** Runs `tasks` subagent actors one after another; resolves with the elapsed ms. */
-export async function runMachineOnly(tasks, turns) {
+/** A state node's config with no `invoke`, its children's neither. */
+function withoutInvokes(node) {
+  const { invoke: _invoke, ...rest } = node;
+  if (rest.states)
+    rest.states = Object.fromEntries(
+      Object.entries(rest.states).map(([key, child]) => [key, withoutInvokes(child)]),
+    );
+  return rest;
+}
+
+/**
+ * The subagent machine with the same states, transitions, guards and actions but no invoked effect
+ * actors: what the machine's turn costs in XState when effects are not actors (the deadline is
+ * only commanded on approval and grace turns, which this workload has none of).
+ */
+const machineWithoutEffects = createMachine(
+  withoutInvokes(subagentMachine.config),
+  subagentMachine.implementations,
+);
+
+/**
+ * Runs `tasks` subagent actors one after another; resolves with the elapsed ms. With
+ * `{ effects: false }`, the machine without its invoked effect actors.
+ */
+export async function runMachineOnly(tasks, turns, { effects = true } = {}) {
+  const logic = effects ? subagentMachine : machineWithoutEffects;
   const started = performance.now();
   for (let task = 0; task < tasks; task++) {
-    const actor = createActor(subagentMachine, { input: inputOf(task) });
+    const actor = createActor(logic, { input: inputOf(task) });
     actor.start();
     for (const event of eventsOf(task, turns)) actor.send(event);
     if (actor.getSnapshot().status !== 'done') throw new Error('bench: the machine did not finish');

@@ -41,11 +41,13 @@ async function once(size = tasks) {
         ? await runPlainXState(size, TURNS_PER_TASK)
         : kind === 'machine'
           ? await runMachineOnly(size, TURNS_PER_TASK)
-          : kind === 'supervised'
-            ? await runSupervisedOnly(size, TURNS_PER_TASK)
-            : kind === 'troupe-file'
-              ? await runWithFileStore(size)
-              : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
+          : kind === 'machine-no-effects'
+            ? await runMachineOnly(size, TURNS_PER_TASK, { effects: false })
+            : kind === 'supervised'
+              ? await runSupervisedOnly(size, TURNS_PER_TASK)
+              : kind === 'troupe-file'
+                ? await runWithFileStore(size)
+                : await runTroupe(size, { events: kind !== 'troupe-quiet', store: createMemoryStore() });
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
 }

@@ -24,6 +24,8 @@ export function isValidAgentName(name: string): boolean {
  * when nothing usable is left (e.g. a name written only in Japanese).
  */
 export function normaliseAgentName(name: string): string {
+  // Every lookup by name comes here (a spawn, a restore): a valid name is its own normal form.
+  if (isValidAgentName(name)) return name;
   const plain = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   // Split camelCase only in a single word (`CSharpExpert`); in `Python DevOps Expert` the words
   // are already separated and `DevOps` is one of them.

@@ -790,7 +790,8 @@ export class Runtime implements TaskClient {
   private started(taskId: string, ref: SubagentRef | undefined): void {
     const entry = this.table.get(taskId);
     if (!entry || !ref) return;
-    const definition = this.agents.get(entry.spec.agent);
+    // With no tool sources, the registry cut when the task was planned is the one it runs with.
+    const definition = this.options.toolSources?.length ? this.agents.get(entry.spec.agent) : undefined;
     const registry = definition
       ? this.withToolSources(entry.registry, entry.spec, definition)
       : entry.registry;
