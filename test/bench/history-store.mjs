@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime } from '@troupe/core';
 import { SCHEMA_VERSION } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
-import { lookupTool, zeroLatencyModel } from './workload.mjs';
+import { measureHistoryPages, openHistoryRuntime } from './history-pages.mjs';
 
 const SYSTEM = 'You work. '.repeat(40);
 
@@ -86,37 +85,13 @@ async function measure(dir) {
   globalThis.gc?.();
   const before = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
-  const runtime = createRuntime({
-    model: zeroLatencyModel,
-    tools: [lookupTool],
-    agents: [{ name: 'worker', description: 'Does work.', systemPrompt: 'You work.', tools: ['lookup'] }],
-    store: createFileStore({ dir }),
-  });
-  const time = async (work) => {
-    const started = performance.now();
-    const value = await work();
-    return [performance.now() - started, value];
-  };
-  const [firstPageMs, first] = await time(() => runtime.history({ limit: 50 }));
-  const [nextPageMs, next] = await time(() => runtime.history({ limit: 50, cursor: first.cursor }));
-  const [filteredMs, filtered] = await time(() =>
-    runtime.history({ status: 'completed', agent: 'helper', limit: 50, cursor: next.cursor }),
-  );
-  const oldest = filtered.tasks.at(-1)?.id;
-  const [findMs, found] = await time(() => runtime.find(oldest));
-  if (
-    first.tasks.length !== 50 ||
-    next.tasks.length !== 50 ||
-    filtered.tasks.length !== 50 ||
-    found?.status !== 'completed' ||
-    first.tasks[0]?.id <= next.tasks[0]?.id
-  )
-    throw new Error('bench: history did not list the stored tasks newest first');
+  const runtime = openHistoryRuntime(dir);
+  const times = await measureHistoryPages(runtime, { agent: 'helper', nextPage: true });
   globalThis.gc?.();
   const heapMb = (process.memoryUsage().heapUsed - before) / 2 ** 20;
   const rssMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
   await runtime.shutdown();
-  return { firstPageMs, nextPageMs, filteredMs, findMs, heapMb, rssMb };
+  return { ...times, heapMb, rssMb };
 }
 
 const [mode, arg] = process.argv.slice(2);
