@@ -5,6 +5,7 @@ import type { SubagentEvent } from '../machines/subagent-events.js';
 import { subagentMachine } from '../machines/subagent-machine.js';
 import type { SubagentSnapshot } from '../runtime/subagent-snapshot.js';
 import { isFinalStatus } from './statuses.js';
+import { factsOf } from './task-facts.js';
 import {
   type JournalEntry,
   SCHEMA_VERSION,
@@ -114,20 +115,7 @@ export function foldStatusRecords(records: Iterable<TaskStatusRecord>): Map<stri
 
 /** A stored task without its conversation: what `listTasks` returns. */
 export function summaryOf(task: StoredTask): TaskSummary {
-  const { spec } = task;
-  const summary: TaskSummary = {
-    taskId: spec.taskId,
-    agent: spec.agent,
-    description: spec.description,
-    sessionKey: spec.sessionKey,
-    status: task.status,
-    background: spec.background,
-    depth: spec.depth,
-    model: spec.model,
-    createdAt: spec.createdAt,
-    updatedAt: task.updatedAt,
-  };
-  if (spec.parentTaskId) summary.parentTaskId = spec.parentTaskId;
+  const summary: TaskSummary = { ...factsOf(task.spec), status: task.status, updatedAt: task.updatedAt };
   if (task.result) summary.result = task.result;
   return summary;
 }

@@ -1,5 +1,6 @@
 import type { TaskEventBase } from '../events.js';
 import { isFinalStatus } from '../persistence/statuses.js';
+import { factsOf, type TaskFacts } from '../persistence/task-facts.js';
 import type { StoredTask, TaskResult, TaskStatus, TaskSummary } from '../persistence/types.js';
 
 /** What `get`, `find`, `list` and `history` report about a task (a runtime's or a cluster's). */
@@ -23,22 +24,7 @@ export interface TaskInfo {
   result?: TaskResult;
 }
 
-/**
- * What every source of a task knows of it without running it: its spec (a runtime's
- * table, a stored task) or its summary (a store's index).
- */
-export type TaskFacts = Pick<
-  TaskSummary,
-  | 'taskId'
-  | 'agent'
-  | 'sessionKey'
-  | 'description'
-  | 'background'
-  | 'depth'
-  | 'parentTaskId'
-  | 'model'
-  | 'createdAt'
->;
+export type { TaskFacts };
 
 /** A running task's counters, read from its live actor. */
 export interface TaskProgress {
@@ -62,22 +48,17 @@ export function taskInfoOf(
   progress?: TaskProgress,
 ): TaskInfo {
   const { result } = state;
+  const { taskId, ...facts } = factsOf(task);
   const info: TaskInfo = {
-    id: task.taskId,
-    agent: task.agent,
+    id: taskId,
+    ...facts,
     status: state.status,
-    sessionKey: task.sessionKey,
-    description: task.description,
-    background: task.background,
-    depth: task.depth,
     model: progress?.model ?? result?.model ?? task.model,
-    createdAt: task.createdAt,
     turns: progress?.turns ?? result?.turns ?? 0,
     toolCalls: progress?.toolCalls ?? result?.toolCalls ?? 0,
     tokens: progress?.tokens ?? result?.usage.total ?? 0,
     elapsedMs: progress?.elapsedMs ?? result?.durationMs ?? 0,
   };
-  if (task.parentTaskId) info.parentTaskId = task.parentTaskId;
   if (progress?.startedAt) info.startedAt = progress.startedAt;
   if (state.endedAt !== undefined) info.endedAt = state.endedAt;
   if (result) info.result = result;

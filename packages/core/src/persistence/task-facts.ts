@@ -1,0 +1,34 @@
+import type { TaskSummary } from './types.js';
+
+/**
+ * What every source of a task knows of it without running it: its spec (a runtime's table, a
+ * stored task) or its summary (a store's index). A summary and a `TaskInfo` are both made from it.
+ */
+export type TaskFacts = Pick<
+  TaskSummary,
+  | 'taskId'
+  | 'agent'
+  | 'description'
+  | 'sessionKey'
+  | 'background'
+  | 'depth'
+  | 'model'
+  | 'createdAt'
+  | 'parentTaskId'
+>;
+
+/** A task's facts, picked from its spec or summary (`parentTaskId` only when it has a parent). */
+export function factsOf(task: TaskFacts): TaskFacts {
+  const facts: TaskFacts = {
+    taskId: task.taskId,
+    agent: task.agent,
+    description: task.description,
+    sessionKey: task.sessionKey,
+    background: task.background,
+    depth: task.depth,
+    model: task.model,
+    createdAt: task.createdAt,
+  };
+  if (task.parentTaskId) facts.parentTaskId = task.parentTaskId;
+  return facts;
+}
