@@ -8,74 +8,48 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SCHEMA_VERSION } from '@troupe/core/store';
+import { finalRecord, queuedRecord, resultDocument, statusRecord, storeRecords } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
 import { measureHistoryPages, openHistoryRuntime } from './history-pages.mjs';
 
 const SYSTEM = 'You work. '.repeat(40);
 
-function spec(taskId, createdAt, index) {
-  return {
-    taskId,
-    agent: index % 2 === 0 ? 'worker' : 'helper',
-    description: `Task ${index}`,
+/** Task `index` as a run stores it: its spec, its result (core's test records, with the bench's sizes). */
+function task(index, createdAt) {
+  const taskId = `task-${String(index).padStart(7, '0')}`;
+  const agent = index % 2 === 0 ? 'worker' : 'helper';
+  const spec = storeRecords.specOf(taskId, createdAt, {
+    agent,
     prompt: `Look up key ${index}`,
     sessionKey: `s${index % 10}`,
-    depth: 1,
-    background: false,
-    announce: false,
     model: 'bench-model',
     system: SYSTEM,
     tools: ['lookup'],
     limits: { maxTurns: 6, tokenBudget: 100_000, timeoutMs: 300_000 },
-    graceMs: 30_000,
     messages: [{ role: 'user', content: `Look up key ${index}` }],
-    createdAt,
-  };
-}
-
-function result(taskId, agent) {
-  return {
-    taskId,
+  });
+  const result = {
+    ...storeRecords.resultOf(taskId),
     agent,
-    status: 'completed',
-    terminateReason: 'GOAL',
-    output: `value of ${taskId}`,
     turns: 5,
     toolCalls: 4,
     durationMs: 12,
     model: 'bench-model',
-    usage: { input: 500, output: 100, total: 600 },
   };
+  return { spec, result };
 }
 
-/** Writes `tasks` finished tasks into a file store at `dir`, through its API. */
+/** Writes `tasks` finished tasks into a file store at `dir`, through its API and core's document makers. */
 async function build(dir, tasks) {
   const store = createFileStore({ dir });
   const start = Date.UTC(2026, 0, 1);
   for (let index = 0; index < tasks; index++) {
-    const taskId = `task-${String(index).padStart(7, '0')}`;
     const at = start + index * 10;
-    const taskSpec = spec(taskId, at, index);
-    const taskResult = result(taskId, taskSpec.agent);
-    store.appendStatus({
-      v: SCHEMA_VERSION,
-      taskId,
-      event: 'task.queued',
-      status: 'queued',
-      at,
-      spec: taskSpec,
-    });
-    store.appendStatus({ v: SCHEMA_VERSION, taskId, event: 'task.started', status: 'running', at: at + 1 });
-    store.saveResult({ v: SCHEMA_VERSION, result: taskResult });
-    store.appendStatus({
-      v: SCHEMA_VERSION,
-      taskId,
-      event: 'task.completed',
-      status: 'completed',
-      at: at + 5,
-      result: taskResult,
-    });
+    const { spec, result } = task(index, at);
+    store.appendStatus(queuedRecord(spec));
+    store.appendStatus(statusRecord(spec.taskId, 'task.started', at + 1));
+    store.saveResult(resultDocument(result));
+    store.appendStatus(finalRecord(result, at + 5));
     if (index % 1000 === 999) await store.flush();
   }
   await store.close();

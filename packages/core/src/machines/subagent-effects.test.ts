@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type AnyActorRef, createActor, fromCallback } from 'xstate';
 import type { DeadlineCommand, DeadlineEffectInput } from './subagent-effects.js';
-import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
-import { type SubagentInput, subagentMachine } from './subagent-machine.js';
+import type { ToolCallPlan } from './subagent-events.js';
+import { subagentMachine } from './subagent-machine.js';
+import { planCall, respondedWith, subagentInput, toolFinished } from './test-fixtures.js';
 
 /** The effects the actor's state has invoked, by actor id, with their input. */
 function invoked(children: Record<string, AnyActorRef | undefined>): Record<string, unknown> {
@@ -12,40 +13,13 @@ function invoked(children: Record<string, AnyActorRef | undefined>): Record<stri
   return out;
 }
 
-const input: SubagentInput = {
-  taskId: 't1',
+const input = subagentInput({
   agent: 'writer',
-  model: 'model-x',
   messages: [{ role: 'user', content: 'Write two notes' }],
   limits: { maxTurns: 1, tokenBudget: 1_000, timeoutMs: 10_000 },
-  graceMs: 500,
-  hasOutputSchema: false,
-};
-const plan: ToolCallPlan[] = [
-  { toolUseId: 'r1', name: 'read', access: 'read', disposition: 'run' },
-  {
-    toolUseId: 'bad',
-    name: 'nope',
-    disposition: 'rejected',
-    result: { type: 'tool_result', tool_use_id: 'bad', content: 'no', is_error: true },
-  },
-  { toolUseId: 'w1', name: 'write', access: 'write', disposition: 'approval' },
-];
-const responded: SubagentEvent = {
-  type: 'model.responded',
-  at: 1_010,
-  turn: 1,
-  response: {
-    content: plan.map((call) => ({
-      type: 'tool_use' as const,
-      id: call.toolUseId,
-      name: call.name,
-      input: {},
-    })),
-    usage: { input: 10, output: 10 },
-  },
-  plan,
-};
+});
+const plan: ToolCallPlan[] = [planCall('r1', 'run'), planCall('bad', 'rejected'), planCall('w1', 'approval')];
+const responded = respondedWith(plan, 1_010);
 
 describe('the effects a subagent state invokes', () => {
   it('invokes the model call, each runnable call, the approval, then the grace turn; the deadline pauses in approval', () => {
@@ -72,12 +46,7 @@ describe('the effects a subagent state invokes', () => {
     // Leaving `thinking` stopped its model call.
     expect(modelCall?.getSnapshot().status).toBe('stopped');
     const readCall = actor.getSnapshot().children.tool;
-    actor.send({
-      type: 'tool.finished',
-      at: 1_020,
-      toolUseId: 'r1',
-      result: { type: 'tool_result', tool_use_id: 'r1', content: 'x' },
-    });
+    actor.send(toolFinished('r1', 1_020, 'x'));
     // The rejected call is answered by the machine itself; the write call waits for a decision,
     // with the deadline paused.
     expect(readCall?.getSnapshot().status).toBe('stopped');
@@ -89,12 +58,7 @@ describe('the effects a subagent state invokes', () => {
     expect(deadline).toEqual([11_000, 'paused', 12_000]);
     actor.send({ type: 'tool.started', at: 2_025, toolUseId: 'w1' });
     const writeCall = actor.getSnapshot().children.tool;
-    actor.send({
-      type: 'tool.finished',
-      at: 2_030,
-      toolUseId: 'w1',
-      result: { type: 'tool_result', tool_use_id: 'w1', content: 'ok' },
-    });
+    actor.send(toolFinished('w1', 2_030));
     expect(writeCall?.getSnapshot().status).toBe('stopped');
     // maxTurns 1 reached: a grace turn, whose tool calls are not run, with its own deadline.
     expect(seen()).toEqual({ model: { turn: 2, grace: true }, deadline: { deadline: 11_000 } });
@@ -109,30 +73,9 @@ describe('the effects a subagent state invokes', () => {
     });
     actor.start();
     actor.send({ type: 'task.started', at: 1_000, deadline: 11_000 });
-    const reads: ToolCallPlan[] = [
-      { toolUseId: 'a', name: 'read', access: 'read', disposition: 'run' },
-      { toolUseId: 'b', name: 'read', access: 'read', disposition: 'run' },
-    ];
-    actor.send({
-      ...responded,
-      plan: reads,
-      response: {
-        content: reads.map((call) => ({
-          type: 'tool_use' as const,
-          id: call.toolUseId,
-          name: 'read',
-          input: {},
-        })),
-        usage: { input: 1, output: 1 },
-      },
-    } as SubagentEvent);
+    actor.send(respondedWith([planCall('a', 'run'), planCall('b', 'run')], 1_010));
     const first = actor.getSnapshot().children.tool;
-    actor.send({
-      type: 'tool.finished',
-      at: 1_020,
-      toolUseId: 'a',
-      result: { type: 'tool_result', tool_use_id: 'a', content: 'x' },
-    });
+    actor.send(toolFinished('a', 1_020, 'x'));
     const second = actor.getSnapshot().children.tool;
     expect(second).toBeDefined();
     expect(second).not.toBe(first);

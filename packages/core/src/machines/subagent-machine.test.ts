@@ -1,20 +1,13 @@
 import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import type { SubagentEvent, ToolCallPlan } from './subagent-events.js';
-import { type SubagentInput, type SubagentMachine, subagentMachine } from './subagent-machine.js';
+import type { SubagentEvent } from './subagent-events.js';
+import { type SubagentMachine, subagentMachine } from './subagent-machine.js';
+import { planCall, subagentInput } from './test-fixtures.js';
 
 type Snapshot = SnapshotFrom<SubagentMachine>;
 
-const input: SubagentInput = {
-  taskId: 't1',
-  agent: 'explore',
-  model: 'model-x',
-  messages: [{ role: 'user', content: 'Find the auth code' }],
-  limits: { maxTurns: 2, tokenBudget: 1000, timeoutMs: 10_000 },
-  graceMs: 500,
-  hasOutputSchema: true,
-};
+const input = subagentInput({ hasOutputSchema: true });
 
 const START_AT = 1_000;
 
@@ -22,21 +15,6 @@ function phase(snapshot: Snapshot): string {
   const value = snapshot.value;
   return typeof value === 'string' ? value : `running.${value.running}`;
 }
-
-const call = (id: string, disposition: 'run' | 'approval' | 'rejected'): ToolCallPlan =>
-  disposition === 'rejected'
-    ? {
-        toolUseId: id,
-        name: 'nope',
-        disposition,
-        result: { type: 'tool_result', tool_use_id: id, content: 'no such tool', is_error: true },
-      }
-    : {
-        toolUseId: id,
-        name: disposition === 'run' ? 'read' : 'write',
-        access: disposition === 'run' ? 'read' : 'write',
-        disposition,
-      };
 
 function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent {
   const turn = snapshot.context.turns + 1;
@@ -72,7 +50,7 @@ function responded(snapshot: Snapshot, kind: string, tokens = 10): SubagentEvent
           content: [{ type: 'tool_use', id, name: disposition === 'run' ? 'read' : 'write', input: {} }],
           usage,
         },
-        plan: [call(id, disposition)],
+        plan: [planCall(id, disposition)],
       };
     }
   }
