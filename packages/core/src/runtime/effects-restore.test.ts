@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TaskSnapshotDocument } from '../persistence/types.js';
 import { replayTask } from '../replay/replay-task.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { textReply, toolReply } from '../testing/scripted-model.js';
-import { fixtureRuntime, hang, settle, turnOf } from './test-fixtures.js';
+import { textReply } from '../testing/scripted-model.js';
+import { fixtureRuntime, hang, settle, taskStoppedMidCall } from './test-fixtures.js';
 
 /** A memory store whose snapshot documents are replaced by `rewrite` of them when read. */
 function rewritingSnapshots(
@@ -22,19 +22,13 @@ function rewritingSnapshots(
 describe('effects are the actors a state invokes', () => {
   it('a task stopped mid-call replays to its stored snapshot, effects included, before and after a restore', async () => {
     const store = createMemoryStore();
-    const first = fixtureRuntime(
-      (request, { signal }) => (turnOf(request) === 1 ? toolReply('echo', { text: 'a' }) : hang(signal)),
-      { store },
-    );
-    const handle = first.runtime.spawn({ agent: 'explore', prompt: 'x' });
-    await settle();
-    await first.runtime.shutdown({ keepTasks: true });
-    const stored = await store.loadSnapshot(handle.id);
+    const taskId = await taskStoppedMidCall(store);
+    const stored = await store.loadSnapshot(taskId);
     expect(stored!.snapshot).toMatchObject({
       value: { running: 'thinking' },
       children: { model: { src: 'model' }, deadline: { src: 'deadline' } },
     });
-    expect((await replayTask(store, handle.id)).differences).toEqual([]);
+    expect((await replayTask(store, taskId)).differences).toEqual([]);
 
     const second = fixtureRuntime((_request, { signal }) => hang(signal), { store });
     await second.runtime.restore();
@@ -42,7 +36,7 @@ describe('effects are the actors a state invokes', () => {
     // The restored actor issued the model call again, and its documents still replay exactly.
     expect(second.model.requests).toHaveLength(1);
     await second.runtime.shutdown({ keepTasks: true });
-    expect((await replayTask(store, handle.id)).differences).toEqual([]);
+    expect((await replayTask(store, taskId)).differences).toEqual([]);
   });
 
   it('resumes the effect of a snapshot document that records no effects (written before they were actors)', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { replayTask } from '../replay/replay-task.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
-import { fixtureRuntime, hang, settle, turnOf } from './test-fixtures.js';
+import { fixtureRuntime, hang, settle, taskStoppedMidCall, turnOf } from './test-fixtures.js';
 
 describe('persistence, restore and replay (memory store)', () => {
   it('persists status records, a versioned snapshot, the journal and the result', async () => {
@@ -116,13 +116,7 @@ describe('persistence, restore and replay (memory store)', () => {
 
   it('falls back to the journal when a snapshot is corrupt', async () => {
     const store = createMemoryStore();
-    const first = fixtureRuntime(
-      (request, { signal }) => (turnOf(request) === 1 ? toolReply('echo', { text: 'a' }) : hang(signal)),
-      { store },
-    );
-    const handle = first.runtime.spawn({ agent: 'explore', prompt: 'x' });
-    await settle();
-    await first.runtime.shutdown({ keepTasks: true });
+    const taskId = await taskStoppedMidCall(store);
     const broken = {
       ...store,
       loadSnapshot: async () => Promise.reject(new Error('Unexpected end of JSON input')),
@@ -130,9 +124,9 @@ describe('persistence, restore and replay (memory store)', () => {
     const second = fixtureRuntime(() => textReply('done after replay'), { store: broken });
     const { warnings } = await second.runtime.restore();
     expect(warnings).toEqual([
-      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(handle.id) }),
+      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', message: expect.stringContaining(taskId) }),
     ]);
-    const result = await waitForEnd(second.runtime, handle.id);
+    const result = await waitForEnd(second.runtime, taskId);
     expect(result).toMatchObject({
       status: 'completed',
       output: 'done after replay',

@@ -2,9 +2,10 @@
 import * as v from 'valibot';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { ModelRequest } from '../model/types.js';
+import type { TaskStore } from '../persistence/types.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { manualClock } from '../testing/manual-clock.js';
-import { type Script, type ScriptedReply, scriptedModel } from '../testing/scripted-model.js';
+import { type Script, type ScriptedReply, scriptedModel, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 
@@ -123,4 +124,19 @@ export function hang(signal: AbortSignal): Promise<never> {
       { once: true },
     ),
   );
+}
+
+/**
+ * A task left unfinished in `store` mid-call: its first turn called `echo`, its second model call
+ * was in flight when the runtime shut down keeping its tasks. Resolves with the task's id.
+ */
+export async function taskStoppedMidCall(store: TaskStore): Promise<string> {
+  const { runtime } = fixtureRuntime(
+    (request, { signal }) => (turnOf(request) === 1 ? toolReply('echo', { text: 'a' }) : hang(signal)),
+    { store },
+  );
+  const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+  await settle();
+  await runtime.shutdown({ keepTasks: true });
+  return handle.id;
 }
