@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { replayTimeline } from '../src/replay/replay-timeline.js';
 import { activePaths, buildTimelineModel, formatStateValue } from '../src/timeline/player.js';
 import { scenarios } from './fixtures.js';
 
@@ -18,7 +19,7 @@ describe('buildTimelineModel', () => {
         (frame) => `${frame.event!.type} → ${formatStateValue(frame.actors.get(frame.sessionId)!.value)}`,
       ),
     ).toEqual([
-      'xstate.init → pending',
+      // The actor's xstate.init belongs to the frame that created it (`task`, pending).
       'task.started → running.thinking',
       'model.responded → running.awaitingApproval',
       'approval.granted → running.acting',
@@ -28,19 +29,39 @@ describe('buildTimelineModel', () => {
       'approval.denied → running.thinking',
       'model.responded → completed',
     ]);
-    const approve = course[3]!;
+    expect(formatStateValue(task.actors.get(task.sessionId)!.value)).toBe('pending');
+    const approve = course[2]!;
     expect(approve.previousValue).toEqual({ running: 'awaitingApproval' });
     const counted = course.filter((frame) => frame.changes.some((change) => change.key === 'toolCalls'));
     expect(counted.map((frame) => frame.event!.type)).toEqual(['model.responded', 'model.responded']);
     const toolCalls = counted[0]!.changes.find((change) => change.key === 'toolCalls')!;
     expect([toolCalls.before, toolCalls.after]).toEqual([0, 1]);
     // Stepping back is a lookup: an earlier frame still shows the earlier context.
-    expect(course[1]!.actors.get(task.sessionId)!.context.toolCalls).toBe(0);
+    expect(course[0]!.actors.get(task.sessionId)!.context.toolCalls).toBe(0);
     expect(course.at(-1)!.actors.get(task.sessionId)!.context.toolCalls).toBe(2);
     // The event log points each event at the frame that shows its effect.
     const deny = model.events.find((event) => event.event.type === 'approval.denied')!;
     expect(model.frames[deny.frame]!.event!.type).toBe('approval.denied');
     expect(model.definitions.size).toBe(2);
+  });
+
+  it("a replayed task's frame N is its state after N journal entries; its effects make no step and no event", async () => {
+    const run = await scenarios.approvals!();
+    const taskId = run.results[0]!.taskId;
+    const { timeline, outcome } = await replayTimeline(run.store, taskId);
+    const model = buildTimelineModel(timeline);
+    expect(model.frames).toHaveLength(outcome.steps.length + 1);
+    expect(model.frames[0]!.kind).toBe('actor');
+    for (const [index, step] of outcome.steps.entries()) {
+      const frame = model.frames[index + 1]!;
+      expect(frame.event?.type).toBe(step.event.type);
+      expect(frame.actors.get(frame.sessionId)!.value).toEqual(step.snapshot.value);
+    }
+    expect(model.events.map((logged) => logged.event.type)).toEqual([
+      'xstate.init',
+      ...outcome.steps.map((step) => step.event.type),
+    ]);
+    expect(model.events.map((logged) => logged.frame)).toEqual(model.frames.map((frame) => frame.index));
   });
 
   it('formats state values and their active paths', () => {

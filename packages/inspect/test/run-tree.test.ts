@@ -114,6 +114,25 @@ describe('runTree and runLanes', () => {
 });
 
 describe('stepTrace', () => {
+  it("gives a live task's system prompt, recorded from the supervisor's task.submitted, redacted", async () => {
+    const secret = 'sk-live-secret-0123456789abcdef';
+    const recorder = createRecorder({ secrets: [secret] });
+    const runtime = createRuntime({
+      model: scriptedModel([textReply('ok')]),
+      agents: [{ name: 'explore', description: 'Reads.', systemPrompt: `You explore. Token ${secret}.` }],
+      inspect: recorder.inspect,
+    });
+    const { id } = runtime.spawn({ agent: 'explore', prompt: 'go' });
+    await runtime.result(id);
+    await runtime.shutdown();
+    const model = buildTimelineModel(recorder.timeline());
+    const frame = model.frames.at(-1)!;
+    const actor = [...frame.actors.values()].find((candidate) => candidate.name === id)!;
+    const system = stepTrace(model, frame, actor)?.system;
+    expect(system).toMatch(/^You explore\. Token /);
+    expect(system).not.toContain(secret);
+  });
+
   it("shows the conversation at each step, the call's tokens and cost, and a tool call's duration", async () => {
     const run = await scenarios.goal!();
     const model = buildTimelineModel(run.timeline);

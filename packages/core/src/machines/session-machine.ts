@@ -22,8 +22,11 @@ export interface SessionContext {
 
 /** Events a session actor accepts. */
 export type SessionEvent =
-  /** A user message (or an announcement), with the run planned for it (`messages` = that turn). */
-  | { type: 'message.received'; run: SubagentInput }
+  /**
+   * A user message (or an announcement), with the run planned for it (`messages` = that turn) and
+   * the run's system prompt, for an inspector watching the runtime.
+   */
+  | { type: 'message.received'; run: SubagentInput; system?: string }
   /** Forget the conversation; ignored while a run is in progress or waiting. */
   | { type: 'conversation.cleared' }
   | { type: `xstate.done.actor.${string}`; output: SubagentOutput; actorId?: string };

@@ -31,7 +31,11 @@ export interface SupervisorContext {
 
 /** Events the supervisor accepts. */
 export type SupervisorEvent =
-  | { type: 'task.submitted'; task: QueuedTask }
+  /**
+   * A task to queue. `system` is its system prompt, for an inspector watching the runtime (the
+   * queue keeps only `task`).
+   */
+  | { type: 'task.submitted'; task: QueuedTask; system?: string }
   | { type: 'task.cancelRequested'; taskId: string; reason?: string }
   | { type: 'session.cancelRequested'; sessionKey: string; reason?: string }
   | { type: 'session.opened'; actorId: string; sessionKey: string; conversation?: readonly Message[] }

@@ -783,7 +783,7 @@ export class Runtime implements TaskClient {
         Object.assign(this.table.eventBase(spec, this.clock.now()), { position }),
       );
     }
-    this.supervisor.send({ type: 'task.submitted', task });
+    this.supervisor.send({ type: 'task.submitted', task, system: spec.system });
     return { id: spec.taskId, result: entry.promise };
   }
 

@@ -150,7 +150,7 @@ export class Session {
         { definition: this.definition, mainTools },
       );
       this.planned.set(spec.taskId, { spec, registry, resolve, reject });
-      this.actor.send({ type: 'message.received', run: machineInputFromSpec(spec) });
+      this.actor.send({ type: 'message.received', run: machineInputFromSpec(spec), system: spec.system });
     });
   }
 

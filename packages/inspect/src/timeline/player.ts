@@ -78,9 +78,24 @@ export interface TimelineModel {
 }
 
 /**
+ * An effect a task or main-agent run invokes (its model call, tool call, approval wait, deadline):
+ * an actor with no context of its own whose parent has a task. Its work shows in its parent's
+ * events; it makes no frame and its own events are not logged.
+ */
+function isEffectRecord(context: Record<string, unknown>, parent: ActorState | undefined): boolean {
+  const task = parent?.context.task;
+  return !!task && typeof task === 'object' && Object.keys(context).length === 0;
+}
+
+/**
  * Builds the frames of a timeline: the state of every actor after each actor creation and each
- * snapshot, with what changed in the context. Frames share unchanged data, so stepping back and
- * forth is a lookup. Framework-free: the web inspector and tests use it alike.
+ * snapshot, with what changed in the context. A step is a frame: frame 0 is the first actor as it
+ * started (its `xstate.init` belongs to the frame that created it), and each later frame is an
+ * actor created or an event taken. The effects tasks invoke (model, tool, approval, deadline)
+ * make no frame and their events are not logged (their parent's events carry their work), so a
+ * replayed task's frame N is its state after N journal entries: the step `troupe replay` prints
+ * and `runtime.fork` / `--fork-at` take. Frames share unchanged data, so stepping back and forth
+ * is a lookup. Framework-free: the web inspector and tests use it alike.
  */
 export function buildTimelineModel(timeline: Timeline): TimelineModel {
   const definitions = new Map<string, string>();
@@ -88,8 +103,24 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
   const events: LoggedEvent[] = [];
   const pending = new Map<string, LoggedEvent[]>();
   const microsteps = new Map<string, TakenTransition[]>();
+  const effects = new Set<string>();
   let actors = new Map<string, ActorState>();
   timeline.records.forEach((record, recordIndex) => {
+    if ('sessionId' in record && effects.has(record.sessionId)) {
+      // An effect's own state is kept (the run tree may ask), but it makes no frame and no event.
+      if (record.type === '@xstate.snapshot') {
+        const before = actors.get(record.sessionId);
+        if (before) {
+          actors = new Map(actors);
+          actors.set(record.sessionId, {
+            ...before,
+            status: record.snapshot.status,
+            value: record.snapshot.value,
+          });
+        }
+      }
+      return;
+    }
     switch (record.type) {
       case 'troupe.definition':
         definitions.set(record.key, record.definition);
@@ -123,6 +154,7 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
       case '@xstate.actor': {
         actors = new Map(actors);
         const context = (record.snapshot.context ?? {}) as Record<string, unknown>;
+        const effect = isEffectRecord(context, record.parentId ? actors.get(record.parentId) : undefined);
         const state: ActorState = {
           sessionId: record.sessionId,
           name: record.name,
@@ -135,6 +167,10 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           ...(record.definitionKey ? { definitionKey: record.definitionKey } : {}),
         };
         actors.set(record.sessionId, state);
+        if (effect) {
+          effects.add(record.sessionId);
+          return;
+        }
         frames.push({
           index: frames.length,
           recordIndex,
@@ -174,9 +210,27 @@ export function buildTimelineModel(timeline: Timeline): TimelineModel {
           context,
           ...(record.snapshot.output !== undefined ? { output: record.snapshot.output } : {}),
         });
-        if (cause) cause.frame = frames.length;
         const taken = microsteps.get(record.sessionId) ?? [];
         microsteps.delete(record.sessionId);
+        const latest = frames.at(-1);
+        if (
+          record.eventType === 'xstate.init' &&
+          latest?.kind === 'actor' &&
+          latest.sessionId === record.sessionId
+        ) {
+          // The actor's start: part of the frame that created it, not a step of its own.
+          const state = actors.get(record.sessionId)!;
+          latest.actors = actors;
+          latest.changes = Object.keys(state.context).map((key) => ({
+            key,
+            op: 'set',
+            before: undefined,
+            after: state.context[key],
+          }));
+          if (cause) cause.frame = latest.index;
+          return;
+        }
+        if (cause) cause.frame = frames.length;
         frames.push({
           index: frames.length,
           recordIndex,

@@ -83,6 +83,33 @@ function blocksOf(content: unknown): TraceBlock[] {
   });
 }
 
+const systems = new WeakMap<TimelineModel, Map<string, string>>();
+
+/**
+ * A task's or main-agent run's system prompt, from the event that started it (the supervisor's
+ * `task.submitted`, a session's `message.received`), when the timeline recorded it.
+ */
+function systemPromptOf(model: TimelineModel, actor: ActorState): string | undefined {
+  let byTask = systems.get(model);
+  if (!byTask) {
+    byTask = new Map();
+    for (const { event } of model.events) {
+      if (typeof event.system !== 'string') continue;
+      const started = (
+        event.type === 'task.submitted'
+          ? event.task
+          : event.type === 'message.received'
+            ? event.run
+            : undefined
+      ) as { taskId?: unknown } | undefined;
+      if (typeof started?.taskId === 'string') byTask.set(started.taskId, event.system);
+    }
+    systems.set(model, byTask);
+  }
+  const taskId = (actor.context.task as { taskId?: unknown } | undefined)?.taskId;
+  return typeof taskId === 'string' ? byTask.get(taskId) : undefined;
+}
+
 const counts = (value: unknown): TokenCounts | undefined => {
   const usage = value as Partial<TokenCounts> | undefined;
   if (typeof usage?.input !== 'number' || typeof usage.output !== 'number') return undefined;
@@ -112,8 +139,9 @@ export function stepTrace(model: TimelineModel, frame: Frame, actor: ActorState)
       return { role: String(role ?? '?'), blocks: blocksOf(content) };
     }),
     ...(modelId ? { model: modelId } : {}),
-    ...(typeof task.system === 'string' ? { system: task.system } : {}),
   };
+  const system = typeof task.system === 'string' ? task.system : systemPromptOf(model, actor);
+  if (system !== undefined) trace.system = system;
   const own = frame.sessionId === actor.sessionId;
   const event = own ? frame.event : undefined;
   if (event?.type === 'model.responded') {
