@@ -75,7 +75,12 @@ async function start(): Promise<void> {
         lazyPage(
           element,
           () => import('./inspector/index.js'),
-          (page) => page.mountInspector(element, { store, recorder }),
+          (page) =>
+            page.mountInspector(element, {
+              store,
+              recorder,
+              fork: (taskId, options) => runtime.fork(taskId, options),
+            }),
         ),
     },
   ]);

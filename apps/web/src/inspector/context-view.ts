@@ -3,14 +3,26 @@ import { h, pretty, preview } from './dom.js';
 import { absolute, sinceStart } from './format.js';
 
 /** Context fields that hold a time (ms since epoch): shown relative to the run's start. */
-const TIMES = new Set(['startedAt', 'deadline', 'now', 'approvalSince', 'endedAt', 'createdAt']);
+const TIMES = new Set(['startedAt', 'deadline', 'now', 'approvalSince', 'endedAt', 'createdAt', 'at']);
 
 const isTime = (key: string, value: unknown): value is number =>
   TIMES.has(key) && typeof value === 'number' && value > 1e12;
 
+/** `value` with every time field inside it (`end.endedAt`, an event's `at`) written from the run's start. */
+function relativeTimes(value: unknown, start: number | undefined, depth = 0): unknown {
+  if (start === undefined || depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => relativeTimes(item, start, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      isTime(key, inner) ? sinceStart(inner, start) : relativeTimes(inner, start, depth + 1),
+    ]),
+  );
+}
+
 function shown(key: string, value: unknown, start: number | undefined, width: number): string {
   if (start !== undefined && isTime(key, value)) return sinceStart(value, start);
-  return preview(value, width);
+  return preview(relativeTimes(value, start), width);
 }
 
 function describeChange(change: ContextChange, start: number | undefined): string {
@@ -26,7 +38,7 @@ function describeChange(change: ContextChange, start: number | undefined): strin
 }
 
 /** Fields of two objects that differ, one line each: `- key: old` / `+ key: new`. */
-function objectDiff(before: unknown, after: unknown): HTMLElement | undefined {
+function objectDiff(before: unknown, after: unknown, start: number | undefined): HTMLElement | undefined {
   if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return undefined;
   if (Array.isArray(before) || Array.isArray(after)) return undefined;
   const a = before as Record<string, unknown>;
@@ -36,8 +48,8 @@ function objectDiff(before: unknown, after: unknown): HTMLElement | undefined {
     const was = JSON.stringify(a[key]);
     const is = JSON.stringify(b[key]);
     if (was === is) continue;
-    if (was !== undefined) lines.append(h('del', {}, `- ${key}: ${preview(a[key], 120)}`));
-    if (is !== undefined) lines.append(h('ins', {}, `+ ${key}: ${preview(b[key], 120)}`));
+    if (was !== undefined) lines.append(h('del', {}, `- ${key}: ${shown(key, a[key], start, 120)}`));
+    if (is !== undefined) lines.append(h('ins', {}, `+ ${key}: ${shown(key, b[key], start, 120)}`));
   }
   return lines;
 }
@@ -45,8 +57,8 @@ function objectDiff(before: unknown, after: unknown): HTMLElement | undefined {
 /**
  * An actor's context at one frame, field by field, with the fields this frame changed first and
  * marked (`data-changed`), each with what changed: a new value, appended items, a removal; an
- * object's changed fields one a line. Times are shown from the run's start (`start`), absolute on
- * hover.
+ * object's changed fields one a line. Times, also inside objects (`end.endedAt`), are shown from the
+ * run's start (`start`), a top-level one absolute on hover; `data-value` keeps the recorded value.
  */
 export function contextView(
   actor: ActorState | undefined,
@@ -71,7 +83,7 @@ export function contextView(
       change?.op === 'append' && Array.isArray(change.after) && Array.isArray(change.before)
         ? change.after.slice(change.before.length)
         : value;
-    const diff = change?.op === 'set' ? objectDiff(change.before, change.after) : undefined;
+    const diff = change?.op === 'set' ? objectDiff(change.before, change.after, start) : undefined;
     panel.append(
       h(
         'details',
@@ -94,7 +106,7 @@ export function contextView(
             change ? describeChange(change, start) : shown(key, value, start, 70),
           ),
         ),
-        diff ?? h('pre', {}, pretty(added)),
+        diff ?? h('pre', {}, pretty(relativeTimes(added, start))),
       ),
     );
   }

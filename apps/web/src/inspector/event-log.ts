@@ -18,12 +18,9 @@ export function eventLog(
   onPick: (frame: number) => void,
   start: number,
 ): HTMLElement {
-  const reached = events.filter((event) => event.frame >= 0 && event.frame <= frame).length;
-  const panel = h(
-    'section',
-    { class: 'event-log', 'aria-label': 'Events' },
-    h('h2', {}, `Events: ${reached} of ${events.length} delivered by this step`),
-  );
+  // One count on the page: the step counter. Each event here is one step (the one this step took is
+  // marked); the effects' own events are not listed (their parent's events carry their work).
+  const panel = h('section', { class: 'event-log', 'aria-label': 'Events' }, h('h2', {}, 'Events'));
   const list = h('ol', {});
   const around = Math.max(0, events.findIndex((event) => event.frame > frame) - SHOWN / 2);
   for (const event of events.slice(around, around + SHOWN)) {

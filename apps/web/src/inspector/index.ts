@@ -1,5 +1,6 @@
 import type { TaskStore } from '@troupe/core';
 import type { TimelineRecorder } from '@troupe/inspect';
+import type { ForkTask } from './fork-form.js';
 import './inspector.css';
 
 /** What the web app hands the inspector page. */
@@ -8,6 +9,8 @@ export interface InspectorHost {
   store: TaskStore;
   /** The app's runtime recorded since the page loaded: `?source=app` follows it live. */
   recorder?: TimelineRecorder;
+  /** Starts a fork of a task of `store` (the app's `runtime.fork`): "Fork from here". */
+  fork?: ForkTask;
 }
 
 /**

@@ -19,6 +19,7 @@ import { actorLabel, actorTree } from './actor-tree.js';
 import { createChartView } from './chart-view.js';
 import { h } from './dom.js';
 import { eventLog } from './event-log.js';
+import { type ForkOrigin, type ForkTask, forkForm, taskStep } from './fork-form.js';
 import { absolute, sinceStart } from './format.js';
 import { lanesView } from './lanes-view.js';
 import {
@@ -52,7 +53,7 @@ const PLAY_MS = 450;
  */
 export function createInspectorPage(
   element: HTMLElement,
-  host: { store: TaskStore; recorder?: TimelineRecorder | undefined },
+  host: { store: TaskStore; recorder?: TimelineRecorder | undefined; fork?: ForkTask | undefined },
   query: InspectorQuery,
 ): () => void {
   const { store, recorder } = host;
@@ -62,6 +63,8 @@ export function createInspectorPage(
   let lanes: Lane[] = [];
   // System prompts by task id, when the source has them (a replay from the app's store).
   let systems: Record<string, string> = {};
+  // Whose store the timeline's tasks are in: what "Fork from here" can do with them.
+  let origin: ForkOrigin = 'none';
   const chartView = createChartView();
   let frame = -1;
   let pinned: string | undefined;
@@ -201,7 +204,9 @@ export function createInspectorPage(
     const step = model.frames[frame];
     slider.value = String(Math.max(0, frame));
     for (const control of transport) control.disabled = model.frames.length === 0;
-    counter.textContent = step ? `step ${frame + 1} / ${model.frames.length}` : 'no steps';
+    // Step 0 is the first actor as it started; in a replayed task, step N is its state after N
+    // journal entries (the step `troupe replay ID --fork-at N` takes).
+    counter.textContent = step ? `step ${frame} / ${model.frames.length - 1}` : 'no steps';
     const start = runStart(model);
     if (!step) {
       panes.replaceChildren(
@@ -255,16 +260,16 @@ export function createInspectorPage(
       pinned = sessionId;
       render();
     };
+    const trace = actor ? withSystem(stepTrace(model, step, actor), actor) : undefined;
+    const tracePane = traceView(actor, step, trace, selected === step.sessionId ? step.changes : [], start);
+    const fork =
+      actor &&
+      forkForm(actor, taskStep(model.events, actor.sessionId, frame), trace, origin, host.fork, show);
+    if (fork) tracePane.prepend(fork);
     panes.replaceChildren(
       actorTree(runTree(model, frame), step.actors, selected, onSelect),
       chartPane,
-      traceView(
-        actor,
-        step,
-        actor ? withSystem(stepTrace(model, step, actor), actor) : undefined,
-        selected === step.sessionId ? step.changes : [],
-        start,
-      ),
+      tracePane,
     );
     if (chart && !(chart instanceof Error))
       chartView.show(
@@ -300,8 +305,9 @@ export function createInspectorPage(
       const timeline = await openTimelineFile(file);
       pinned = undefined;
       systems = {};
+      origin = 'none';
       setTimeline(timeline);
-      show(`${file.name}: ${timeline.records.length} records, ${model.frames.length} steps.`);
+      show(`${file.name}: ${timeline.records.length} records, ${model.frames.length - 1} steps.`);
     } catch (error) {
       show((error as Error).message, 'error');
     }
@@ -327,23 +333,25 @@ export function createInspectorPage(
     stops.push(() => stopApp?.());
     pinned = undefined;
     frame = -1;
+    origin = 'app';
     draw();
     show("Live: this app's runtime.");
   }
 
-  async function replay(taskId: string, origin: TaskOrigin) {
+  async function replay(taskId: string, taskOrigin: TaskOrigin) {
     stopApp?.();
     try {
-      show(origin === 'cli' ? `Replaying ${taskId} in the CLI…` : `Replaying ${taskId}…`);
+      show(taskOrigin === 'cli' ? `Replaying ${taskId} in the CLI…` : `Replaying ${taskId}…`);
       const outcome: ReplayShown =
-        origin === 'cli' ? await replayRelayTask(taskId) : await replayStoredTask(store, taskId);
+        taskOrigin === 'cli' ? await replayRelayTask(taskId) : await replayStoredTask(store, taskId);
       pinned = undefined;
       systems = outcome.systems ?? {};
+      origin = taskOrigin;
       setTimeline(outcome.timeline);
       const warned = outcome.warnings?.length ? ` (${outcome.warnings.join('; ')})` : '';
       show(
         outcome.exact
-          ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length} steps).${warned}`
+          ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length - 1} steps).${warned}`
           : `Task ${taskId} replayed: not reproduced; first difference ${outcome.difference}.${warned}`,
         outcome.exact ? 'ok' : 'error',
       );
