@@ -116,11 +116,11 @@ describe('the offline inspector in Chromium', () => {
     try {
       await page.goto(`${relay.url}/#/inspector`);
       await page.getByTestId('timeline-file').setInputFiles(file);
-      await expect.poll(() => stepText(page)).toBe(`step 1 / ${model.frames.length}`);
+      await expect.poll(() => stepText(page)).toBe(`step 0 / ${model.frames.length - 1}`);
 
       const check = async (index: number) => {
         const frame = model.frames[index]!;
-        expect(await stepText(page)).toBe(`step ${index + 1} / ${model.frames.length}`);
+        expect(await stepText(page)).toBe(`step ${index} / ${model.frames.length - 1}`);
         const actor = frame.actors.get(frame.sessionId)!;
         expect(await page.getByTestId('state-value').textContent()).toBe(formatStateValue(actor.value));
         const highlighted = await highlightedPaths(page);
@@ -407,7 +407,7 @@ describe('the offline inspector in Chromium', () => {
       const served = (await response.json()) as RelayReplay;
       const model = buildTimelineModel(parseTimeline(served.timeline, 'the relay'));
       const counter = await page.getByTestId('step').textContent();
-      expect(counter).toBe(`step 1 / ${model.frames.length}`);
+      expect(counter).toBe(`step 0 / ${model.frames.length - 1}`);
       const states = model.frames.map((frame) => formatStateValue(frame.actors.get(frame.sessionId)!.value));
       expect(states).toContain('running.acting');
       for (let index = 0; index < model.frames.length; index++) {

@@ -48,7 +48,7 @@ async function open(width: number): Promise<{ page: Page; errors: string[] }> {
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${relay.url}/#/inspector`);
   await page.getByTestId('timeline-file').setInputFiles(file);
-  await expect.poll(() => page.getByTestId('step').textContent()).toBe(`step 1 / ${model.frames.length}`);
+  await expect.poll(() => page.getByTestId('step').textContent()).toBe(`step 0 / ${model.frames.length - 1}`);
   return { page, errors };
 }
 
@@ -58,7 +58,7 @@ async function goTo(page: Page, index: number) {
   for (let step = 0; step < index; step++) await page.getByTestId('forward').click();
   await expect
     .poll(() => page.getByTestId('step').textContent())
-    .toBe(`step ${index + 1} / ${model.frames.length}`);
+    .toBe(`step ${index} / ${model.frames.length - 1}`);
 }
 
 interface Rect {
@@ -233,6 +233,10 @@ describe('the inspector as a debugger, in Chromium', () => {
           expect(await page.getByTestId('step-facts').textContent()).toMatch(/This call.*in · .*out · ≈ \$/);
       }
       expect(sawResult).toBe(true);
+      // A live timeline carries the task's system prompt (from the supervisor's task.submitted).
+      const system = page.locator('.conversation .message.system details');
+      expect(await system.locator('summary').textContent()).toBe('System prompt');
+      expect(await system.locator('pre').textContent()).toBe('You explore the code base.');
       expect(await page.locator('.conversation .tool-output').allTextContents()).toEqual([
         'auth: found in src/auth.ts',
         'login: found in src/login.ts',
@@ -274,6 +278,9 @@ describe('the inspector as a debugger, in Chromium', () => {
       await page.getByTestId('first').click();
       const targets = await page.locator('.event-target').allTextContents();
       expect(targets.filter((name) => /^x:\d+$/.test(name))).toEqual([]);
+      // The effects' own xstate.init events are not listed, and the step counter is the one count.
+      expect(targets.filter((name) => ['model', 'tool', 'deadline', 'approval'].includes(name))).toEqual([]);
+      expect(await page.locator('.event-log h2').textContent()).toBe('Events');
       expect(await page.locator('.event-log time').first().textContent()).toMatch(/^\+\d+\.\d{3} s$/);
       expect(errors).toEqual([]);
     } finally {
@@ -311,6 +318,48 @@ describe('the inspector as a debugger, in Chromium', () => {
       expect((await system.locator('pre').textContent())?.length).toBeGreaterThan(20);
       expect(await page.locator('.conversation .message[data-index]').count()).toBeGreaterThan(1);
       await page.screenshot({ path: join(artifacts, 'debugger-store-replay.png'), fullPage: true });
+
+      // Fork from step 3 (after the first tool result: the second model call), the assistant's
+      // message edited. The step is the CLI's: `troupe replay ID --fork-at 3`.
+      await page.getByTestId('first').click();
+      for (let step = 0; step < 3; step++) await page.getByTestId('forward').click();
+      expect(await page.getByTestId('step').textContent()).toMatch(/^step 3 \/ \d+$/);
+      expect(await page.getByTestId('state-value').textContent()).toBe('running.thinking');
+      const seen = await page.locator('.conversation .message[data-index]').allTextContents();
+      const fork = page.getByTestId('fork');
+      expect(await fork.locator('summary').textContent()).toBe('Fork from here (step 3)');
+      await fork.locator('summary').click();
+      expect(await fork.textContent()).toContain(`troupe replay ${taskId} --fork-at 3`);
+      const edited = 'I will grep first, then read the file.';
+      await page.getByTestId('fork-message').fill(edited);
+      await page.screenshot({ path: join(artifacts, 'debugger-fork.png'), fullPage: true });
+      await page.getByTestId('fork-start').click();
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(/^Forked \S+ at step 3 \(message edited\) → new task \S+\.$/);
+      const forkId = /new task (\S+)\.$/.exec((await page.getByTestId('source-status').textContent())!)![1]!;
+      expect(forkId).not.toBe(taskId);
+      // The fork runs live in the app; once done, its replay at step 3 shows what its first model
+      // call was asked: the original's conversation at step 3, with the edit.
+      await page.evaluate("location.hash = '#/'");
+      const row = page.locator(`.board li[data-task="${forkId}"]`);
+      await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+      await page.evaluate(`location.hash = '#/inspector?task=${forkId}'`);
+      await expect
+        .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })
+        .toMatch(new RegExp(`reproduced exactly \\(6 steps\\)\\. A fork of ${taskId} from its step 3\\.$`));
+      await page.getByTestId('first').click();
+      for (let step = 0; step < 3; step++) await page.getByTestId('forward').click();
+      await page.locator('.actor', { hasText: forkId }).click();
+      const asked = await page.locator('.conversation .message[data-index]').allTextContents();
+      expect(asked).toHaveLength(seen.length);
+      expect([asked[0], asked[2]]).toEqual([seen[0], seen[2]]);
+      // The demo's tool turn has no text: the edit adds it before the tool call.
+      expect(seen[1]).toMatch(/^AssistantTool call grep/);
+      expect(asked[1]).toBe(seen[1]!.replace(/^Assistant/, `Assistant${edited}`));
+      await page.getByTestId('last').click();
+      expect(await page.getByTestId('state-value').textContent()).toBe('completed');
+      await page.screenshot({ path: join(artifacts, 'debugger-fork-replayed.png'), fullPage: true });
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -58,7 +58,7 @@ export function forkForm(
         : origin === 'cli'
           ? `This task is in the CLI's store: fork it with  troupe replay ${taskId} --fork-at ${step}`
           : origin === 'none' || !fork
-            ? "Only a task of this app's store can be forked here: replay it from the list above."
+            ? `Only a task of this app's store is forked here (replay it from the list above); a task of the CLI's store with  troupe replay ${taskId} --fork-at ${step}`
             : undefined;
   const panel = h(
     'details',

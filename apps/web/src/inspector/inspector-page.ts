@@ -348,7 +348,10 @@ export function createInspectorPage(
       systems = outcome.systems ?? {};
       origin = taskOrigin;
       setTimeline(outcome.timeline);
-      const warned = outcome.warnings?.length ? ` (${outcome.warnings.join('; ')})` : '';
+      const forked = outcome.forkedFrom
+        ? ` A fork of ${outcome.forkedFrom.taskId} from its step ${outcome.forkedFrom.step}.`
+        : '';
+      const warned = `${outcome.warnings?.length ? ` (${outcome.warnings.join('; ')})` : ''}${forked}`;
       show(
         outcome.exact
           ? `Task ${taskId} replayed: reproduced exactly (${model.frames.length - 1} steps).${warned}`

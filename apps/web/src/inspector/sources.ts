@@ -16,8 +16,10 @@ export interface ReplayShown {
   exact: boolean;
   difference?: string;
   warnings?: string[];
-  /** System prompts by task id, from the store (the timeline does not carry them). */
+  /** System prompts by task id, from the store (a replay's timeline does not carry them). */
   systems?: Record<string, string>;
+  /** The task and step the replayed task was forked from (`runtime.fork`), if it is a fork. */
+  forkedFrom?: { taskId: string; step: number };
 }
 
 /**
@@ -66,11 +68,12 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
  */
 export async function replayStoredTask(store: TaskStore, taskId: string): Promise<ReplayShown> {
   const { timeline, outcome } = await replayTimeline(store, taskId);
-  const system = (await store.getTask(taskId))?.spec.system;
-  const systems = system ? { systems: { [taskId]: system } } : {};
+  const spec = (await store.getTask(taskId))?.spec;
+  const systems = spec?.system ? { systems: { [taskId]: spec.system } } : {};
+  const forked = spec?.forkedFrom ? { forkedFrom: spec.forkedFrom } : {};
   return outcome.differences[0]
-    ? { timeline, exact: false, difference: outcome.differences[0], ...systems }
-    : { timeline, exact: outcome.matches, ...systems };
+    ? { timeline, exact: false, difference: outcome.differences[0], ...systems, ...forked }
+    : { timeline, exact: outcome.matches, ...systems, ...forked };
 }
 
 /**
