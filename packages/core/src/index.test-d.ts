@@ -5,6 +5,7 @@ import {
   type ApprovalRequest,
   createRuntime,
   defineTool,
+  type ForkOptions,
   type ModelAdapter,
   ModelError,
   PersistenceError,
@@ -57,6 +58,10 @@ describe('public API types', () => {
     expectTypeOf(runtime.get('id')).toEqualTypeOf<TaskInfo | undefined>();
     expectTypeOf(runtime.cancel('id')).toEqualTypeOf<boolean>();
     expectTypeOf(runtime.cancelSession('s1')).toEqualTypeOf<number>();
+    expectTypeOf(
+      runtime.fork('id', { atStep: 3, agent: { systemPrompt: 'x' }, editMessage: { text: 'y' } }),
+    ).resolves.toEqualTypeOf<TaskHandle>();
+    expectTypeOf<Parameters<Runtime['fork']>[1]>().toEqualTypeOf<ForkOptions>();
     runtime.on('approval.requested', (request) => expectTypeOf(request).toEqualTypeOf<ApprovalRequest>());
     runtime.on('task.completed', (event) => expectTypeOf(event.result).toEqualTypeOf<TaskResult>());
     // @ts-expect-error unknown event names are refused
