@@ -16,11 +16,9 @@ describe('/cost by agent and model', () => {
     };
     const add = (agent: string, model: string, input: number, output: number, cacheRead = 0) => {
       const usage = { input, output, cacheRead, cacheWrite: 0 };
-      for (const totals of [
-        report.total,
-        (report.byAgent[agent] ??= emptyTotals()),
-        (report.byModel[model] ??= emptyTotals()),
-      ])
+      report.byAgent[agent] ??= emptyTotals();
+      report.byModel[model] ??= emptyTotals();
+      for (const totals of [report.total, report.byAgent[agent], report.byModel[model]])
         addToTotals(totals, usage, model);
     };
     add('explore', 'claude-haiku-4-5', 1_000_000, 0, 900_000); // 100k × $1 + 900k × $0.1 = $0.19

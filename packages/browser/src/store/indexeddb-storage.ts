@@ -63,7 +63,7 @@ export class IndexedDbStorage implements StorageReads<StatusPosition>, WritesInB
 
   constructor(
     readonly use: UseStore,
-    private readonly database: string,
+    database: string,
   ) {
     this.location = `indexeddb:${database}`;
   }

@@ -21,14 +21,7 @@ import { nullStore } from '../persistence/null-store.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { finalRecord, queuedRecord, resultDocument, statusRecord } from '../persistence/task-documents.js';
-import type {
-  StoreWarning,
-  TaskQuery,
-  TaskResult,
-  TaskSpec,
-  TaskStatus,
-  TaskStore,
-} from '../persistence/types.js';
+import type { StoreWarning, TaskQuery, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';

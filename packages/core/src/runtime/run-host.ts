@@ -4,7 +4,7 @@ import type { RuntimeHooks } from '../hooks/hook-points.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
-import type { TaskResult, TaskSpec, TaskStatus, TaskStore } from '../persistence/types.js';
+import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
