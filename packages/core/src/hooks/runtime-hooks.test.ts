@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../memory/agent-memory.js';
 import type { ModelRequest } from '../model/types.js';
 import { replayTask } from '../replay/replay-task.js';
-import { fixtureRuntime, turnOf } from '../runtime/test-fixtures.js';
+import { fixtureRuntime, settle, turnOf } from '../runtime/test-fixtures.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { RuntimeHooks, SubagentStopCall } from './hook-points.js';
@@ -107,6 +107,37 @@ describe('runtime hooks', () => {
     expect(first).toContain('Look');
     expect(first).toContain('SubagentStart hook context: you are explore');
     expect((await replayTask(store, id)).matches).toBe(true);
+  });
+
+  it('a restored task never asks its hooks again about a step the journal holds', async () => {
+    const asked: string[] = [];
+    const hooks: RuntimeHooks = {
+      subagentStart: async () => {
+        asked.push('start');
+        return { additionalContext: 'from the start hook' };
+      },
+      preToolUse: async () => {
+        asked.push('pre');
+        return { decision: 'ask' };
+      },
+    };
+    const script = (request: ModelRequest) =>
+      turnOf(request) === 1 ? toolReply('echo', { text: 'x' }) : textReply(`done: ${lastMessage(request)}`);
+    const first = fixtureRuntime(script, { hooks, approval: 'ask' });
+    const { id } = first.runtime.spawn({ agent: 'explore', prompt: 'Echo' });
+    await settle(60);
+    // The hook sent the read call to the host: the task waits for the approval when the runtime stops.
+    expect(first.runtime.get(id)?.status).toBe('awaitingApproval');
+    expect(asked).toEqual(['start', 'pre']);
+    await first.runtime.shutdown({ keepTasks: true });
+
+    const second = fixtureRuntime(script, { hooks, approval: 'auto', store: first.store });
+    await second.runtime.restore();
+    const result = await second.runtime.result(id);
+    expect(result?.status).toBe('completed');
+    expect(asked).toEqual(['start', 'pre']);
+    expect(String(result?.output)).toContain('echo: x');
+    expect(JSON.stringify(second.model.requests[0]?.messages[0])).toContain('from the start hook');
   });
 
   it('a hook that throws is a warning and no answer', async () => {

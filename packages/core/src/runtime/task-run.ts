@@ -88,7 +88,8 @@ export class TaskRun implements EffectRun {
   begin(): void {
     if (this.snapshot?.value !== 'pending') return;
     const gather = this.host.startContext;
-    if (!gather) {
+    // A main agent's run (depth 0) gets no start context: it starts at once, as it always did.
+    if (!gather || this.spec.depth < 1) {
       this.start(undefined);
       return;
     }

@@ -80,7 +80,11 @@ export async function callModel(
       'MODEL_TEXT_TRUNCATED',
       `The model's text in turn ${turn} was cut: ${checked.textCut.toLocaleString('en-US')} characters past the ${MAX_MODEL_TEXT_CHARS.toLocaleString('en-US')}-character limit of a block were not kept.`,
     );
-  const hooked = uses.length ? await preToolUseAnswers(io, uses, checked.refusedInputs, signal) : undefined;
+  // Only with a PreToolUse hook does planning wait (the common turn stays synchronous here).
+  const hooked =
+    uses.length && host.hooks?.preToolUse
+      ? await preToolUseAnswers(io, uses, checked.refusedInputs, signal)
+      : undefined;
   if (signal.aborted) return undefined;
   const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs, hooked?.get(use.id)));
   const event: SubagentEvent = { type: 'model.responded', at: host.clock.now(), turn, response, plan };
@@ -88,7 +92,7 @@ export async function callModel(
     const check = host.checkOutput(spec, textOf(response.content));
     if (check) event.outputCheck = check;
   }
-  if (!grace && uses.length === 0 && event.outputCheck?.ok !== false) {
+  if (host.hooks?.subagentStop && !grace && uses.length === 0 && event.outputCheck?.ok !== false) {
     const blocked = await stopHookAnswer(io, context, response, signal);
     if (signal.aborted) return undefined;
     if (blocked !== undefined) {
