@@ -79,9 +79,16 @@ export async function loadHookSettings(
     else settings.configs.push(config);
   }
   for (const agent of agents) {
-    if (!agent.hooks || agent.source !== 'project' || trusted) continue;
-    const { config } = readHookConfig(agent.hooks, agent.path ?? agent.name, { agentFile: true });
-    if (hasHooks(config)) settings.ignored.push({ source: `agent ${agent.name}`, events: eventsOf(config) });
+    if (!agent.hooks) continue;
+    const file = agent.path ?? `agent ${agent.name}`;
+    const { config, problems } = readHookConfig(agent.hooks, file, { agentFile: true });
+    if (agent.source === 'project' && !trusted) {
+      if (hasHooks(config))
+        settings.ignored.push({ source: `agent ${agent.name}`, events: eventsOf(config) });
+      continue;
+    }
+    // The parser reported malformed entries (with their line); what is left is events troupe does not run.
+    settings.problems.push(...problems.map((problem) => problem.message));
   }
   return settings;
 }
