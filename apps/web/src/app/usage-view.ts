@@ -3,6 +3,13 @@ import { h } from './dom.js';
 
 const dollars = (cost: number) => `$${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
 
+// The panel's own styles (the app's stylesheet belongs to the pages): compact, numbers right-aligned.
+const TABLE_STYLE = 'width:100%;border-collapse:collapse;font-size:0.85em;margin:0.4em 0 0.8em';
+const CELL = 'padding:0.15em 0.4em;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums';
+const NAME = 'padding:0.15em 0.4em;text-align:left;white-space:nowrap;font-weight:normal';
+const HEAD =
+  'padding:0.15em 0.4em;text-align:right;white-space:nowrap;border-bottom:1px solid #ccc;font-weight:600';
+
 const FINAL_EVENTS = ['task.completed', 'task.failed', 'task.cancelled'] as const;
 
 function rows(groups: Record<string, UsageTotals>): HTMLTableRowElement[] {
@@ -12,13 +19,13 @@ function rows(groups: Record<string, UsageTotals>): HTMLTableRowElement[] {
       h(
         'tr',
         { dataset: { usage: name } },
-        h('th', { scope: 'row' }, name),
-        h('td', {}, String(totals.tasks)),
-        h('td', {}, formatTokens(totals.input)),
-        h('td', {}, formatTokens(totals.cacheRead)),
-        h('td', {}, formatTokens(totals.cacheWrite)),
-        h('td', {}, formatTokens(totals.output)),
-        h('td', {}, totals.unpriced === totals.tasks ? '?' : dollars(totals.cost)),
+        h('th', { scope: 'row', style: NAME }, name),
+        h('td', { style: CELL }, String(totals.tasks)),
+        h('td', { style: CELL }, formatTokens(totals.input)),
+        h('td', { style: CELL }, formatTokens(totals.cacheRead)),
+        h('td', { style: CELL }, formatTokens(totals.cacheWrite)),
+        h('td', { style: CELL }, formatTokens(totals.output)),
+        h('td', { style: CELL }, totals.unpriced === totals.tasks ? '?' : dollars(totals.cost)),
       ),
     );
 }
@@ -27,11 +34,16 @@ function table(label: string, groups: Record<string, UsageTotals>): HTMLTableEle
   const head = ['tasks', 'input', 'cache read', 'cache write', 'output', 'cost'];
   return h(
     'table',
-    { class: 'usage', 'aria-label': `usage by ${label}` },
+    { class: 'usage', 'aria-label': `usage by ${label}`, style: TABLE_STYLE },
     h(
       'thead',
       {},
-      h('tr', {}, h('th', { scope: 'col' }, label), ...head.map((name) => h('th', { scope: 'col' }, name))),
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col', style: `${HEAD};text-align:left` }, label),
+        ...head.map((name) => h('th', { scope: 'col', style: HEAD }, name)),
+      ),
     ),
     h('tbody', {}, ...rows(groups)),
   );
