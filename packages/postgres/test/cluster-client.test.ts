@@ -1,4 +1,4 @@
-import { createRuntime, type TaskClient, type TaskResult } from '@troupe/core';
+import { createRuntime, type TaskClient, type TaskResult, usageReport } from '@troupe/core';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterClient, type ClusterWorker, connectCluster, startWorker } from '../src/index.js';
@@ -78,6 +78,12 @@ async function steerAndRead(tasks: TaskClient, sessionKey: string): Promise<void
     expect(first.tasks.map((task) => task.id)).toEqual([plain.id, running.id]);
     const second = await tasks.history({ sessionKey, limit: 2, cursor: first.cursor! });
     expect(second).toEqual({ tasks: [expect.objectContaining({ id: early.id, status: 'completed' })] });
+    // The usage ledger reads the same stored results, wherever the tasks ran.
+    const usage = await usageReport(tasks, { sessionKey });
+    expect(usage.total.tasks).toBe(3);
+    expect(usage.total.input).toBe(results.reduce((sum, result) => sum + result.usage.input, 0));
+    expect(usage.total.output).toBe(results.reduce((sum, result) => sum + result.usage.output, 0));
+    expect(usage.byAgent.echo?.tasks).toBe(3);
 
     const steerEnded = Promise.resolve().then(() => tasks.steer(plain.id, 'more'));
     await expect(steerEnded).rejects.toMatchObject({ code: 'TASK_ENDED' });
