@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inputCost, minimumCacheableTokens, PromptCache } from './prompt-cache.js';
 import { textStep } from './script-helpers.js';
 import { startFakeAnthropic } from './server.js';
+import { validateMessagesRequest } from './validate.js';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 const HOUR = { type: 'ephemeral', ttl: '1h' } as const;
@@ -128,6 +129,15 @@ async function post(url: string, params: object): Promise<string> {
   });
   return response.text();
 }
+
+describe('mixed lifetimes', () => {
+  it('are refused as the API refuses them: a 1-hour breakpoint after a 5-minute one', () => {
+    const ordered = body([user('hi', EPHEMERAL)], { toolsControl: HOUR, systemControl: HOUR });
+    expect(validateMessagesRequest(ordered)).toEqual([]);
+    const reversed = body([user('hi', HOUR)], { toolsControl: EPHEMERAL, systemControl: HOUR });
+    expect(validateMessagesRequest(reversed).join('\n')).toContain("ttl='1h' must not come after");
+  });
+});
 
 describe('the fake API reports the cache as the real API does', () => {
   it('in JSON and streamed responses: cache_read_input_tokens, cache_creation_input_tokens and cache_creation by lifetime', async () => {

@@ -1,6 +1,7 @@
 // Checks a `POST /v1/messages` body the way the real API does, so bugs in message building fail
 // tests instead of production calls. Messages follow the API's `path: problem` style.
 
+import { cacheTtlOrderIssue } from './cache-ttl-order.js';
 import { checkToolPairing } from './tool-pairing.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -289,5 +290,7 @@ export function validateMessagesRequest(body: unknown): string[] {
     issues.push(
       `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,
     );
+  const order = cacheTtlOrderIssue(body);
+  if (order) issues.push(order);
   return issues;
 }
