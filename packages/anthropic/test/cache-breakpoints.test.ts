@@ -91,3 +91,18 @@ describe('cache breakpoints in the conversation', () => {
     expect(breakpointsOf(body)).toEqual(['tools.0', 'system.0']);
   });
 });
+
+describe('the cache lifetime of a request', () => {
+  it('is the default 5 minutes, or 1 hour on every breakpoint with cacheLifetime 1h (valid: no 1-hour breakpoint after a 5-minute one)', () => {
+    const messages: Message[] = [{ role: 'user', content: 'Find the login code.' }, ...parallelReads(1, 2)];
+    const controls = (request: ModelRequest) => {
+      const params = toRequestParams(request, settings) as unknown as Record<string, any>;
+      expect(validateMessagesRequest(params)).toEqual([]);
+      return JSON.stringify(params).match(/"cache_control":\{[^}]*\}/g);
+    };
+    expect(controls({ ...base, messages })).toEqual(Array(4).fill('"cache_control":{"type":"ephemeral"}'));
+    expect(controls({ ...base, messages, cacheLifetime: '1h' })).toEqual(
+      Array(4).fill('"cache_control":{"type":"ephemeral","ttl":"1h"}'),
+    );
+  });
+});
