@@ -22,7 +22,6 @@ import {
   startFakeAnthropicModel,
   systemOf,
   textStep,
-  toolStep,
 } from '../fake-anthropic/index.js';
 
 const MODEL = 'claude-sonnet-4-5';
