@@ -64,8 +64,15 @@ describe('bugs a user hit in the session (tmux)', () => {
     // The conversation went on: the new request carries the earlier messages.
     const last = fake.requests[fake.requests.length - 1]!;
     expect(JSON.stringify(last.body.messages)).toContain('find the auth code');
-    // The new agent is offered to the main agent.
-    expect(JSON.stringify(last.body.tools)).toContain('migration-reviewer');
+    // The new agent is offered to the main agent: announced in the conversation, while its task tool
+    // stays as the session first showed it (so the prompt cache keeps the prefix).
+    expect(JSON.stringify(last.body.messages)).toContain(
+      '- migration-reviewer: Reviews SQL migrations for safety.',
+    );
+    const first = fake.requests.find((request) =>
+      JSON.stringify(request.body.tools ?? []).includes('"task"'),
+    )!;
+    expect(last.body.tools).toEqual(first.body.tools);
   });
 
   it('says at start which tools an agent file lists that troupe does not have, with the line', async () => {
