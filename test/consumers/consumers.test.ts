@@ -216,7 +216,8 @@ describe('a package in the wrong environment', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(served.url);
-      await page.waitForFunction(() => document.querySelector('#error')?.textContent !== '', undefined, {
+      // A string, run in the page: this file is compiled without the DOM's types.
+      await page.waitForFunction("document.querySelector('#error')?.textContent !== ''", undefined, {
         timeout: 30_000,
       });
       const shown = await page.textContent('#error');
