@@ -38,6 +38,8 @@ describe('the chat', () => {
       .poll(() => page.locator('.chat-log .chat-assistant').last().textContent(), { timeout: 20_000 })
       .toMatch(/explore agent answered.*src\/auth\.js/s);
     expect(await page.locator('.chat-log .chat-assistant').last().locator('pre code').count()).toBe(1);
+    // The task tool's trailer (task id, agent) is for the model, not the user.
+    expect(await page.locator('.chat-log .chat-assistant').last().textContent()).not.toMatch(/task_id/);
     // One task, the search: the scripted review did not run again.
     expect(await page.locator('.board li').count()).toBe(1);
     await screenshot(page, 'chat-demo');

@@ -38,7 +38,11 @@ export class ChatLog {
         this.live = live;
         if (event.kind === 'text') live.text += event.text;
         else if (event.kind === 'thinking') live.thinking += event.text;
-        else if (live.text && !live.text.endsWith('\n')) live.text += '\n\n';
+        else {
+          // A new turn: its text and reasoning start on a line of their own.
+          if (live.text && !live.text.endsWith('\n')) live.text += '\n\n';
+          if (live.thinking && !live.thinking.endsWith('\n')) live.thinking += '\n';
+        }
         this.changed();
       }),
     );

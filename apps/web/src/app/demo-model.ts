@@ -42,6 +42,11 @@ export function searchWordOf(text: string): string {
   return words.find((word) => !STOP_WORDS.has(word)) ?? 'todo';
 }
 
+/** A task tool's result without its trailer (`--- task_id: … · agent: …`), which is for the model. */
+function answerOf(result: string | undefined): string {
+  return (result ?? '(nothing)').split(/\n+--- task_id:/)[0]!.trim();
+}
+
 /** The main agent's answer to an announcement: what ended, and what it produced (its first line). */
 function summarise(announcement: string): string {
   const description = /"([^"]*)"/.exec(announcement)?.[1] ?? 'A task';
@@ -81,7 +86,7 @@ function mainTurn(messages: readonly Message[]): { content: ContentBlock[]; thin
         thinking: 'The sub-agents are running; I tell the user.',
       };
     return {
-      content: [{ type: 'text', text: `The **explore** agent answered:\n\n${results[0] ?? '(nothing)'}` }],
+      content: [{ type: 'text', text: `The **explore** agent answered:\n\n${answerOf(results[0])}` }],
       thinking: 'The explore agent is done; I pass on its answer.',
     };
   }
