@@ -31,6 +31,7 @@ export type TroupeErrorCode =
   | 'PERSISTENCE_LOCKED'
   | 'PERSISTENCE_LOCK_TAKEN'
   | 'RUNTIME_STOPPED'
+  | 'WORKSPACE_UNAVAILABLE'
   | 'ABORTED';
 
 /** The codes of model errors. */

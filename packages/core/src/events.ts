@@ -91,7 +91,8 @@ export interface RuntimeWarning {
     | 'EFFECT_FAILED'
     | 'HOOK_FAILED'
     | 'SKILL_NOT_FOUND'
-    | 'MEMORY_FAILED';
+    | 'MEMORY_FAILED'
+    | 'WORKSPACE_FAILED';
   message: string;
   taskId?: string;
 }

@@ -107,6 +107,9 @@ export type {
   TaskStatusRecord,
   TaskStore,
   TaskSummary,
+  TaskWorkspaceChange,
+  TaskWorkspaceOutcome,
+  TaskWorkspaceRecord,
   TerminateReason,
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
@@ -124,6 +127,7 @@ export { createTaskId } from './runtime/task-id.js';
 export type { TaskInfo } from './runtime/task-info.js';
 export type { TaskListFilter } from './runtime/task-table.js';
 export type { Skill } from './skills/skill.js';
+export type { TaskWorkspaces } from './runtime/task-workspaces.js';
 export { createMemoryStore } from './store/memory-store.js';
 export {
   defineTool,

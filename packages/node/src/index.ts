@@ -54,3 +54,7 @@ export {
   createReadTool,
   createWriteTool,
 } from './tools/workspace-tools.js';
+export {
+  createWorktreeWorkspaces,
+  type WorktreeWorkspacesOptions,
+} from './worktree/worktree-workspaces.js';

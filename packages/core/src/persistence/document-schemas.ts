@@ -20,6 +20,19 @@ const STATUS_EVENTS = [
   'task.cancelled',
 ] as const;
 
+const workspaceOutcomeSchema = v.looseObject({
+  path: v.string(),
+  branch: v.optional(v.string()),
+  kept: v.boolean(),
+  files: count,
+  added: count,
+  removed: count,
+  changes: v.pipe(
+    v.array(v.looseObject({ file: v.string(), added: count, removed: count })),
+    v.maxLength(50),
+  ),
+});
+
 export const resultSchema = v.looseObject({
   taskId: v.string(),
   agent: v.string(),
@@ -32,6 +45,7 @@ export const resultSchema = v.looseObject({
   model: v.string(),
   usage: usageSchema,
   error: v.optional(v.looseObject({ name: v.string(), code: v.string(), message: v.string() })),
+  workspace: v.optional(workspaceOutcomeSchema),
 });
 
 export const messageSchema = v.looseObject({
@@ -69,6 +83,9 @@ export const specSchema = v.looseObject({
   forkedFrom: v.optional(forkLinkSchema),
   messages: v.array(messageSchema),
   createdAt: v.number(),
+  workspace: v.optional(
+    v.looseObject({ isolation: v.string(), path: v.string(), branch: v.optional(v.string()) }),
+  ),
 });
 
 export const statusRecordSchema = v.pipe(

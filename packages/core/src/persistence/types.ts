@@ -66,6 +66,8 @@ export interface TaskSpec {
   /** The conversation the task starts from (forked parent context, then the prompt). */
   messages: Message[];
   createdAt: number;
+  /** The task's own workspace, when its agent asks for one (`isolation`): see `TaskWorkspaces`. */
+  workspace?: TaskWorkspaceRecord;
 }
 
 /** What a task produced. `handle.result` resolves to this; it never rejects for task failures. */
@@ -83,6 +85,43 @@ export interface TaskResult {
   model: string;
   usage: Usage & { total: number };
   error?: SerializedError;
+  /** What became of the task's own workspace (`isolation`): kept with its branch and changes, or removed. */
+  workspace?: TaskWorkspaceOutcome;
+}
+
+/**
+ * A task's own workspace, as recorded in its spec when it is spawned (so a restore finds the same
+ * one again, never a new one). Plain JSON; the host may add fields of its own.
+ */
+export interface TaskWorkspaceRecord {
+  /** What the agent asked for (its `isolation`, e.g. `worktree`). */
+  isolation: string;
+  /** The folder the task's file tools and shell work in. */
+  path: string;
+  /** The branch the workspace is on, when the host made one. */
+  branch?: string;
+  [field: string]: unknown;
+}
+
+/** One changed file of a task's workspace: lines added and removed (0 for a binary file). */
+export interface TaskWorkspaceChange {
+  file: string;
+  added: number;
+  removed: number;
+}
+
+/** What became of a task's workspace when the task ended; on the result as `workspace`. */
+export interface TaskWorkspaceOutcome {
+  path: string;
+  branch?: string;
+  /** True when the task changed something, so the workspace (and its branch) was kept; else removed. */
+  kept: boolean;
+  /** Files changed, lines added and removed, over the whole workspace. */
+  files: number;
+  added: number;
+  removed: number;
+  /** The changed files (the first 50). */
+  changes: TaskWorkspaceChange[];
 }
 
 /** One line of the status log: the task's life, append-only. */

@@ -21,7 +21,14 @@ import { nullStore } from '../persistence/null-store.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { finalRecord, queuedRecord, resultDocument, statusRecord } from '../persistence/task-documents.js';
-import type { StoreWarning, TaskQuery, TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type {
+  StoreWarning,
+  TaskQuery,
+  TaskResult,
+  TaskSpec,
+  TaskStore,
+  TaskWorkspaceRecord,
+} from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';
@@ -58,6 +65,7 @@ import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
 import { TaskRun } from './task-run.js';
 import { type TaskListFilter, TaskTable } from './task-table.js';
+import { type TaskWorkspaces, WorkspaceKeeper } from './task-workspaces.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -101,6 +109,11 @@ export interface RuntimeOptions {
   skills?: readonly Skill[];
   /** Where agents with `memory` keep it: their `MEMORY.md` is given to them at start, with tools over the folder. */
   memory?: AgentMemory;
+  /**
+   * Gives a task whose agent asks for `isolation` a workspace of its own (in Node, a git worktree:
+   * `@troupe/node`'s `createWorktreeWorkspaces`). Without it, such an agent cannot be spawned.
+   */
+  workspaces?: TaskWorkspaces;
 }
 
 const DEFAULT_LIMITS: RuntimeLimits = {
@@ -135,6 +148,7 @@ export class Runtime implements TaskClient {
   private readonly baseTools: readonly Tool[];
   private readonly mainToolList: Tool[];
   private readonly createId: () => string;
+  private readonly workspaceKeeper: WorkspaceKeeper;
   private stopped = false;
   private readonly skills: ReadonlyMap<string, Skill>;
   /** Agents whose missing skills were reported (once each). */
@@ -165,6 +179,9 @@ export class Runtime implements TaskClient {
     this.approvals = new ApprovalCoordinator(options.approval ?? 'ask', this.emitter, (taskId, sessionKey) =>
       // A task spawned without a session key has no session: "always allow" covers that task only.
       this.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
+    );
+    this.workspaceKeeper = new WorkspaceKeeper(options.workspaces, (taskId, message) =>
+      this.emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
     );
     this.mainToolList = createMainTools(this);
     assertNoShadowedMainTool(this.baseTools, this.mainToolList);
@@ -615,6 +632,8 @@ export class Runtime implements TaskClient {
     this.ownedElsewhere.clear();
     this.table.detachAll();
     this.supervisor.stop();
+    // Tasks cancelled above whose workspace is being closed record their result before the store closes.
+    await this.workspaceKeeper.idle();
     await this.store.flush();
     await this.store.close?.();
     this.emitter.removeAll();
@@ -721,6 +740,11 @@ export class Runtime implements TaskClient {
   }
 
   /** @internal */
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined {
+    return this.workspaceKeeper.plan(definition, taskId);
+  }
+
+  /** @internal */
   graceMsFor(timeoutMs: number): number {
     return this.options.graceMs ?? defaultGraceMs(timeoutMs);
   }
@@ -785,9 +809,10 @@ export class Runtime implements TaskClient {
     if (!entry || !ref) return;
     // With no tool sources, the registry cut when the task was planned is the one it runs with.
     const definition = this.options.toolSources?.length ? this.agents.get(entry.spec.agent) : undefined;
-    const registry = definition
-      ? this.withToolSources(entry.registry, entry.spec, definition)
-      : entry.registry;
+    const registry = this.workspaceKeeper.registryFor(
+      definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
+      entry.spec,
+    );
     const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started');
@@ -808,6 +833,13 @@ export class Runtime implements TaskClient {
   }
 
   private settle(spec: TaskSpec, result: TaskResult, at: number): void {
+    const entry = this.table.get(spec.taskId);
+    if (!entry || entry.result) return;
+    // A task's own workspace is closed first: its result names what became of it.
+    this.workspaceKeeper.close(spec, result, (final) => this.settleNow(spec, final, at));
+  }
+
+  private settleNow(spec: TaskSpec, result: TaskResult, at: number): void {
     const entry = this.table.get(spec.taskId);
     if (!entry || entry.result) return;
     this.persist(spec.taskId, 'save the result', () => this.store.saveResult(resultDocument(result)));

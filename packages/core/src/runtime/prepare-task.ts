@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { LimitError, TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
-import type { TaskLimits, TaskSpec } from '../persistence/types.js';
+import type { TaskLimits, TaskSpec, TaskWorkspaceRecord } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
@@ -25,6 +25,8 @@ export interface TaskPlanner {
   graceMsFor(timeoutMs: number): number;
   /** The system prompt section preloading the skills an agent lists ('' for none). */
   skillsFor(definition: AgentDefinition): string;
+  /** The task's own workspace when its agent asks for one (`isolation`); throws when none can be had. */
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
 }
 
 const DESCRIPTION_LENGTH = 60;
@@ -79,6 +81,8 @@ export function prepareTask(
   const parent = options.parentTaskId ? runtime.runOf(options.parentTaskId) : undefined;
   if (options.parentTaskId && !parent)
     throw new TroupeError('TASK_NOT_FOUND', `Parent task "${options.parentTaskId}" is not running.`);
+  // A main agent works in the host's workspace (its runs are not tasks with a spec of their own).
+  const workspace = main ? undefined : runtime.planWorkspace(definition, taskId);
   const depth = parent ? parent.spec.depth + 1 : main ? 0 : 1;
   if (depth > runtime.limits.maxDepth)
     throw new LimitError(
@@ -142,6 +146,7 @@ export function prepareTask(
   if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
   if (options.input !== undefined) spec.input = options.input;
   if (definition.outputSchema) spec.outputSchema = definition.outputSchema;
+  if (workspace) spec.workspace = workspace;
   // A main agent's registry is cut for each run, from the main tools its session gives (their specs
   // frozen at the session's first run, so the cached prefix stays) or else the runtime's.
   const registry = main

@@ -1,4 +1,4 @@
-import { ToolError } from '../errors.js';
+import { type SerializedError, ToolError } from '../errors.js';
 import type { ToolSpec } from '../model/types.js';
 import type { Tool } from './define-tool.js';
 import { MCP_TOOL_PREFIX } from './mcp-names.js';
@@ -15,6 +15,11 @@ export interface ToolRegistry {
    * (no effect of the task may start before it settles), undefined once they answered.
    */
   ready?(): Promise<void> | undefined;
+  /**
+   * Present on a registry that may fail to become ready (a task's own workspace that could not be
+   * opened): the error the task fails with at its next model call, once `ready()` settled.
+   */
+  failure?(): SerializedError | undefined;
 }
 
 /**

@@ -27,6 +27,9 @@ export async function callModel(
   const { host, spec } = io;
   const { turn, grace } = effect;
   const emitter = host.emitter;
+  // A task whose own workspace could not be opened has no tools and must not go on elsewhere.
+  const failure = io.registry.failure?.();
+  if (failure) return { type: 'model.failed', at: host.clock.now(), turn, error: failure };
   const onDelta = emitter.listening('task.progress')
     ? (delta: ModelDelta) => {
         // Called by the adapter, maybe with anything: progress is best effort and never throws.
