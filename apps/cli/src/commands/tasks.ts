@@ -20,6 +20,7 @@ import { storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { formatDollars } from '../render/usage-ledger.js';
+import { workspaceLines } from '../render/workspace-lines.js';
 import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
@@ -134,6 +135,7 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
       `cost:     ${estimatedCost === undefined ? `no price known for ${result.model}` : `≈ ${formatDollars(estimatedCost)} (estimate at list prices)`}`,
     );
   }
+  if (result?.workspace) lines.push(...workspaceLines(result.workspace, colors));
   lines.push('', colors.bold('Transcript'), ...transcriptLines(messages, colors));
   if (result?.error) lines.push('', colors.red(`error: ${result.error.message}`));
   if (result && typeof result.output !== 'string') {

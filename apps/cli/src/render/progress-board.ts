@@ -2,6 +2,7 @@ import type { RuntimeEvents, TaskClient, TaskEventBase } from '@troupe/core';
 import type { Colors } from './colors.js';
 import { finalLine, liveLine, type TaskView, taskLabel, toolSummary } from './task-line.js';
 import { truncate } from './text.js';
+import { workspaceLines } from './workspace-lines.js';
 
 /** Options of {@link ProgressBoard}. */
 export interface ProgressBoardOptions {
@@ -223,6 +224,9 @@ export class ProgressBoard {
     view.terminateReason = event.result.terminateReason;
     if (event.result.error) view.error = event.result.error.message;
     this.options.log(finalLine(view, this.options.colors));
+    if (event.result.workspace)
+      for (const line of workspaceLines(event.result.workspace, this.options.colors))
+        this.options.log(`  ${line}`);
     this.changed();
   }
 

@@ -11,10 +11,11 @@ import {
   type RuntimeOptions,
   type Skill,
   type TaskStore,
+  type TaskWorkspaces,
   type Tool,
   type ToolSource,
 } from '@troupe/core';
-import { createNodeTools } from '@troupe/node';
+import { createNodeTools, createWorktreeWorkspaces } from '@troupe/node';
 import { type CliConfig, configLimits } from '../config.js';
 import type { CliContext } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
@@ -51,6 +52,8 @@ export interface CliRuntimeSetup {
   memory?: AgentMemory;
   /** Where hook, skill and memory problems met while tasks run are told; default stderr. */
   notice?: (text: string) => void;
+  /** Worktrees for agents with `isolation: worktree` (a command that runs no task may leave it out). */
+  workspaces?: TaskWorkspaces;
 }
 
 /** The config file and flags of a command, read: where things are and how approvals go. */
@@ -152,6 +155,7 @@ export async function loadCliSetup(
     ...(settings.config.bashPassEnv ? { passEnv: settings.config.bashPassEnv } : {}),
     onWarning: notice,
   });
+  const toolOptions = settings.config.bashPassEnv ? { bashPassEnv: settings.config.bashPassEnv } : {};
   return {
     ...(shellHooks ? { hooks: shellHooks } : {}),
     skills: settings.skillSettings.skills,
@@ -160,10 +164,9 @@ export async function loadCliSetup(
     ...settings,
     model,
     models,
-    tools: createNodeTools({
-      root: context.cwd,
-      ...(settings.config.bashPassEnv ? { bashPassEnv: settings.config.bashPassEnv } : {}),
-    }),
+    tools: createNodeTools({ root: context.cwd, ...toolOptions }),
+    // Made lazily: git runs only when an agent with `isolation: worktree` is spawned.
+    workspaces: createWorktreeWorkspaces({ root: context.cwd, home: context.home, tools: toolOptions }),
     toolSources: mcp.toolSources,
     approval: settings.approvalChoice.mode,
     mcp,
@@ -213,6 +216,7 @@ export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOpti
   let idCalls = 0;
   const runtime = createRuntime({
     ...sharedRuntimeOptions(setup),
+    ...(setup.workspaces ? { workspaces: setup.workspaces } : {}),
     agents: options.agents ?? setup.registry,
     store: options.store ?? openStore(setup.storeDir),
     ...(options.inspect ? { inspect: options.inspect } : {}),
@@ -222,7 +226,12 @@ export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOpti
   if (notice)
     runtime.on('runtime.warning', (warning) => {
       // A missing skill was told at start (loadSkillSettings), naming the agent's file.
-      if (warning.code === 'HOOK_FAILED' || warning.code === 'MEMORY_FAILED') notice(warning.message);
+      if (
+        warning.code === 'HOOK_FAILED' ||
+        warning.code === 'MEMORY_FAILED' ||
+        warning.code === 'WORKSPACE_FAILED'
+      )
+        notice(warning.message);
     });
   return runtime;
 }

@@ -18,9 +18,11 @@ export interface WorktreeWorkspacesOptions {
   root: string;
   /**
    * The folder task worktrees are made in, one sub-folder per task id, outside the repository so
-   * the shared workspace is never touched. Default `~/.troupe/worktrees/<repository folder name>`.
+   * the shared workspace is never touched. Default `<home>/.troupe/worktrees/<repository folder name>`.
    */
   dir?: string;
+  /** The home folder of the default `dir` (default the user's, `os.homedir()`). */
+  home?: string;
   /** Options of the Node tools made for each worktree (as `createNodeTools` takes them, but `root`). */
   tools?: Omit<NodeToolsOptions, 'root'>;
 }
@@ -77,7 +79,7 @@ export function createWorktreeWorkspaces(options: WorktreeWorkspacesOptions): Ta
     return top;
   };
   const dir = (): string =>
-    resolve(options.dir ?? join(homedir(), '.troupe', 'worktrees', basename(repository())));
+    resolve(options.dir ?? join(options.home ?? homedir(), '.troupe', 'worktrees', basename(repository())));
   // Git commands that change the repository's worktrees and branches run one at a time.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
