@@ -7,7 +7,13 @@ import type { ContentBlock } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { feedJournal, journalEntry, queuedRecord } from '../persistence/task-documents.js';
-import type { ForkLink, JournalEntry, TaskSpec, TaskStore } from '../persistence/types.js';
+import type {
+  ForkLink,
+  JournalEntry,
+  TaskSpec,
+  TaskStore,
+  TaskWorkspaceRecord,
+} from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import { systemPromptFor } from './prepare-task.js';
@@ -46,6 +52,8 @@ export interface ForkPlanner {
   readonly limits: { maxDepth: number };
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
+  /** A workspace of its own for a fork of a task that had one (see `TaskWorkspaces`). */
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
 }
 
 /** A fork ready to run: its spec, its journal (the original's entries, copied) and the state they lead to. */
@@ -120,8 +128,21 @@ function forkSpec(
   now: number,
   forkedFrom: ForkLink,
 ): ForkPlan['spec'] {
-  const { parentTaskId: _parent, deadlineCap: _cap, ...rest } = original;
+  const { parentTaskId: _parent, deadlineCap: _cap, workspace: originalWorkspace, ...rest } = original;
   const spec: ForkPlan['spec'] = { ...rest, taskId, createdAt: now, announce: false, forkedFrom };
+  // A fork never shares the original's workspace: it gets one of its own, fresh from the host.
+  if (originalWorkspace) {
+    const workspace = planner.planWorkspace(
+      {
+        name: original.agent,
+        description: original.description,
+        systemPrompt: original.system,
+        isolation: 'worktree',
+      },
+      taskId,
+    );
+    if (workspace) spec.workspace = workspace;
+  }
   if (!edit) return spec;
   if (edit.systemPrompt !== undefined) {
     if (typeof edit.systemPrompt !== 'string' || edit.systemPrompt.trim() === '')

@@ -144,4 +144,20 @@ describe('a task in a workspace of its own (createRuntime({ workspaces }))', () 
     expect((await running.result).status).toBe('cancelled');
     expect(host.closed.sort()).toEqual([`/worktrees/${queued.id}`, `/worktrees/${running.id}`].sort());
   });
+
+  it('a fork of an isolated task gets a workspace of its own, never the original’s', async () => {
+    const host = memoryWorkspaces();
+    const { runtime } = fixtureRuntime(echoes, {
+      agents: [...fixtureAgents, isolated],
+      workspaces: host.workspaces,
+    });
+    const original = runtime.spawn({ agent: 'isolated', prompt: 'echo hi' });
+    await original.result;
+    const fork = await runtime.fork(original.id, { atStep: 1 });
+    const result = await fork.result;
+    await runtime.shutdown();
+    expect(fork.id).not.toBe(original.id);
+    expect(result.workspace?.path).toBe(`/worktrees/${fork.id}`);
+    expect(host.opened).toEqual([`/worktrees/${original.id}`, `/worktrees/${fork.id}`]);
+  });
 });
