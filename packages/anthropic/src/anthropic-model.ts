@@ -82,7 +82,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Anthr
       model,
       defaultMaxTokens: settings.maxTokens,
       cache: settings.cache,
-      thinkingBudget: settings.thinkingBudget,
+      thinkingBudget: thinkingBudgetOf(request, settings.thinkingBudget),
     });
     if (params.messages.length === 0)
       throw new ModelError(
@@ -116,4 +116,13 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Anthr
 
   const adapter: AnthropicModel = { name: 'anthropic', models, resolveModel, generate };
   return Object.freeze(adapter);
+}
+
+/**
+ * The request's thinking budget (an agent's `effort`) when it is a whole number of at least 1,024
+ * tokens (the API's minimum), else the model's configured one.
+ */
+function thinkingBudgetOf(request: ModelRequest, configured: number | undefined): number | undefined {
+  const asked = request.thinking?.budgetTokens;
+  return typeof asked === 'number' && Number.isInteger(asked) && asked >= 1024 ? asked : configured;
 }

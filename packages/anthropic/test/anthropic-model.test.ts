@@ -158,6 +158,19 @@ describe('createAnthropicModel against the fake API', () => {
     expect(server.requests[0]?.auth).toBe('bearer');
   });
 
+  it("sends a request's thinking budget (an agent's effort) as the API's thinking parameter", async () => {
+    const { server, model } = await harness();
+    server.enqueue({ content: [{ type: 'text', text: 'ok' }] }, { content: [{ type: 'text', text: 'ok' }] });
+    await model.generate(
+      request({ maxTokens: 1024, thinking: { budgetTokens: 4096 } }),
+      AbortSignal.timeout(10_000),
+    );
+    await model.generate(request({ maxTokens: 1024 }), AbortSignal.timeout(10_000));
+    expect(server.requests[0]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    expect(server.requests[0]?.body.max_tokens).toBe(4096 + 1024);
+    expect(server.requests[1]?.body.thinking).toBeUndefined();
+  });
+
   it('carries a tool loop with thinking, tool results and errors through valid requests', async () => {
     const { server, model } = await harness({ thinking: { budgetTokens: 2048 } });
     server.enqueue(

@@ -1,3 +1,4 @@
+import type { PermissionMode } from './definitions/types.js';
 import type { TaskResult } from './persistence/types.js';
 import type { ToolAccess } from './tools/define-tool.js';
 
@@ -36,6 +37,8 @@ export interface ApprovalRequest {
   input: unknown;
   /** The task runs in the background (its approval still waits for the host). */
   background: boolean;
+  /** The task's permission mode, when it is not `default` (see the README, "Permission modes"). */
+  permissionMode?: PermissionMode;
   requestedAt: number;
 }
 
@@ -92,7 +95,8 @@ export interface RuntimeWarning {
     | 'HOOK_FAILED'
     | 'SKILL_NOT_FOUND'
     | 'MEMORY_FAILED'
-    | 'WORKSPACE_FAILED';
+    | 'WORKSPACE_FAILED'
+    | 'PERMISSION_MODE_CHANGED';
   message: string;
   taskId?: string;
 }

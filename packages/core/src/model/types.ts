@@ -89,6 +89,11 @@ export interface ModelRequest {
    * else `5m` (the default). Adapters without a prompt cache ignore it.
    */
   cacheLifetime?: '5m' | '1h';
+  /**
+   * Extended thinking with this budget in tokens (at least 1,024), from the agent's `effort`;
+   * absent: the adapter's own default. An adapter that cannot think ignores it.
+   */
+  thinking?: { budgetTokens: number };
   /** Which task is asking; adapters may use it for logging (never for behaviour). */
   taskId?: string;
   agent?: string;

@@ -1,3 +1,4 @@
+import type { AgentEffort, PermissionMode } from '../definitions/types.js';
 import type { SerializedError } from '../errors.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { JsonSchema, Message, ToolSpec, Usage } from '../model/types.js';
@@ -63,6 +64,14 @@ export interface TaskSpec {
   outputSchema?: JsonSchema;
   /** Present on a task `runtime.fork` made: the task and step it came from. */
   forkedFrom?: ForkLink;
+  /** The permission mode the task runs in, when not `default` (resolved when it was submitted). */
+  permissionMode?: PermissionMode;
+  /** The agent's reasoning effort: the model's thinking budget on every turn. */
+  effort?: AgentEffort;
+  /** Agent names this task may start with the task tools (`Agent(explore, plan)` in its `tools`). */
+  allowedAgents?: string[];
+  /** The finished task whose conversation this one continues (a follow-up). */
+  followUpOf?: string;
   /** The conversation the task starts from (forked parent context, then the prompt). */
   messages: Message[];
   createdAt: number;

@@ -1,4 +1,5 @@
 import { createAgentRegistry } from '../definitions/agent-registry.js';
+import { readAgentToolRule } from '../definitions/agent-tool-rule.js';
 import { checkFinalAnswer } from '../definitions/check-final-answer.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../definitions/compile-json-schema.js';
 import { DEFAULT_MODEL_IDS, type ModelConfig, resolveModel } from '../definitions/resolve-model.js';
@@ -25,6 +26,7 @@ export const TASK_TOOL_NAMES = [
   'cancel_task',
   'message_task',
   'spawn',
+  'send_message',
 ] as const;
 
 /**
@@ -168,7 +170,8 @@ export class AgentCatalog {
 
 /** The agent's allow-list plus `mcp__<server>` for each server in its `mcpServers`. */
 function allowListOf(definition: AgentDefinition): string[] | undefined {
-  const tools = definition.tools;
+  // `Agent(explore, plan)` grants the tools that start sub-agents (which agents: `allowedAgents`).
+  const tools = definition.tools && readAgentToolRule(definition.tools).tools;
   if (!tools || !definition.mcpServers?.length) return tools;
   const servers = definition.mcpServers.map(
     (server) => `${MCP_TOOL_PREFIX}${sanitiseMcpName(typeof server === 'string' ? server : server.name)}`,

@@ -2,7 +2,9 @@ import { TroupeError } from '../errors.js';
 import type { ApprovalRequest } from '../events.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskSpec } from '../persistence/types.js';
+import type { ToolAccess } from '../tools/define-tool.js';
 import type { RuntimeEmitter } from './emitter.js';
+import { settleByMode } from './permission-modes.js';
 import type { ApprovalAnswer } from './run-host.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
@@ -71,14 +73,19 @@ export class ApprovalCoordinator {
     return this.always.get(this.scopeOf(taskId, sessionKey))?.has(tool) ?? false;
   }
 
-  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition {
-    if (this.policy === 'auto') return 'run';
+  dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition {
     if (this.policy === 'deny') return { deny: 'the approval policy denies write and execute tools.' };
-    // A policy function (permission rules) decides every call: an "always allow" only answers the
-    // calls it leaves to the host, so a deny rule still holds after one.
-    if (typeof this.policy !== 'function' && this.alwaysAllows(spec.taskId, spec.sessionKey, tool))
-      return 'run';
-    return 'approval';
+    // Plan mode is read-only whatever the policy would approve.
+    const mode = spec.permissionMode;
+    if (mode === 'plan') return { deny: (settleByMode(mode, tool, access) as { reason: string }).reason };
+    if (this.policy === 'auto') return 'run';
+    // A policy function (permission rules) decides every call: an "always allow" and the task's
+    // permission mode only answer the calls it leaves to the host, so a deny rule still holds.
+    if (typeof this.policy === 'function') return 'approval';
+    if (this.alwaysAllows(spec.taskId, spec.sessionKey, tool)) return 'run';
+    const settled = settleByMode(mode, tool, access);
+    if (settled === 'ask') return 'approval';
+    return settled.decision === 'approve' ? 'run' : { deny: settled.reason };
   }
 
   /**
@@ -128,16 +135,27 @@ export class ApprovalCoordinator {
       this.decide(asked, policy === 'auto' ? 'approve' : 'deny', undefined, 'policy');
       return;
     }
-    this.askHost(asked);
+    this.askHostOrMode(asked);
+  }
+
+  /** A call the policy left open: the task's permission mode settles it, or the host is asked. */
+  private askHostOrMode(asked: Pending): void {
+    const { request } = asked;
+    const settled = settleByMode(request.permissionMode, request.tool, request.access);
+    if (settled === 'ask') this.askHost(asked);
+    else this.decide(asked, settled.decision, 'reason' in settled ? settled.reason : undefined, 'policy');
   }
 
   /** What a policy function answered, read defensively: anything but a decision denies the call. */
   private policyDecided(asked: Pending, decision: unknown): void {
     if (decision === 'ask') {
       const { request } = asked;
-      if (this.alwaysAllows(request.taskId, request.sessionKey, request.tool))
+      if (
+        request.permissionMode !== 'plan' &&
+        this.alwaysAllows(request.taskId, request.sessionKey, request.tool)
+      )
         this.decide(asked, 'approve', undefined, 'always');
-      else this.askHost(asked);
+      else this.askHostOrMode(asked);
       return;
     }
     let value: ReturnType<typeof readDecision>;

@@ -46,8 +46,10 @@ import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
 import type { ForkSource } from './cache-fork.js';
 import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
+import { type FollowUpOptions, followUp } from './follow-up.js';
 import { type ForkOptions, planFork, recordFork } from './fork-task.js';
 import { createMainTools } from './main-tools.js';
+import type { PermissionModeOptions } from './permission-modes.js';
 import { prepareTask } from './prepare-task.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
 import type { RunHost } from './run-host.js';
@@ -82,6 +84,11 @@ export interface RuntimeOptions {
   limits?: Partial<RuntimeLimits>;
   /** How write and execute tools are approved. Default `ask`. */
   approval?: ApprovalPolicy;
+  /**
+   * What agents' `permissionMode` may do here: `bypassPermissions` only with
+   * `{ allowBypassPermissions: true }` (otherwise such an agent runs in `default`, with a warning).
+   */
+  permissionModes?: PermissionModeOptions;
   /** Where tasks are persisted. Default: an in-memory store. */
   store?: TaskStore;
   /** Model ids for `inherit` and the aliases `small`, `plan`, `haiku`, `sonnet`, `opus`. */
@@ -121,7 +128,7 @@ const DEFAULT_LIMITS: RuntimeLimits = {
   maxTurns: 10,
   tokenBudget: 100_000,
   timeoutMs: 300_000,
-  maxDepth: 1,
+  maxDepth: 3,
   mainMaxTurns: 40,
 };
 
@@ -192,7 +199,7 @@ export class Runtime implements TaskClient {
       emitter: this.emitter,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
-      dispositionFor: (spec, tool) => this.approvals.dispositionFor(spec, tool),
+      dispositionFor: (spec, tool, access) => this.approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => this.approvals.request(request, signal, asked),
       recordStatus: (taskId, event) => this.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
@@ -243,8 +250,28 @@ export class Runtime implements TaskClient {
     return this.spawnInternal(options);
   }
 
+  /**
+   * Continues a finished sub-agent's conversation: `message` starts a new task of the same agent
+   * and session from the stored conversation of `target` (a task id, or an agent name when one
+   * finished task of that agent is in the session), linked to it by `followUpOf`. Works after a
+   * restart. Throws `TASK_NOT_FOUND`, `TASK_AMBIGUOUS`, `TASK_RUNNING` (use `steer`), or what
+   * `spawn` throws. See `docs/decisions/2026-11-26-follow-up-as-linked-task.md`.
+   */
+  followUp(target: string, message: string, options: FollowUpOptions = {}): Promise<TaskHandle> {
+    this.assertRunning();
+    return followUp(this, target, message, options);
+  }
+
+  /** @internal The status of a task this runtime runs, or undefined. */
+  liveStatus(taskId: string): string | undefined {
+    const info = this.table.info(taskId, this.clock.now());
+    return info && !isFinalStatus(info.status) ? info.status : undefined;
+  }
+
   /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`). */
-  spawnInternal(options: SpawnOptions & { history?: Message[]; fork?: ForkSource }): TaskHandle {
+  spawnInternal(
+    options: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string },
+  ): TaskHandle {
     this.assertRunning();
     const { spec, registry } = prepareTask(this, options, this.createId());
     return this.submit(spec, registry);
@@ -737,6 +764,16 @@ export class Runtime implements TaskClient {
       });
     }
     return text;
+  }
+
+  /** @internal What the host allows of agents' permission modes. */
+  get permissionModes(): PermissionModeOptions {
+    return this.options.permissionModes ?? {};
+  }
+
+  /** @internal Reports a `runtime.warning` about a task. */
+  warn(code: 'PERMISSION_MODE_CHANGED', message: string, taskId: string): void {
+    this.emitter.emit('runtime.warning', { code, message, taskId });
   }
 
   /** @internal */

@@ -188,8 +188,11 @@ describe('nesting', () => {
     { name: 'explore', description: 'x', systemPrompt: 'explore', tools: ['echo'] },
   ];
 
-  it('is off by default: sub-agents get no task tools even when their allow-list names them', async () => {
-    const { runtime, model } = fixtureRuntime([textReply('ok')], { agents: nestingAgents });
+  it('is off with maxDepth 1: sub-agents get no task tools even when their allow-list names them', async () => {
+    const { runtime, model } = fixtureRuntime([textReply('ok')], {
+      agents: nestingAgents,
+      limits: { maxDepth: 1 },
+    });
     await runtime.spawn({ agent: 'lead', prompt: 'x' }).result;
     expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['echo']);
   });

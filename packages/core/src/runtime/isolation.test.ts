@@ -72,8 +72,8 @@ describe('tool isolation', () => {
     expect(calls.map((call) => call.input)).toEqual([{ text: '1' }, { text: '3' }]);
   });
 
-  it('gives sub-agents no task tools unless nesting is enabled', async () => {
-    const { runtime, model } = fixtureRuntime([textReply('ok')]);
+  it('gives sub-agents no task tools when nesting is off (maxDepth 1)', async () => {
+    const { runtime, model } = fixtureRuntime([textReply('ok')], { limits: { maxDepth: 1 } });
     await runtime.spawn({ agent: 'general-purpose', prompt: 'x' }).result;
     expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual([
       'boom',

@@ -6,7 +6,10 @@ import { TASK_STATUSES } from '../persistence/statuses.js';
 import type { TaskQuery, TaskResult, TaskStatus, TaskStore } from '../persistence/types.js';
 import { defineTool, type Tool, type ToolContext } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
+import { refusedAgent } from './agent-task-fields.js';
 import type { ForkSource } from './cache-fork.js';
+import type { FollowUpOptions } from './follow-up.js';
+import { createSendMessageTool } from './send-message-tool.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
@@ -23,6 +26,7 @@ export interface MainToolsRuntime {
   cancel(id: string, reason?: string): boolean;
   steer(id: string, text: string): void;
   runOf(taskId: string): TaskRun | undefined;
+  followUp(target: string, message: string, options?: FollowUpOptions): Promise<TaskHandle>;
 }
 
 /** Formats a token count: 950, 12.3k, 1.2M. */
@@ -117,6 +121,7 @@ async function ownedBy(runtime: MainToolsRuntime, taskId: string, sessionKey: st
 /** Builds the main-agent tools bound to a runtime. */
 export function createMainTools(runtime: MainToolsRuntime): Tool[] {
   const agentNames = () => runtime.agents.list().map((agent) => agent.name);
+  const agentName = (name: string) => runtime.agents.get(name)?.name;
 
   const buildTask = (names: string[]) =>
     defineTool({
@@ -161,6 +166,8 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
       }),
       async execute(input, context) {
         const who = caller(runtime, context);
+        const refusal = refusedAgent(runtime.runOf(context.taskId)?.spec, input.subagent_type, agentName);
+        if (refusal) return `Error: ${refusal}`;
         let history: Message[] | undefined;
         if (input.resume) {
           // Only a task of the caller's own session can be resumed (its conversation is read).
@@ -303,6 +310,8 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
       const who = caller(runtime, context);
       const name = agent ?? (runtime.agents.get('general-purpose') ? 'general-purpose' : agentNames()[0]);
       if (!name) return 'Error: no agents are available.';
+      const refusal = refusedAgent(runtime.runOf(context.taskId)?.spec, name, agentName);
+      if (refusal) return `Error: ${refusal}`;
       try {
         const handle = runtime.spawnInternal({
           agent: name,
@@ -321,7 +330,15 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
     },
   });
 
-  return [task, taskStatus, taskList, cancelTask, messageTask, spawn];
+  return [
+    task,
+    taskStatus,
+    taskList,
+    cancelTask,
+    messageTask,
+    spawn,
+    createSendMessageTool(runtime, taskToolAnswer),
+  ];
 }
 
 /**

@@ -6,8 +6,10 @@ import type { TaskLimits, TaskSpec, TaskWorkspaceRecord } from '../persistence/t
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
+import { agentTaskFields, refusedAgent, toolsForMode } from './agent-task-fields.js';
 import { cacheFork, type ForkSource } from './cache-fork.js';
 import { forkContext } from './fork-context.js';
+import type { PermissionModeOptions } from './permission-modes.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import type { TaskRun } from './task-run.js';
@@ -27,6 +29,10 @@ export interface TaskPlanner {
   skillsFor(definition: AgentDefinition): string;
   /** The task's own workspace when its agent asks for one (`isolation`); throws when none can be had. */
   planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
+  /** What the host allows of agents' permission modes. */
+  readonly permissionModes: PermissionModeOptions;
+  /** Reports a `runtime.warning`. */
+  warn(code: 'PERMISSION_MODE_CHANGED', message: string, taskId: string): void;
 }
 
 const DESCRIPTION_LENGTH = 60;
@@ -62,15 +68,15 @@ const MAIN_TIMEOUT_MS = 24 * 3_600_000;
  */
 export function prepareTask(
   runtime: TaskPlanner,
-  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource },
+  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string },
   taskId: string,
   main?: MainAgentRun,
 ): { spec: TaskSpec; registry: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
-  const { history, fork } = raw;
+  const { history, fork, followUpOf } = raw;
   let rest: SpawnOptions = raw;
-  if ('history' in raw || 'fork' in raw) {
-    const { history: _history, fork: _fork, ...others } = raw;
+  if ('history' in raw || 'fork' in raw || 'followUpOf' in raw) {
+    const { history: _history, fork: _fork, followUpOf: _followUpOf, ...others } = raw;
     rest = others;
   }
   const options = parseSpawnOptions(rest);
@@ -84,6 +90,8 @@ export function prepareTask(
   // A main agent works in the host's workspace (its runs are not tasks with a spec of their own).
   const workspace = main ? undefined : runtime.planWorkspace(definition, taskId);
   const depth = parent ? parent.spec.depth + 1 : main ? 0 : 1;
+  const refusal = refusedAgent(parent?.spec, definition.name, (name) => runtime.agents.get(name)?.name);
+  if (refusal) throw new TroupeError('AGENT_NOT_ALLOWED', `Cannot start this task: ${refusal}`);
   if (depth > runtime.limits.maxDepth)
     throw new LimitError(
       `Nesting depth ${depth} exceeds limits.maxDepth (${runtime.limits.maxDepth}): a sub-agent cannot start another one unless maxDepth is raised.`,
@@ -119,7 +127,12 @@ export function prepareTask(
 
   const model = runtime.agents.resolveModel(definition, options.model, parent?.spec.model);
   const canNest = depth < runtime.limits.maxDepth;
-  const tools = runtime.agents.toolNamesFor(definition, runtime.baseToolList(), runtime.mainTools(), canNest);
+  const agentFields = agentTaskFields(definition, parent?.spec.permissionMode, runtime.permissionModes);
+  const tools = toolsForMode(
+    runtime.agents.toolNamesFor(definition, runtime.baseToolList(), runtime.mainTools(), canNest),
+    agentFields.fields.permissionMode,
+    [...runtime.baseToolList(), ...runtime.mainTools()],
+  );
   const sessionKey = options.sessionKey ?? parent?.spec.sessionKey ?? 'default';
   if (options.sessionKey === undefined && !parent) runtime.keylessTasks.add(taskId);
   const spec: TaskSpec = {
@@ -139,10 +152,12 @@ export function prepareTask(
     tools,
     limits,
     graceMs: runtime.graceMsFor(limits.timeoutMs),
+    ...agentFields.fields,
     messages: [],
     createdAt: now,
   };
   if (parent) spec.parentTaskId = parent.spec.taskId;
+  if (followUpOf !== undefined) spec.followUpOf = followUpOf;
   if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
   if (options.input !== undefined) spec.input = options.input;
   if (definition.outputSchema) spec.outputSchema = definition.outputSchema;
@@ -160,10 +175,14 @@ export function prepareTask(
         runtime.limits.maxDepth,
       );
 
-  const prompt =
+  const asked =
     options.input === undefined
       ? options.prompt
       : `${options.prompt}\n\nInput:\n${JSON.stringify(options.input, null, 2)}`;
+  // Claude Code's `initialPrompt` is prepended to the prompt (not to a continued conversation).
+  const prompt =
+    definition.initialPrompt && !history?.length && !main ? `${definition.initialPrompt}\n\n${asked}` : asked;
+  if (agentFields.warning) runtime.warn('PERMISSION_MODE_CHANGED', agentFields.warning, taskId);
   // A fork on the parent's model sends the parent's prefix unchanged (it reads the parent's cache);
   // on another model no cache is shared, and the normalised, shorter context is sent instead.
   const cached =

@@ -5,6 +5,7 @@ import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
 import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type { ToolAccess } from '../tools/define-tool.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
@@ -37,7 +38,7 @@ export interface RunHost {
    */
   startContext?(spec: TaskSpec, signal: AbortSignal): Promise<string[]>;
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
-  dispositionFor(spec: TaskSpec, tool: string): ApprovalDisposition;
+  dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**
    * Asks the policy or the host. Resolves with the decision; never settles once `signal` aborts
    * (the task left `awaitingApproval`: cancelled, ended), and the request is then withdrawn.

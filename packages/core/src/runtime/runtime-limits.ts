@@ -8,7 +8,10 @@ export interface RuntimeLimits {
   tokenBudget: number;
   /** Wall-clock ms per task (time awaiting approval excluded). Default 300,000. */
   timeoutMs: number;
-  /** Nesting depth: 1 means sub-agents cannot start sub-agents. Default 1. */
+  /**
+   * Nesting depth: 1 means sub-agents cannot start sub-agents; 3 (the default, as in Claude Code)
+   * lets a sub-agent's sub-agent start one more. A child's budget and deadline fit in its parent's.
+   */
   maxDepth: number;
   /** Turns per user message for a session's main agent. Default 40. */
   mainMaxTurns: number;

@@ -138,11 +138,13 @@ export class Session {
     return new Promise<SessionReply>((resolve, reject) => {
       if (this.closed) throw new TroupeError('RUNTIME_STOPPED', `Session ${this.actorId} is closed.`);
       const { mainTools, note } = this.mainToolsForRun();
+      // Claude Code's `initialPrompt`: the first user turn of a conversation with this main agent.
+      const initial = this.messages.length === 0 ? this.definition.initialPrompt : undefined;
       const { spec, registry } = prepareTask(
         this.runtime,
         {
           agent: this.definition.name,
-          prompt: note ? `${note}\n\n${text}` : text,
+          prompt: [initial, note, text].filter((part) => part !== undefined).join('\n\n'),
           description: 'main agent',
           sessionKey: this.sessionKey,
         },

@@ -26,6 +26,7 @@ export function approvalRequest(
     input: use.input,
     background: spec.background,
     requestedAt: io.host.clock.now(),
+    ...(spec.permissionMode ? { permissionMode: spec.permissionMode } : {}),
   };
 }
 

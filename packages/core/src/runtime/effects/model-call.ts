@@ -1,3 +1,4 @@
+import { EFFORT_THINKING_BUDGET } from '../../definitions/effort.js';
 import { type SerializedError, serializeError } from '../../errors.js';
 import { stopHookAnswer } from '../../hooks/stop-hook.js';
 import { preToolUseAnswers } from '../../hooks/tool-hooks.js';
@@ -54,6 +55,7 @@ export async function callModel(
     tools: spec.requestTools ?? (io.registry.specs as ToolSpec[]),
     maxTokens: host.maxTokens,
     ...(host.cacheLifetimeFor?.(spec) === '1h' ? { cacheLifetime: '1h' as const } : {}),
+    ...(spec.effort ? { thinking: { budgetTokens: EFFORT_THINKING_BUDGET[spec.effort] } } : {}),
     taskId: spec.taskId,
     agent: spec.agent,
   };

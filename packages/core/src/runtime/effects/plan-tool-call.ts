@@ -72,7 +72,7 @@ export function planToolCall(
       disposition: hook?.decision === 'ask' ? 'approval' : 'run',
     };
   const host = io.host;
-  const disposition = host.dispositionFor(io.spec, tool.name);
+  const disposition = host.dispositionFor(io.spec, tool.name, tool.access);
   if (hook?.decision === 'ask' && disposition === 'run')
     return { toolUseId: use.id, name: use.name, access: tool.access, disposition: 'approval' };
   if (disposition !== 'approval' && host.emitter.listening('approval.resolved')) {
