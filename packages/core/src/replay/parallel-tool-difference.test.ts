@@ -1,11 +1,10 @@
-import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { TaskSnapshotDocument, TaskStore } from '../persistence/types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { echoTool } from '../runtime/test-fixtures.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { manualClock } from '../testing/manual-clock.js';
 import { scriptedModel, textReply } from '../testing/scripted-model.js';
-import { defineTool } from '../tools/define-tool.js';
 import { replayTask } from './replay-task.js';
 
 // Three reads answered in one turn: their results reach the conversation together, at the last
@@ -25,15 +24,7 @@ async function recordParallelReads() {
           }
         : textReply('read all three'),
     ),
-    tools: [
-      defineTool({
-        name: 'echo',
-        description: 'Echo text',
-        access: 'read',
-        input: v.object({ text: v.string() }),
-        execute: ({ text }) => `echo: ${text}`,
-      }),
-    ],
+    tools: [echoTool],
     agents: [{ name: 'explore', description: 'Reads.', systemPrompt: 'You read.', tools: ['echo'] }],
     clock: manualClock(),
     store,

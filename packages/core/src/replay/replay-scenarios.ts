@@ -5,7 +5,7 @@ import { ModelError } from '../errors.js';
 import type { ModelRequest } from '../model/types.js';
 import type { TaskResult, TaskStore, TerminateReason } from '../persistence/types.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
-import { hang } from '../runtime/test-fixtures.js';
+import { echoTool, hang } from '../runtime/test-fixtures.js';
 import { isGraceRequest } from '../testing/grace-request.js';
 import { type ManualClock, manualClock } from '../testing/manual-clock.js';
 import { type ScriptedReply, scriptedModel, textReply, toolReply } from '../testing/scripted-model.js';
@@ -329,13 +329,7 @@ const agents: AgentDefinition[] = [
 ];
 
 const tools = [
-  defineTool({
-    name: 'echo',
-    description: 'Echo text',
-    access: 'read',
-    input: v.object({ text: v.string() }),
-    execute: ({ text }) => `echo: ${text}`,
-  }),
+  echoTool,
   defineTool({
     name: 'save',
     description: 'Write a note',

@@ -8,6 +8,7 @@ import { manualClock } from '../testing/manual-clock.js';
 import { scriptedModel, textReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
+import { echoTool } from './test-fixtures.js';
 
 const assistantTurns = (request: ModelRequest) =>
   request.messages.filter((message) => message.role === 'assistant').length;
@@ -42,13 +43,7 @@ function setup(store: TaskStore = createMemoryStore()) {
     store,
     approval: 'auto',
     tools: [
-      defineTool({
-        name: 'echo',
-        description: 'Echo text',
-        access: 'read',
-        input: v.object({ text: v.string() }),
-        execute: ({ text }) => `echo: ${text}`,
-      }),
+      echoTool,
       defineTool({
         name: 'save',
         description: 'Save a note',

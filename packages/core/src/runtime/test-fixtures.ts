@@ -9,6 +9,15 @@ import { type Script, type ScriptedReply, scriptedModel, toolReply } from '../te
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 
+/** `echo`, a read tool answering `echo: <text>`; unlike {@link createFixtureTools}' it records nothing. */
+export const echoTool = defineTool({
+  name: 'echo',
+  description: 'Echo text',
+  access: 'read',
+  input: v.object({ text: v.string() }),
+  execute: ({ text }) => `echo: ${text}`,
+});
+
 /** Calls of every fixture tool, in order. */
 export function createFixtureTools() {
   const calls: { tool: string; input: unknown; taskId: string; signal: AbortSignal }[] = [];

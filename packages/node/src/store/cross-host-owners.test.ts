@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime } from '@troupe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
-import { type RunnerProcess, startRunnerProcess } from '../../test/helpers/runner-process.js';
+import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
 import { createFileStore } from './file-store.js';
 import { THIS_HOST } from './host-identity.js';
 import { processStart } from './process-liveness.js';
@@ -25,40 +24,27 @@ const restoreScript = fileURLToPath(new URL('../../test/helpers/restore-runner.t
 const otherHost = ['unshare', '--user', '--map-root-user', '--pid', '--fork'];
 const beats = { heartbeatMs: 100, hostDeadAfterMs: 1_000 };
 
-let root: string;
-let dir: string;
-let marker: string;
-const runners: RunnerProcess[] = [];
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'troupe-cross-host-'));
-  dir = join(root, 'tasks');
-  marker = join(root, 'marker.txt');
-});
-afterEach(async () => {
-  for (const runner of runners.splice(0)) await runner.kill();
-  await rm(root, { recursive: true, force: true });
-});
+const folder = useRunnerFolder('troupe-cross-host-');
 
 const onOtherHost = (script: string) => {
-  const runner = startRunnerProcess(script, [dir, marker, JSON.stringify(beats)], otherHost);
-  runners.push(runner);
-  return runner;
+  return folder.start(script, [folder.dir, folder.marker, JSON.stringify(beats)], otherHost);
 };
-const markerLines = async () => (await readFile(marker, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const markerLines = async () =>
+  (await readFile(folder.marker, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('judging the runtime that owns a task', () => {
   let clock = 0;
   const runnerWith = () => {
-    mkdirSync(dir, { recursive: true });
-    return new StoreRunner(dir, {
+    mkdirSync(folder.dir, { recursive: true });
+    return new StoreRunner(folder.dir, {
       heartbeatMs: 100,
       deadAfterMs: 1_000,
       watch: new SilenceWatch(() => clock),
     });
   };
   const runnerFileOf = (owner: TaskOwner, beat = 0) =>
-    writeFileSync(join(dir, `runner-${owner.runner}.lock`), JSON.stringify({ ...owner, beat }));
+    writeFileSync(join(folder.dir, `runner-${owner.runner}.lock`), JSON.stringify({ ...owner, beat }));
 
   it('on this host, by pid and start time: a pid reused by another process is not the owner', () => {
     const runner = runnerWith();
@@ -96,10 +82,10 @@ describe('judging the runtime that owns a task', () => {
   });
 
   it('refuses a heartbeat that could not prove anything', () => {
-    expect(() => createFileStore({ dir, heartbeatMs: 0 })).toThrow(
+    expect(() => createFileStore({ dir: folder.dir, heartbeatMs: 0 })).toThrow(
       /heartbeatMs must be a number of ms > 0; got 0/,
     );
-    expect(() => createFileStore({ dir, heartbeatMs: 1_000, hostDeadAfterMs: 1_500 })).toThrow(
+    expect(() => createFileStore({ dir: folder.dir, heartbeatMs: 1_000, hostDeadAfterMs: 1_500 })).toThrow(
       /hostDeadAfterMs must be at least 2 × heartbeatMs \(2000\); got 1500/,
     );
   });
@@ -109,11 +95,11 @@ describe('a runtime on another host sharing the store', () => {
   it('keeps its task while it beats; once it stops, the task is resumed here and its write runs once', async () => {
     const remote = onOtherHost(spawnScript);
     const { spawned } = await remote.first('spawned');
-    const store = createFileStore({ dir, ...beats });
+    const store = createFileStore({ dir: folder.dir, ...beats });
     const runtime = createRuntime({
       model: markerModel(Promise.resolve()),
       agents: [restoreLockAgent],
-      tools: [appendMarkerTool(marker)],
+      tools: [appendMarkerTool(folder.marker)],
       approval: 'auto',
       store,
     });
@@ -141,7 +127,7 @@ describe('a runtime on another host sharing the store', () => {
   it('holds the restore lock while it beats (refused, naming it); once it stops, the lock is taken over with a warning', async () => {
     const remote = onOtherHost(restoreScript);
     expect(await remote.first('restored', 'error')).toMatchObject({ restored: [] });
-    const store = createFileStore({ dir, ...beats });
+    const store = createFileStore({ dir: folder.dir, ...beats });
     await expect(store.lockForRestore()).rejects.toMatchObject({
       code: 'PERSISTENCE_LOCKED',
       message: expect.stringMatching(/is being restored by process 1 on /),

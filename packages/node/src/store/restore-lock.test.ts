@@ -1,32 +1,21 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime, defineTool, PersistenceError } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
 import * as v from 'valibot';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
-import { type RunnerProcess, startRunnerProcess } from '../../test/helpers/runner-process.js';
+import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
+import type { RunnerProcess } from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
 
 const runnerScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
 const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
 
-let root: string;
-let dir: string;
-let marker: string;
-const runners: RunnerProcess[] = [];
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'troupe-restore-lock-'));
-  dir = join(root, 'tasks');
-  marker = join(root, 'marker.txt');
-});
-afterEach(async () => {
-  for (const runner of runners.splice(0)) await runner.kill();
-  await rm(root, { recursive: true, force: true });
-});
+const folder = useRunnerFolder('troupe-restore-lock-');
 
 /** The write tool as the seeding runtime knows it: it must never run in this process. */
 const appendMarker = defineTool({
@@ -53,7 +42,7 @@ async function seedUnfinishedTask(): Promise<string> {
     agents: [restoreLockAgent],
     tools: [appendMarker],
     approval: 'auto',
-    store: createFileStore({ dir }),
+    store: createFileStore({ dir: folder.dir }),
   });
   const { id } = runtime.spawn({ agent: 'marker', prompt: 'append once' });
   await called;
@@ -66,13 +55,11 @@ async function seedUnfinishedTask(): Promise<string> {
  * `spawnScript` one that spawns a task and never restores (test/helpers/spawn-runner.ts).
  */
 function startRunner(script = runnerScript): RunnerProcess {
-  const runner = startRunnerProcess(script, [dir, marker]);
-  runners.push(runner);
-  return runner;
+  return folder.start(script, [folder.dir, folder.marker]);
 }
 
 async function markerLines(): Promise<string[]> {
-  const text = await readFile(marker, 'utf8').catch(() => '');
+  const text = await readFile(folder.marker, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean);
 }
 
@@ -95,15 +82,15 @@ describe('restore lock of the file store', () => {
     const refusal = first[1 - winner]!.error!;
     expect(refusal.code).toBe('PERSISTENCE_LOCKED');
     expect(refusal.message).toContain(
-      `The task store "${dir}" is being restored by process ${holder.pid} on ${hostname()} since 20`,
+      `The task store "${folder.dir}" is being restored by process ${holder.pid} on ${hostname()} since 20`,
     );
-    expect(refusal.message).toContain(`lock file "${join(dir, 'restore.lock')}"`);
+    expect(refusal.message).toContain(`lock file "${join(folder.dir, 'restore.lock')}"`);
     expect(await markerLines()).toEqual([String(holder.pid)]);
     await loser.stop();
     // The holder keeps the lock while it lives; after it shuts down, the lock file is gone.
-    expect(existsSync(join(dir, 'restore.lock'))).toBe(true);
+    expect(existsSync(join(folder.dir, 'restore.lock'))).toBe(true);
     await holder.stop();
-    expect(existsSync(join(dir, 'restore.lock'))).toBe(false);
+    expect(existsSync(join(folder.dir, 'restore.lock'))).toBe(false);
     expect(await markerLines()).toEqual([String(holder.pid)]);
   }, 90_000);
 
@@ -114,7 +101,7 @@ describe('restore lock of the file store', () => {
     crashed.go();
     expect(await crashed.line(2)).toEqual({ finished: ['completed'] });
     await crashed.kill();
-    expect(existsSync(join(dir, 'restore.lock'))).toBe(true);
+    expect(existsSync(join(folder.dir, 'restore.lock'))).toBe(true);
     const orphan = await seedUnfinishedTask();
     const next = startRunner();
     const output = await next.line(1);
@@ -132,7 +119,7 @@ describe('restore lock of the file store', () => {
   }, 90_000);
 
   it('refuses a second store instance in the same process, until the first runtime shuts down', async () => {
-    const first = createFileStore({ dir });
+    const first = createFileStore({ dir: folder.dir });
     expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
     // Idempotent for its holder: restoring twice is fine.
     expect(await first.lockForRestore()).toEqual({ warnings: [], runElsewhere: [] });
@@ -140,18 +127,18 @@ describe('restore lock of the file store', () => {
       model: scriptedModel([]),
       agents: [restoreLockAgent],
       tools: [appendMarker],
-      store: createFileStore({ dir }),
+      store: createFileStore({ dir: folder.dir }),
     });
     const refused = await second.restore().catch((error: unknown) => error);
     expect(PersistenceError.isInstance(refused)).toBe(true);
     expect(refused).toMatchObject({
       code: 'PERSISTENCE_LOCKED',
-      details: { path: join(dir, 'restore.lock'), holder: { pid: process.pid, host: hostname() } },
+      details: { path: join(folder.dir, 'restore.lock'), holder: { pid: process.pid, host: hostname() } },
     });
     await first.close();
     expect(await second.restore()).toEqual({ restored: [], warnings: [] });
     await second.shutdown();
-    expect(existsSync(join(dir, 'restore.lock'))).toBe(false);
+    expect(existsSync(join(folder.dir, 'restore.lock'))).toBe(false);
   });
 });
 

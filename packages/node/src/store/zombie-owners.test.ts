@@ -1,38 +1,22 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime } from '@troupe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
-import {
-  type RunnerProcess,
-  repositoryRoot,
-  startRunnerProcess,
-  watchRunner,
-} from '../../test/helpers/runner-process.js';
+import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
+import { type RunnerProcess, repositoryRoot, watchRunner } from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
 import { processStart } from './process-liveness.js';
 
 const restoreScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
 const spawnScript = fileURLToPath(new URL('../../test/helpers/spawn-runner.ts', import.meta.url));
 
-let root: string;
-let dir: string;
-let marker: string;
-const runners: RunnerProcess[] = [];
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'troupe-zombie-'));
-  dir = join(root, 'tasks');
-  marker = join(root, 'marker.txt');
-});
-afterEach(async () => {
-  for (const runner of runners.splice(0)) await runner.kill();
-  await rm(root, { recursive: true, force: true });
-});
+const folder = useRunnerFolder('troupe-zombie-');
 
 /**
  * Runs `script` (a runner of test/helpers) as the child of a parent that never reaps it: `sh`
@@ -48,20 +32,16 @@ function startUnreaped(script: string): RunnerProcess {
       'exec 3<&0; "$0" --conditions=source --import tsx "$1" "$2" "$3" 0<&3 3<&- & echo "{\\"pid\\":$!}"; exec sleep 600 >/dev/null 2>&1 </dev/null 3<&-',
       process.execPath,
       script,
-      dir,
-      marker,
+      folder.dir,
+      folder.marker,
     ],
     { cwd: repositoryRoot, stdio: 'pipe' },
   );
-  const runner = watchRunner(child);
-  runners.push(runner);
-  return runner;
+  return folder.track(watchRunner(child));
 }
 
 function startRunner(script: string): RunnerProcess {
-  const runner = startRunnerProcess(script, [dir, marker]);
-  runners.push(runner);
-  return runner;
+  return folder.start(script, [folder.dir, folder.marker]);
 }
 
 /**
@@ -80,7 +60,7 @@ function stateOf(pid: number): string {
 }
 
 async function markerLines(): Promise<string[]> {
-  return (await readFile(marker, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  return (await readFile(folder.marker, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 }
 
 describe('a SIGKILLed runtime not yet reaped (a zombie)', () => {
@@ -123,8 +103,8 @@ describe('a SIGKILLed runtime not yet reaped (a zombie)', () => {
 
 describe('the restore lock', () => {
   it('whose holder pid now names another process (its start time differs) is taken over', async () => {
-    await mkdir(dir, { recursive: true });
-    const lock = join(dir, 'restore.lock');
+    await mkdir(folder.dir, { recursive: true });
+    const lock = join(folder.dir, 'restore.lock');
     const start = processStart('self');
     expect(start).toBeTypeOf('number');
     // This process's pid, but a process that started at another time: the holder is gone.
@@ -132,7 +112,7 @@ describe('the restore lock', () => {
       lock,
       JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now(), start: start! + 1 }),
     );
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: folder.dir });
     const { warnings } = await store.lockForRestore();
     expect(warnings).toEqual([expect.objectContaining({ code: 'PERSISTENCE_LOCK_TAKEN', path: lock })]);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, start });
@@ -144,11 +124,11 @@ describe('tasks left to another runtime', () => {
   it('are resumed once that runtime is gone, without a second restore() call', async () => {
     const owner = startRunner(spawnScript);
     const { spawned } = await owner.first('spawned');
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: folder.dir });
     const runtime = createRuntime({
       model: markerModel(Promise.resolve()),
       agents: [restoreLockAgent],
-      tools: [appendMarkerTool(marker)],
+      tools: [appendMarkerTool(folder.marker)],
       approval: 'auto',
       store,
     });
