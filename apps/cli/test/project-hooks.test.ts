@@ -73,10 +73,15 @@ beforeEach(async () => {
     '---\nname: tidy\ndescription: Tidy.\n---\nSKILL-TEXT: never delete.\n',
   );
   write(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'MEMORY-TEXT: trash/ exists.\n');
+  let bashSaid: string | undefined;
   server = await startFakeClaude((request) => {
     const results = toolResultsOf(request);
-    if (results.length) return textStep(`Bash said: ${results[0]!.content}`);
-    return toolStep('bash', { command: 'rm keep.txt' });
+    if (!results.length) return toolStep('bash', { command: 'rm keep.txt' });
+    if (bashSaid === undefined) {
+      bashSaid = results[0]!.content;
+      return toolStep('memory_write', { file_path: 'MEMORY.md', content: 'learned: no rm here\n' });
+    }
+    return textStep(`Bash said: ${bashSaid}`);
   });
 });
 
@@ -105,11 +110,15 @@ describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
     expect(run.stderr).toContain('give agents their project memory and let them write it: cleaner (project)');
     expect(requestText()).not.toContain('SKILL-TEXT');
     expect(requestText()).not.toContain('MEMORY-TEXT');
+    expect(readFileSync(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8')).toBe(
+      'MEMORY-TEXT: trash/ exists.\n',
+    );
   });
 
   it('trusted, its PreToolUse hook blocks `bash rm` and the model reads why; start and stop hooks run', async () => {
     const run = await runCli(
-      ['run', '--trust-project', '--approval', 'auto', '--agent', 'cleaner', 'tidy up'],
+      // No --approval: bash would be refused, but the hook refuses it first; memory writes need no approval.
+      ['run', '--trust-project', '--agent', 'cleaner', 'tidy up'],
       {
         cwd: project,
         env: env(),
@@ -134,5 +143,8 @@ describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
     });
     expect(requestText()).toContain('SKILL-TEXT: never delete.');
     expect(requestText()).toContain('MEMORY-TEXT: trash/ exists.');
+    expect(readFileSync(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8')).toBe(
+      'learned: no rm here\n',
+    );
   });
 });

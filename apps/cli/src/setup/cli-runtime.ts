@@ -26,7 +26,7 @@ import { type McpSetup, openMcp } from './mcp.js';
 import { permissionPolicyFor, runtimeApproval } from './permissions.js';
 import { loadProjectParts } from './project-parts.js';
 import { type ProjectTrust, projectTrust, rememberTrust } from './project-trust.js';
-import { cliMemory, type SkillSettings } from './skills.js';
+import { cliMemory, MEMORY_WRITE_TOOLS, type SkillSettings } from './skills.js';
 import { openStore, storeDir } from './task-store.js';
 import { askToTrust, hasUntrustedParts, ignoredNotice } from './trust-report.js';
 
@@ -110,6 +110,9 @@ export async function loadCliSettings(
   notices.push(...parts.hooks.problems, ...parts.skills.notices);
   const approvalChoice = chooseApproval(context.line.options, config, options.interactive);
   const permissions = permissionPolicyFor(parts.permissions, approvalChoice.mode, context.cwd);
+  // An agent with memory updates it unasked, as in Claude Code: its tools reach only its folder.
+  if (registry.list().some((agent) => agent.memory))
+    for (const tool of MEMORY_WRITE_TOOLS) permissions.allow(tool);
   return {
     trust,
     notices,

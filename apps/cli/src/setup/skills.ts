@@ -38,6 +38,12 @@ export async function loadSkillSettings(
   return { skills: loaded.skills, notices, ignored };
 }
 
+/**
+ * The memory tools that write, allowed without asking by the CLI's permission rules when an agent
+ * has memory (a deny rule naming them still wins).
+ */
+export const MEMORY_WRITE_TOOLS = ['memory_write', 'memory_edit'] as const;
+
 /** Agent memory for a command: the user's always; the project's (`project`, `local`) once trusted. */
 export function cliMemory(places: { cwd: string; home: string }, trusted: boolean): AgentMemory {
   return createAgentMemory({

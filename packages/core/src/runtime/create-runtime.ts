@@ -844,8 +844,9 @@ export class Runtime implements TaskClient {
   private started(taskId: string, ref: SubagentRef | undefined): void {
     const entry = this.table.get(taskId);
     if (!entry || !ref) return;
-    // With no tool sources, the registry cut when the task was planned is the one it runs with.
-    const definition = this.options.toolSources?.length ? this.agents.get(entry.spec.agent) : undefined;
+    // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
+    const definition =
+      this.options.toolSources?.length || this.options.memory ? this.agents.get(entry.spec.agent) : undefined;
     const registry = this.workspaceKeeper.registryFor(
       definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
       entry.spec,
