@@ -4,9 +4,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, defineTool, type TaskResult } from '@troupe/core';
+import { createRuntime, type TaskResult } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   FAKE_API_KEY,
@@ -19,14 +18,9 @@ import {
   toolResultsOf,
   toolStep,
 } from '../fake-anthropic/index.js';
+import { lookupTool } from './lookup-tool.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up a fact by key.',
-  access: 'read',
-  input: v.object({ key: v.string() }),
-  execute: ({ key }) => `fact about ${key}`,
-});
+const lookup = lookupTool();
 
 const agents = [
   {

@@ -1,9 +1,8 @@
 // The grace turn after MAX_TURNS or TIMEOUT, through @troupe/anthropic against the strict fake
 // Anthropic server: it sends the same tools and cache breakpoints as the turn before, so it reads
 // the cached prefix instead of writing the whole conversation again.
-import { createRuntime, defineTool } from '@troupe/core';
+import { createRuntime } from '@troupe/core';
 import { manualClock } from '@troupe/core/testing';
-import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicModel,
@@ -13,17 +12,12 @@ import {
   startFakeAnthropicModel,
   toolStep,
 } from '../fake-anthropic/index.js';
+import { lookupTool } from './lookup-tool.js';
 
 const looked: string[] = [];
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up a fact by key.',
-  access: 'read',
-  input: v.object({ key: v.string() }),
-  execute: ({ key }) => {
-    looked.push(key);
-    return `fact about ${key} `.repeat(40);
-  },
+const lookup = lookupTool((key) => {
+  looked.push(key);
+  return `fact about ${key} `.repeat(40);
 });
 
 const agents = [

@@ -2,8 +2,7 @@
 // @troupe/anthropic against the fake API's cache simulator: a forked child reads its parent's
 // prefix; an agent registered mid-session leaves the main agent's prefix intact; a main agent with
 // background work running asks for the 1-hour lifetime, so its announcement turn still reads it.
-import { createAgentRegistry, createRuntime, defineTool } from '@troupe/core';
-import * as v from 'valibot';
+import { createAgentRegistry, createRuntime } from '@troupe/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicModel,
@@ -13,14 +12,9 @@ import {
   textStep,
   toolStep,
 } from '../fake-anthropic/index.js';
+import { lookupTool } from './lookup-tool.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up a fact by key.',
-  access: 'read',
-  input: v.object({ key: v.string() }),
-  execute: ({ key }) => `fact about ${key}: ${'detail '.repeat(100)}`,
-});
+const lookup = lookupTool((key) => `fact about ${key}: ${'detail '.repeat(100)}`);
 
 const FORK = 'End of the parent conversation';
 let fake: FakeAnthropicModel | undefined;

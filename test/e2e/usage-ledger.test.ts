@@ -4,9 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, defineTool, estimateCost, priceOf } from '@troupe/core';
+import { createRuntime, estimateCost, priceOf } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicModel,
@@ -15,14 +14,9 @@ import {
   textStep,
   toolStep,
 } from '../fake-anthropic/index.js';
+import { lookupTool } from './lookup-tool.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks up a fact by key.',
-  access: 'read',
-  input: v.object({ key: v.string() }),
-  execute: ({ key }) => `fact about ${key}: ${'detail '.repeat(200)}`,
-});
+const lookup = lookupTool((key) => `fact about ${key}: ${'detail '.repeat(200)}`);
 
 const agents = [
   {
