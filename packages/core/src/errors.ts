@@ -50,7 +50,9 @@ export type PersistenceErrorCode = Extract<TroupeErrorCode, `PERSISTENCE_${strin
 
 const brandOf = (kind: string): symbol => Symbol.for(`troupe.error.${kind}`);
 
+/** Options of every troupe error's constructor. */
 export interface TroupeErrorOptions {
+  /** The error that caused this one (`error.cause`). */
   cause?: unknown;
   /** Structured details a host may render or log; never secrets. */
   details?: Record<string, unknown>;

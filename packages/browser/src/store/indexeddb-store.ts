@@ -58,6 +58,7 @@ export interface IndexedDbStore extends TaskStore {
    * releases its lock, so there is no stale lock to take over.
    */
   lockForRestore(): Promise<{ warnings: StoreWarning[] }>;
+  /** Flushes, then releases the writer lock and closes the database; writes are refused after it. */
   close(): Promise<void>;
 }
 

@@ -46,6 +46,7 @@ export interface AgentRegistry {
   get(name: string): AgentDefinition | undefined;
   /** Like `get`, but throws {@link DefinitionError} (DEFINITION_NOT_FOUND) listing the names. */
   require(name: string): AgentDefinition;
+  /** Whether `get(name)` finds a definition (by name or alias, any case). */
   has(name: string): boolean;
   /** Every winning definition, sorted by name. */
   list(): AgentDefinition[];
@@ -53,14 +54,20 @@ export interface AgentRegistry {
   names(): string[];
   /** Aliases whose target exists and which no real name hides, as alias → name. */
   aliases(): Record<string, string>;
+  /** Definitions hidden by one of the same name from a higher source (project over user over built-in). */
   shadowed(): ShadowedAgent[];
+  /** Definitions that could not be loaded, as `addProblem` recorded them. */
   problems(): AgentProblem[];
+  /** The non-fatal warnings `addWarnings` recorded, for a host to show. */
   warnings(): DefinitionWarning[];
 }
 
 /** Options of {@link createAgentRegistry}. */
 export interface AgentRegistryOptions {
-  /** Extra aliases (alias → name), added to {@link SEED_AGENT_ALIASES}. */
+  /**
+   * Extra aliases (alias → name), added to the built-in ones (`Explore` → `explore`, `Plan` →
+   * `plan`, `code` → `general-purpose`, …: the names other tools' agent files use).
+   */
   aliases?: Readonly<Record<string, string>>;
   /** Definitions to add at once, each from its own `source` (default `code`). */
   definitions?: readonly AgentDefinition[];

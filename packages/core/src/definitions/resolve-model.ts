@@ -35,7 +35,7 @@ export interface ResolveModelOptions {
  * Picks the model id a task runs on: the call-site `model`, else the definition's `model`, else
  * the parent's (`inherit` at either level means "look further"). Aliases are then mapped through
  * `models`: `small` → `models.small` ?? the haiku id; `plan` → `models.plan` ?? `models.default`;
- * `haiku` / `sonnet` / `opus` → `models.<alias>` ?? {@link DEFAULT_MODEL_IDS}. Display names
+ * `haiku` / `sonnet` / `opus` → `models.<alias>` ?? a default id of that family. Display names
  * (`Claude Sonnet 4.5`) map to their alias; any other value is returned as an id.
  */
 export function resolveModel(options: ResolveModelOptions): string {

@@ -18,12 +18,12 @@ export const PERMISSION_MODES = [
   'dontAsk',
   'bypassPermissions',
 ] as const;
-/** How a task's write and execute tools are approved; one of {@link PERMISSION_MODES}. */
+/** How a task's write and execute tools are approved; one of `default`, `acceptEdits`, `plan`, `auto`, `dontAsk`, `bypassPermissions`. */
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Claude Code's effort levels, lowest first. */
 export const AGENT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-/** An agent's reasoning effort; one of {@link AGENT_EFFORTS}. */
+/** An agent's reasoning effort; one of `low`, `medium`, `high`, `xhigh`, `max`. */
 export type AgentEffort = (typeof AGENT_EFFORTS)[number];
 
 /** Where an agent's memory folder lives: `~/.claude/agent-memory/<name>/` (user), the project's, or the project's local one. */

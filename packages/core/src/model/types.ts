@@ -127,5 +127,9 @@ export interface GenerateOptions {
 export interface ModelAdapter {
   /** A short label for logs and results, e.g. `anthropic` or `scripted`. */
   readonly name?: string;
+  /**
+   * Sends one request (system prompt, messages, tools) and resolves with the model's whole reply.
+   * Rejects promptly with an abort error when `signal` aborts.
+   */
   generate(request: ModelRequest, signal: AbortSignal, options?: GenerateOptions): Promise<ModelResponse>;
 }

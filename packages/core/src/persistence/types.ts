@@ -263,11 +263,20 @@ export interface StoreWarning {
  * `@troupe/core/store`, and `createTaskStore(port)` makes the `TaskStore`.
  */
 export interface TaskStore {
+  /** Appends a task's status record (queued, started, a final status) to the status log. */
   appendStatus(record: TaskStatusRecord): void;
+  /** Appends one entry to a task's journal, the events replay feeds its machine, in order. */
   appendJournal(taskId: string, entry: JournalEntry): void;
+  /** Replaces a task's snapshot with the document `produce` returns (called now or at the next flush). */
   saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void;
+  /** Stores a finished task's result document (once per task). */
   saveResult(document: TaskResultDocument): void;
+  /** Resolves when every write so far is durable; rejects with a `PersistenceError` when one failed. */
   flush(): Promise<void>;
+  /**
+   * Every stored task (spec, last status, result), with what could not be read as `warnings`
+   * (a damaged line, a record of an unknown version) instead of a rejection.
+   */
   loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }>;
   /**
    * A page of tasks, newest first, without their conversations, journals or snapshots: what a
@@ -276,12 +285,15 @@ export interface TaskStore {
   listTasks(query?: TaskQuery): Promise<TaskPage>;
   /** One task's spec, last status and result; undefined when the store has no such task. */
   getTask(taskId: string): Promise<StoredTask | undefined>;
+  /** A task's journal in order; a damaged last entry (a crash mid-write) is left out with a warning. */
   loadJournal(taskId: string): Promise<{ entries: JournalEntry[]; warnings: StoreWarning[] }>;
   /** Undefined when absent; throws `PersistenceError` when present but unreadable. */
   loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined>;
+  /** A finished task's result; undefined when the task has none (yet). */
   loadResult(taskId: string): Promise<TaskResult | undefined>;
   /** Removes finished tasks that ended before `olderThan` (ms since epoch). Returns how many. */
   prune(options: { olderThan: number }): Promise<number>;
+  /** Optional: flushes, releases the restore lock and any connection or handle the store holds. */
   close?(): Promise<void>;
   /**
    * Optional: makes the caller the one runtime that resumes this store's unfinished tasks, until

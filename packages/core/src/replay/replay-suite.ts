@@ -12,9 +12,11 @@ export type ReplaySuiteFramework = SuiteFramework;
 
 /** How the suite reaches a store under test: a new empty one, and a second one over its data. */
 export interface ReplaySuiteHarness {
+  /** A new, empty store. */
   create(): Promise<TaskStore>;
   /** A store over the same data, as another process would open it (the same store for memory). */
   reopen(store: TaskStore): Promise<TaskStore>;
+  /** Called after each test (close and remove what `create` made). */
   cleanup?(): Promise<void>;
 }
 

@@ -367,7 +367,6 @@ export class Runtime implements TaskClient {
     return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
   }
 
-  /** Tasks of this runtime (since it was created or restored), newest first, filtered. */
   /** The price table cost estimates use (`prices` of the options, else list prices). */
   get prices(): PriceTable {
     return this.options.prices ?? DEFAULT_PRICES;
@@ -383,6 +382,7 @@ export class Runtime implements TaskClient {
     return usageReport(this, query, this.prices);
   }
 
+  /** Tasks of this runtime (since it was created or restored), newest first, filtered. */
   list(filter: TaskListFilter = {}): TaskInfo[] {
     return this.table.list(filter, this.clock.now());
   }

@@ -44,7 +44,9 @@ export interface StatusRead<TPosition> {
  * status log in memory. It must agree with the fold of the status log (see `foldStatusRecords`).
  */
 export interface TaskHistoryIndex {
+  /** A page of task summaries matching `query`, newest first (what `listTasks` returns). */
   list(query: TaskQuery): Promise<TaskPage>;
+  /** One task's summary; undefined when the index has no such task (what `getTask` returns). */
   get(taskId: string): Promise<StoredTask | undefined>;
 }
 
@@ -62,13 +64,16 @@ export interface PortBatch {
 
 /** A port that takes each kind of write on its own (files), in the order described on {@link StoragePort}. */
 export interface WritesOneByOne {
+  /** Appends status records to the status log, in order. */
   appendStatus(records: readonly TaskStatusRecord[]): PortWrite;
+  /** Appends entries to one task's journal, in order. */
   appendJournal(taskId: string, entries: readonly JournalEntry[]): PortWrite;
   /**
    * Stores the task's latest snapshot. `produce` makes the document; a port that writes at once
    * calls it now, one that keeps values in memory may keep the function and call it when read.
    */
   putSnapshot(taskId: string, produce: () => TaskSnapshotDocument): PortWrite;
+  /** Stores a finished task's result document. */
   putResult(taskId: string, document: TaskResultDocument): PortWrite;
   writeBatch?: never;
 }
@@ -78,6 +83,7 @@ export interface WritesOneByOne {
  * kept whole by the store and tried again at the next flush).
  */
 export interface WritesInBatches {
+  /** Writes everything one flush has, in one transaction. */
   writeBatch(batch: PortBatch): PortWrite;
   appendStatus?: never;
   appendJournal?: never;

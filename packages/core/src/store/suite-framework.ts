@@ -17,16 +17,23 @@ export interface SuiteAssertion {
   toEqual(expected: unknown): void;
   /** `actual` has at least the properties of `expected`, deeply. */
   toMatchObject(expected: object): void;
+  /** `actual` is `undefined`. */
   toBeUndefined(): void;
+  /** `actual` is an instance of `expected`. */
   toBeInstanceOf(expected: SuiteConstructor): void;
   /** An array containing `item` or a string containing it. */
   toContain(item: unknown): void;
+  /** `actual` has a `length` of `length`. */
   toHaveLength(length: number): void;
+  /** `actual`, a string, matches the pattern (or contains the string). */
   toMatch(expected: string | RegExp): void;
+  /** `actual > bound`. */
   toBeGreaterThan(bound: number | bigint): void;
+  /** `actual <= bound`. */
   toBeLessThanOrEqual(bound: number | bigint): void;
   /** The matchers on the reason of `actual`, a promise that must reject. */
   rejects: {
+    /** The rejection's reason is an instance of `expected`. */
     toBeInstanceOf(expected: SuiteConstructor): Promise<void>;
   };
 }

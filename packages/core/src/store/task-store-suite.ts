@@ -23,7 +23,9 @@ export type StoreSuiteFramework = SuiteFramework;
  * as a crash, an older troupe or a newer one would have left the data, so bad data can be tested.
  */
 export interface StoreSuiteHarness {
+  /** A new, empty store. */
   create(): Promise<TaskStore>;
+  /** A second store over the data of `store` (another process, a page reload). */
   reopen(store: TaskStore): Promise<TaskStore>;
   /** Called after each test with every store it created. */
   cleanup?(): Promise<void>;

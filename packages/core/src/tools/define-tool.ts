@@ -29,6 +29,10 @@ export interface Tool<TInput = unknown> {
   readonly input: v.GenericSchema<unknown, TInput>;
   /** The input schema as JSON Schema, as sent to the model. */
   readonly inputJsonSchema: JsonSchema;
+  /**
+   * Runs one call with input already validated against `input`. A thrown error becomes an error
+   * result the model sees (the task goes on); `context.signal` aborts on cancel or timeout.
+   */
   execute(input: TInput, context: ToolContext): Promise<ToolOutput> | ToolOutput;
 }
 
@@ -38,6 +42,7 @@ export interface ToolConfig<TSchema extends v.GenericSchema> {
   description: string;
   access: ToolAccess;
   input: TSchema;
+  /** Runs one call with the validated input (see {@link Tool.execute}). */
   execute(input: v.InferOutput<TSchema>, context: ToolContext): Promise<ToolOutput> | ToolOutput;
   /** Override the generated JSON Schema (for schemas valibot cannot convert). */
   inputJsonSchema?: JsonSchema;

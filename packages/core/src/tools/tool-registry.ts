@@ -6,7 +6,9 @@ import { MCP_TOOL_PREFIX } from './mcp-names.js';
 /** An agent's own, isolated set of tools. Only tools in it can ever run for that agent. */
 export interface ToolRegistry {
   readonly names: readonly string[];
+  /** The tool of that exact name; undefined when there is none. */
   get(name: string): Tool | undefined;
+  /** Whether a tool of that exact name is registered. */
   has(name: string): boolean;
   /** The specs sent to the model, in a stable order (cacheable). */
   readonly specs: readonly ToolSpec[];

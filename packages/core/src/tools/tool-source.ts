@@ -29,5 +29,6 @@ export interface ToolSourceAnswer {
 export interface ToolSource {
   /** Names the source in warnings. */
   readonly name: string;
+  /** The source's tools for one task (starting what they need, e.g. a server), with warnings. */
   tools(request: ToolSourceRequest): Promise<ToolSourceAnswer>;
 }

@@ -43,7 +43,9 @@ export interface UsageReport {
 
 /** Where {@link usageReport} reads tasks from: a runtime or a cluster client (`TaskClient`). */
 export interface UsageSource {
+  /** One task by id, live or stored (as `runtime.find`). */
   find(id: string): Promise<TaskInfo | undefined>;
+  /** A page of tasks matching `query`, newest first (as `runtime.history`). */
   history(query?: TaskQuery): Promise<TaskHistoryPage>;
 }
 

@@ -87,7 +87,12 @@ export interface WorkspaceFileSystem {
    * `grep`; resolves `false` when it cannot run here (then the scan runs), and throws a
    * `SearchPatternError` when its syntax refuses the pattern (the scan then tries it).
    */
-  search?: { syntax: string; engine: (...args: Parameters<GrepEngine>) => Promise<boolean> };
+  search?: {
+    /** The pattern syntax the engine reads, as `grep`'s description names it to the model. */
+    syntax: string;
+    /** Runs one search; resolves `false` when it cannot run here. */
+    engine: (...args: Parameters<GrepEngine>) => Promise<boolean>;
+  };
   /**
    * Runs the JavaScript scan's pattern off the main thread under `grep`'s time limit (a worker in
    * Node). Without it the pattern runs in the calling thread with no time limit.

@@ -34,6 +34,7 @@ export interface Relay {
   publish(record: TimelineRecord): void;
   /** Viewers connected now. */
   readonly viewers: number;
+  /** Ends every viewer's stream and stops the server; resolves once it is closed. */
   close(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ export interface StatelyBridge {
   readonly url: string;
   /** Sends more events to the inspector (e.g. a recorded timeline's, from `toStatelyEvents`). */
   send(event: Parameters<ReturnType<typeof createWebSocketInspector>['adapter']['send']>[0]): void;
+  /** Stops the inspector's connection and the local bridge server. */
   stop(): void;
 }
 

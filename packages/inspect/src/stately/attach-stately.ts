@@ -5,7 +5,11 @@ import { createStatelyExpander } from './stately-events.js';
 
 /** A Stately inspector, or anything with its adapter (`createInspector`, `createBrowserInspector`, ...). */
 export interface StatelyTarget {
-  adapter: { send(event: StatelyInspectionEvent): void };
+  /** Where the events go. */
+  adapter: {
+    /** Sends one event to the inspector. */
+    send(event: StatelyInspectionEvent): void;
+  };
 }
 
 /**

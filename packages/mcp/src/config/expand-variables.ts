@@ -34,7 +34,7 @@ export function refusedVariable(
  * Expands `${VAR}` and `${VAR:-default}` in `text` from `environment`, as Claude Code does in
  * `.mcp.json`. A variable that is unset and has no default expands to the empty string and is
  * added to `missing` (with `field`), so the caller can say which server lacks what. It reads any
- * variable: check the text with {@link refusedVariable} first.
+ * variable: check the text against a policy first (`parseMcpConfig` does).
  */
 export function expandVariables(
   text: string,

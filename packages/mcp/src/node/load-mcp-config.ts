@@ -44,7 +44,7 @@ export function mcpConfigFiles(options: LoadMcpConfigOptions = {}): { project: s
  * shape). The project file is a repository's word: unless `trustProject` is set, its servers are
  * only listed in `ignored` (nothing of it runs), and when trusted its `${VAR}`s expand only the
  * variables in `projectVariables`. A server named in both comes from the project file; the
- * shadowed one is reported in `warnings`. Throws {@link McpConfigError} naming the file for
+ * shadowed one is reported in `warnings`. Throws `McpConfigError` (of `@troupe/mcp`) naming the file for
  * invalid JSON or an unusable entry.
  */
 export function loadMcpConfig(options: LoadMcpConfigOptions = {}): LoadedMcpConfig {

@@ -54,7 +54,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export interface StdioTransportOptions {
   /** The server's configured name, for messages. Default `"stdio"`. */
   name?: string;
-  /** Cap on one message from the server, in bytes. Default {@link DEFAULT_MAX_MESSAGE_BYTES} (10 MB). */
+  /** Cap on one message from the server, in bytes. Default 10 MB. */
   maxMessageBytes?: number;
 }
 

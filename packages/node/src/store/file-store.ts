@@ -69,6 +69,7 @@ export interface FileStore extends TaskStore {
    * the store's index of the status log: costs the lines appended since the last read.
    */
   tasksRunElsewhere(taskIds: readonly string[]): Promise<string[]>;
+  /** Flushes, then gives up `restore.lock` and this process's claim on its tasks. */
   close(): Promise<void>;
 }
 
