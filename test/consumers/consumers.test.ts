@@ -6,6 +6,7 @@
 // command builds them).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startTestCluster } from '@troupe/postgres/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeAnthropicServer } from '../fake-anthropic/index.js';
@@ -202,6 +203,52 @@ describe('the examples, installed from the tarballs', () => {
       expect(await server.stop()).toBe(0);
     }
   }, 120_000);
+});
+
+describe('examples/cluster, installed from the tarballs, on a throwaway Postgres', () => {
+  it('cluster: two workers run the tasks a client queues in Postgres, and stop cleanly', async () => {
+    const postgres = await startTestCluster();
+    try {
+      const url = await postgres.createDatabase('troupe_example');
+      const app = consumers.app('cluster');
+      const { cwd, env } = project('cluster');
+      const clusterEnv = { ...env, DATABASE_URL: url, WORKSPACE: cwd };
+      const workers = await Promise.all(
+        ['worker-one', 'worker-two'].map((id) =>
+          startServer(join(app, 'worker.mjs'), {
+            cwd: app,
+            env: { ...clusterEnv, WORKER_ID: id },
+            ready: /worker \S+ ready/,
+            timeoutMs: 90_000,
+          }),
+        ),
+      );
+      try {
+        const prompts = [
+          'Find where auth is handled',
+          'Which file checks a token?',
+          'Find checkAuth',
+          'Auth?',
+        ];
+        const run = await runToEnd(process.execPath, [join(app, 'spawn.mjs'), ...prompts], {
+          cwd: app,
+          env: clusterEnv,
+          timeoutMs: 120_000,
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.stdout.match(/: completed\n {2}Auth is handled here: src\/auth\.js:1:/g)).toHaveLength(4);
+        // Every task was run by one of the two workers, and each said so.
+        const completed = workers.map(
+          (worker) => worker.output().match(/ completed \(1 tools\)/g)?.length ?? 0,
+        );
+        expect(completed[0]! + completed[1]!).toBe(4);
+      } finally {
+        for (const worker of workers) expect(await worker.stop()).toBe(0);
+      }
+    } finally {
+      await postgres.destroy();
+    }
+  }, 300_000);
 });
 
 describe('a package in the wrong environment', () => {

@@ -40,30 +40,35 @@ export function runToEnd(
   });
 }
 
-/** A server process that printed a URL. */
+/** A long-running process that said it is ready (a server: the URL it listens on). */
 export interface RunningServer {
   child: ChildProcess;
+  /** What matched `ready` (by default the http:// URL it printed). */
   url: string;
   output(): string;
   /** SIGTERM, then waits for the exit; resolves to the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `node file` and resolves once a line of its output has an http:// URL. */
+/**
+ * Starts `node file` and resolves once its output matches `ready` (default: an http:// URL of
+ * 127.0.0.1, a server listening).
+ */
 export function startServer(
   file: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; ready?: RegExp },
 ): Promise<RunningServer> {
   const child = spawn(process.execPath, [file], { cwd: options.cwd, env: options.env });
+  const ready = options.ready ?? /http:\/\/127\.0\.0\.1:\d+/;
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${file} printed no URL in time:\n${output}`));
+      reject(new Error(`${file} did not print ${ready} in time:\n${output}`));
     }, options.timeoutMs ?? 30_000);
     const read = (chunk: string) => {
       output += chunk;
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+      const url = ready.exec(output)?.[0];
       if (!url) return;
       clearTimeout(timer);
       resolve({
@@ -82,7 +87,7 @@ export function startServer(
     child.stderr.setEncoding('utf8').on('data', read);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${file} exited (${code}) before it listened:\n${output}`));
+      reject(new Error(`${file} exited (${code}) before it was ready:\n${output}`));
     });
   });
 }
