@@ -56,9 +56,13 @@ export interface TaskHistoryIndex {
  * is a refused write, the rest is written), results, and status records in the order appended.
  */
 export interface PortBatch {
+  /** New journal entries, by task id, in order. */
   journals: ReadonlyMap<string, readonly JournalEntry[]>;
+  /** The latest snapshot of each task, by task id, as the function that makes its document. */
   snapshots: ReadonlyMap<string, () => TaskSnapshotDocument>;
+  /** Finished tasks' result documents, by task id. */
   results: ReadonlyMap<string, TaskResultDocument>;
+  /** Status records, in the order appended. */
   statuses: readonly TaskStatusRecord[];
 }
 
