@@ -2,10 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
-import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
-import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import { markerModel, markerRuntime } from '../../test/helpers/marker-runtime.js';
 import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
 import { createFileStore } from './file-store.js';
 import { THIS_HOST } from './host-identity.js';
@@ -96,13 +94,7 @@ describe('a runtime on another host sharing the store', () => {
     const remote = onOtherHost(spawnScript);
     const { spawned } = await remote.first('spawned');
     const store = createFileStore({ dir: folder.dir, ...beats });
-    const runtime = createRuntime({
-      model: markerModel(Promise.resolve()),
-      agents: [restoreLockAgent],
-      tools: [appendMarkerTool(folder.marker)],
-      approval: 'auto',
-      store,
-    });
+    const runtime = markerRuntime(markerModel(Promise.resolve()), store, folder.marker);
     const completed = new Promise<string>((resolve) =>
       runtime.on('task.completed', (event) => resolve(event.taskId)),
     );

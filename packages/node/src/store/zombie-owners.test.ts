@@ -4,10 +4,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
-import { appendMarkerTool, markerModel } from '../../test/helpers/marker-runtime.js';
-import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
+import { markerModel, markerRuntime } from '../../test/helpers/marker-runtime.js';
 import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
 import { type RunnerProcess, repositoryRoot, watchRunner } from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
@@ -125,13 +123,7 @@ describe('tasks left to another runtime', () => {
     const owner = startRunner(spawnScript);
     const { spawned } = await owner.first('spawned');
     const store = createFileStore({ dir: folder.dir });
-    const runtime = createRuntime({
-      model: markerModel(Promise.resolve()),
-      agents: [restoreLockAgent],
-      tools: [appendMarkerTool(folder.marker)],
-      approval: 'auto',
-      store,
-    });
+    const runtime = markerRuntime(markerModel(Promise.resolve()), store, folder.marker);
     const completed = new Promise<string>((resolve) =>
       runtime.on('task.completed', (event) => resolve(event.taskId)),
     );

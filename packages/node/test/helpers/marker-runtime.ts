@@ -5,9 +5,16 @@
 import { once } from 'node:events';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { defineTool, type ModelRequest } from '@troupe/core';
+import {
+  createRuntime,
+  defineTool,
+  type ModelAdapter,
+  type ModelRequest,
+  type TaskStore,
+} from '@troupe/core';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import * as v from 'valibot';
+import { restoreLockAgent } from './restore-lock-agent.js';
 
 /** The write tool: each call appends this process's pid to `marker`. */
 export function appendMarkerTool(marker: string) {
@@ -50,3 +57,14 @@ export function markerModel(go: Promise<void>, onCall?: (request: ModelRequest) 
 
 /** Prints one JSON line for the test. */
 export const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/** A runtime over `store` running the restore-lock agent, its marker tool appending to `marker`, every call approved. */
+export function markerRuntime(model: ModelAdapter, store: TaskStore, marker: string) {
+  return createRuntime({
+    model,
+    agents: [restoreLockAgent],
+    tools: [appendMarkerTool(marker)],
+    approval: 'auto',
+    store,
+  });
+}

@@ -5,10 +5,9 @@
 // stdin (so both runtimes of a test have restored before either task moves on); shuts down when
 // stdin ends.
 
-import { createRuntime, PersistenceError } from '@troupe/core';
+import { PersistenceError } from '@troupe/core';
 import { createFileStore } from '../../src/store/file-store.js';
-import { appendMarkerTool, markerModel, say, stdinControl } from './marker-runtime.js';
-import { restoreLockAgent } from './restore-lock-agent.js';
+import { markerModel, markerRuntime, say, stdinControl } from './marker-runtime.js';
 
 const [dir, marker, storeOptions] = process.argv.slice(2);
 if (!dir || !marker) throw new Error('usage: restore-runner.ts <dir> <marker file>');
@@ -17,13 +16,7 @@ const stdin = stdinControl();
 const model = markerModel(stdin.go);
 // Optional third argument: more file store options, as JSON (heartbeats in the cross-host tests).
 const store = createFileStore({ dir, ...(storeOptions ? JSON.parse(storeOptions) : {}) });
-const runtime = createRuntime({
-  model,
-  agents: [restoreLockAgent],
-  tools: [appendMarkerTool(marker)],
-  approval: 'auto',
-  store,
-});
+const runtime = markerRuntime(model, store, marker);
 try {
   const { restored, warnings } = await runtime.restore();
   say({ restored, warnings });

@@ -4,10 +4,8 @@
 // {"finished": [status]} when it ended. The model answers only after a line arrives on stdin;
 // shuts down when stdin ends.
 
-import { createRuntime } from '@troupe/core';
 import { createFileStore } from '../../src/store/file-store.js';
-import { appendMarkerTool, markerModel, say, stdinControl } from './marker-runtime.js';
-import { restoreLockAgent } from './restore-lock-agent.js';
+import { markerModel, markerRuntime, say, stdinControl } from './marker-runtime.js';
 
 const [dir, marker, storeOptions] = process.argv.slice(2);
 if (!dir || !marker) throw new Error('usage: spawn-runner.ts <dir> <marker file>');
@@ -22,13 +20,7 @@ const model = markerModel(stdin.go, async (request) => {
   await store.flush();
   say({ spawned: request.taskId });
 });
-const runtime = createRuntime({
-  model,
-  agents: [restoreLockAgent],
-  tools: [appendMarkerTool(marker)],
-  approval: 'auto',
-  store,
-});
+const runtime = markerRuntime(model, store, marker);
 const { result } = runtime.spawn({ agent: 'marker', prompt: 'append once' });
 const ended = await result;
 await store.flush();
