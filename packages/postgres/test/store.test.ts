@@ -1,4 +1,4 @@
-import { createRuntime, defineTool, replayTask } from '@troupe/core';
+import { createRuntime, defineTool, replayTask, type TaskStore } from '@troupe/core';
 import { storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import pg from 'pg';
@@ -20,6 +20,9 @@ const echo = defineTool({
   execute: async ({ text }) => text,
 });
 const agents = [{ name: 'explore', description: 'explores', systemPrompt: 'explore', tools: ['echo'] }];
+/** A runtime over `store` whose model answers `ok` at once. */
+const answeringOk = (store: TaskStore) =>
+  createRuntime({ model: scriptedModel(() => textReply('ok')), agents, tools: [echo], store });
 const turn = (request: { messages: unknown[] }) => Math.ceil(request.messages.length / 2);
 
 describe('Postgres TaskStore', () => {
@@ -124,12 +127,7 @@ describe('Postgres TaskStore', () => {
 
   it('ends a task exactly once: a second final record does not replace the first', async () => {
     const store = await openPostgresStore({ url: await freshDatabase() });
-    const runtime = createRuntime({
-      model: scriptedModel(() => textReply('ok')),
-      agents,
-      tools: [echo],
-      store,
-    });
+    const runtime = answeringOk(store);
     const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
     const final = await result;
     await store.flush();
@@ -204,12 +202,7 @@ describe('Postgres TaskStore', () => {
   it('migrates a version-2 schema: each task row gets the version of the record that created it', async () => {
     const url = await freshDatabase();
     const store = await openPostgresStore({ url });
-    const runtime = createRuntime({
-      model: scriptedModel(() => textReply('ok')),
-      agents,
-      tools: [echo],
-      store,
-    });
+    const runtime = answeringOk(store);
     const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
     await result;
     await runtime.shutdown();
@@ -276,12 +269,7 @@ describe('Postgres TaskStore', () => {
         const version = await store.pool.query("SELECT value FROM troupe.meta WHERE key = 'schema_version'");
         expect(version.rows[0].value).toBe(String(DATABASE_SCHEMA_VERSION));
         expect(await countFunctions(store.pool)).toBe(1);
-        const runtime = createRuntime({
-          model: scriptedModel(() => textReply('ok')),
-          agents,
-          tools: [echo],
-          store,
-        });
+        const runtime = answeringOk(store);
         const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
         expect((await result).status).toBe('completed');
         await store.flush();
