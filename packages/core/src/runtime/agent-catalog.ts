@@ -10,6 +10,7 @@ import type { TaskSpec } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { MCP_TOOL_PREFIX, sanitiseMcpName } from '../tools/mcp-names.js';
 import { createToolRegistry, type ToolRegistry, type ToolSelection } from '../tools/tool-registry.js';
+import { taskToolsFor } from './agent-task-fields.js';
 
 export type { ModelConfig };
 
@@ -127,10 +128,11 @@ export class AgentCatalog {
     taskTools: readonly Tool[],
     maxDepth: number,
   ): ToolRegistry {
-    const key = spec.tools.join('\u0000');
+    const key = `${spec.tools.join('\u0000')}\u0001${spec.allowedAgents?.join('\u0000') ?? ''}`;
     let registry = this.registries.get(key);
     if (!registry) {
-      const pool = spec.depth < maxDepth ? [...base, ...taskTools] : base;
+      const nesting = taskToolsFor(taskTools, spec.allowedAgents, (name) => this.get(name)?.name);
+      const pool = spec.depth < maxDepth ? [...base, ...nesting] : base;
       registry = createToolRegistry(pool, { allow: spec.tools.length ? spec.tools : ['\u0000none'] });
       this.registries.set(key, registry);
     }

@@ -53,3 +53,41 @@ export function refusedAgent(
   if (names.includes(wanted)) return undefined;
   return `agent "${spec.agent}" may start only ${names.map((name) => `"${name}"`).join(', ')} (its tools list Agent(${allowed.join(', ')})); "${agent}" is not one of them.`;
 }
+
+/**
+ * The `task` tool as a task with `Agent(explore, plan)` sees it: the same tool, its
+ * `subagent_type` listing only `names`, so the model is offered only the agents it may start.
+ */
+export function restrictTaskTool(tool: Tool, names: readonly string[]): Tool {
+  return {
+    name: tool.name,
+    access: tool.access,
+    get description() {
+      return tool.description;
+    },
+    get input() {
+      return tool.input;
+    },
+    get inputJsonSchema() {
+      const schema = tool.inputJsonSchema as { properties?: Record<string, object> };
+      const property = schema.properties?.subagent_type;
+      if (!property) return tool.inputJsonSchema;
+      return {
+        ...schema,
+        properties: { ...schema.properties, subagent_type: { ...property, enum: [...names] } },
+      } as Tool['inputJsonSchema'];
+    },
+    execute: (input, context) => tool.execute(input, context),
+  };
+}
+
+/** The task tools with `task` restricted to the agents a spec may start (as they are, without a restriction). */
+export function taskToolsFor(
+  tools: readonly Tool[],
+  allowed: readonly string[] | undefined,
+  resolve: (name: string) => string | undefined,
+): readonly Tool[] {
+  if (!allowed) return tools;
+  const names = allowed.map((name) => resolve(name) ?? name);
+  return tools.map((tool) => (tool.name === 'task' ? restrictTaskTool(tool, names) : tool));
+}

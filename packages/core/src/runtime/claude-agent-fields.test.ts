@@ -174,6 +174,12 @@ describe('effort, initialPrompt, Agent(...) and nesting', () => {
     );
     await runtime.spawn({ agent: 'lead', prompt: 'go' }).result;
     expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['echo', 'task']);
+    // The task tool offers only the allowed agent.
+    const taskSpec = model.requests[0]!.tools.find((tool) => tool.name === 'task')!;
+    expect(
+      (taskSpec.input_schema as { properties: { subagent_type: { enum: string[] } } }).properties
+        .subagent_type.enum,
+    ).toEqual(['explore']);
     expect(answers[0]).toContain('may start only \\"explore\\"');
     expect(answers[1]).toContain('explored');
   });

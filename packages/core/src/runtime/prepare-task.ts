@@ -6,7 +6,7 @@ import type { TaskLimits, TaskSpec, TaskWorkspaceRecord } from '../persistence/t
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
-import { agentTaskFields, refusedAgent, toolsForMode } from './agent-task-fields.js';
+import { agentTaskFields, refusedAgent, taskToolsFor, toolsForMode } from './agent-task-fields.js';
 import { cacheFork, type ForkSource } from './cache-fork.js';
 import { forkContext } from './fork-context.js';
 import type { PermissionModeOptions } from './permission-modes.js';
@@ -165,9 +165,19 @@ export function prepareTask(
   // A main agent's registry is cut for each run, from the main tools its session gives (their specs
   // frozen at the session's first run, so the cached prefix stays) or else the runtime's.
   const registry = main
-    ? createToolRegistry([...runtime.baseToolList(), ...(main.mainTools ?? runtime.mainTools())], {
-        allow: tools.length ? tools : ['\u0000none'],
-      })
+    ? createToolRegistry(
+        [
+          ...runtime.baseToolList(),
+          ...taskToolsFor(
+            main.mainTools ?? runtime.mainTools(),
+            spec.allowedAgents,
+            (name) => runtime.agents.get(name)?.name,
+          ),
+        ],
+        {
+          allow: tools.length ? tools : ['\u0000none'],
+        },
+      )
     : runtime.agents.registryForSpec(
         spec,
         runtime.baseToolList(),
