@@ -113,7 +113,11 @@ describe('approvals worth reading (tmux)', () => {
     const search = gate();
     const terminal = await start(fixtureProject(), (request) => {
       const results = toolResultsOf(request);
-      if (toolNamesOf(request).includes('task')) {
+      // The main agent (sub-agents may have the task tools too: nesting).
+      if (
+        toolNamesOf(request).includes('task') &&
+        JSON.stringify(request.body.system ?? '').includes('main agent')
+      ) {
         if (results.length) return textStep(`Both done: ${results.length} results.`);
         return {
           content: [
