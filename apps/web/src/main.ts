@@ -38,7 +38,7 @@ async function start(): Promise<void> {
     await store.claim();
     outlet.textContent = '';
   }
-  const { runtime, recorder } = await createAppRuntime(settings, store);
+  const { runtime, recorder, toolNames } = await createAppRuntime(settings, store);
   const views = new TaskViews(runtime);
   const denials = await loadDenials();
   rememberDenials(runtime, denials);
@@ -52,7 +52,7 @@ async function start(): Promise<void> {
   views.addHistory((await runtime.history({ limit: HISTORY_SIZE })).tasks.reverse());
   views.addDenials(denials);
   setInterval(() => views.tick(), 1_000);
-  const app: AppContext = { runtime, store, session, chat, chatLog, views, settings };
+  const app: AppContext = { runtime, store, session, chat, chatLog, views, settings, toolNames };
   showModeBanner(settings);
   startRouter(outlet, nav, [
     { path: '/', label: 'Chat', mount: (element) => mountHomePage(element, app) },

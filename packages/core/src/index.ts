@@ -126,8 +126,8 @@ export type { TaskHandle } from './runtime/task-handle.js';
 export { createTaskId } from './runtime/task-id.js';
 export type { TaskInfo } from './runtime/task-info.js';
 export type { TaskListFilter } from './runtime/task-table.js';
-export type { Skill } from './skills/skill.js';
 export type { TaskWorkspaces } from './runtime/task-workspaces.js';
+export type { Skill } from './skills/skill.js';
 export { createMemoryStore } from './store/memory-store.js';
 export {
   defineTool,

@@ -14,4 +14,6 @@ export interface AppContext {
   chatLog: ChatLog;
   views: TaskViews;
   settings: ModelSettings;
+  /** The names of the tools the runtime was given. */
+  toolNames: readonly string[];
 }

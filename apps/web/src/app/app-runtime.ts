@@ -13,6 +13,8 @@ export interface AppRuntime {
   runtime: Runtime;
   store: TaskStore;
   settings: ModelSettings;
+  /** The names of the tools the runtime was given (the agents editor checks `tools:` against them). */
+  toolNames: readonly string[];
   /** Every inspection event of the runtime since the page loaded (secrets redacted): the inspector's live view. */
   recorder: TimelineRecorder;
 }
@@ -47,13 +49,14 @@ export async function createAppRuntime(settings: ModelSettings, store: TaskStore
   const workspace = await openOpfsWorkspace(settings.mode === 'demo' ? 'troupe/demo' : 'troupe/workspace');
   if (settings.mode === 'demo') await seedDemoProject(workspace);
   const recorder = createRecorder({ secrets: [settings.apiKey] });
+  const tools = [...createOpfsTools(workspace), createFetchTool({ allowedOrigins: [location.origin] })];
   const runtime = createRuntime({
     model: await modelFor(settings, Number.isFinite(pace) ? pace : 1),
     agents: [...builtInAgents(), ...(await loadUserAgents(showNotice))],
-    tools: [...createOpfsTools(workspace), createFetchTool({ allowedOrigins: [location.origin] })],
+    tools,
     approval: 'ask',
     store,
     inspect: recorder.inspect,
   });
-  return { runtime, store, settings, recorder };
+  return { runtime, store, settings, recorder, toolNames: tools.map((tool) => tool.name) };
 }

@@ -20,7 +20,7 @@ You are ...
  */
 export function mountAgentsPage(element: HTMLElement, app: AppContext): () => void {
   const builtIns = builtInAgents();
-  const knownTools = [...app.runtime.baseToolList(), ...app.runtime.mainTools()].map((tool) => tool.name);
+  const knownTools = [...app.toolNames, ...app.runtime.mainTools().map((tool) => tool.name)];
   const context = { knownTools, builtIns: builtIns.map((agent) => agent.name) };
   const editor = h('textarea', {
     name: 'agent',
