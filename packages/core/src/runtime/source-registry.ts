@@ -2,6 +2,7 @@ import { describeThrown } from '../persistence/plain-json.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolSource, ToolSourceRequest } from '../tools/tool-source.js';
+import { lazyRegistry } from './lazy-registry.js';
 
 /**
  * A tool a source answered, copied from its fields (each read once) when it has what the runtime
@@ -79,18 +80,6 @@ export function withToolSources(
   /** Sources whose tools the agent gets whatever its allow-list (its deny-list still holds): its memory's. */
   unrestricted: readonly ToolSource[] = [],
 ): ToolRegistry {
-  let current = base;
-  let pending: Promise<void> | undefined;
-  let done = false;
-  const resolve = async () => {
-    try {
-      await gather();
-    } catch (error) {
-      // Never a rejected `ready()`: the task would wait for it again and again.
-      warn(`The tool sources gave task ${request.taskId} no tools: ${describeThrown(error)}`);
-    }
-    done = true;
-  };
   const gather = async () => {
     const [answers, always] = await Promise.all([
       Promise.all(sources.map((source) => ask(source, request, warn))),
@@ -113,21 +102,15 @@ export function withToolSources(
       }
       tools.push(tool);
     }
-    current = createToolRegistry(tools);
+    return createToolRegistry(tools);
   };
-  return {
-    get names() {
-      return current.names;
-    },
-    get specs() {
-      return current.specs;
-    },
-    get: (name) => current.get(name),
-    has: (name) => current.has(name),
-    ready() {
-      if (done) return undefined;
-      pending ??= resolve();
-      return pending;
-    },
-  };
+  return lazyRegistry(base, async () => {
+    try {
+      return { registry: await gather() };
+    } catch (error) {
+      // Never a rejected `ready()`: the task would wait for it again and again.
+      warn(`The tool sources gave task ${request.taskId} no tools: ${describeThrown(error)}`);
+      return { registry: base };
+    }
+  });
 }

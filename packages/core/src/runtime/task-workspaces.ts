@@ -1,5 +1,5 @@
 import type { AgentDefinition } from '../definitions/types.js';
-import { type SerializedError, serializeError, TroupeError } from '../errors.js';
+import { serializeError, TroupeError } from '../errors.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type {
   TaskResult,
@@ -9,6 +9,7 @@ import type {
 } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
+import { lazyRegistry } from './lazy-registry.js';
 
 /**
  * The host's hook for tasks whose agent asks for a workspace of its own (`isolation`), given as
@@ -48,44 +49,25 @@ export function withTaskWorkspace(
   open: () => Promise<readonly Tool[]>,
   taskId: string,
 ): ToolRegistry {
-  let current = base;
-  let failure: SerializedError | undefined;
-  let pending: Promise<void> | undefined;
-  let done = false;
-  const resolve = async () => {
+  return lazyRegistry(base, async () => {
     // The base's own sources first (an MCP server's tools): the workspace's tools replace within all of them.
     await base.ready?.();
     try {
       const tools = await open();
       const own = new Map(tools.map((tool) => [tool.name, tool]));
-      current = createToolRegistry(base.names.map((name) => own.get(name) ?? base.get(name)!));
+      return { registry: createToolRegistry(base.names.map((name) => own.get(name) ?? base.get(name)!)) };
     } catch (error) {
-      current = createToolRegistry([]);
-      failure = serializeError(
-        new TroupeError(
-          'WORKSPACE_UNAVAILABLE',
-          `Task ${taskId} could not open its workspace (${workspace.isolation} at ${workspace.path}): ${describeThrown(error)}`,
+      return {
+        registry: createToolRegistry([]),
+        failure: serializeError(
+          new TroupeError(
+            'WORKSPACE_UNAVAILABLE',
+            `Task ${taskId} could not open its workspace (${workspace.isolation} at ${workspace.path}): ${describeThrown(error)}`,
+          ),
         ),
-      );
+      };
     }
-    done = true;
-  };
-  return {
-    get names() {
-      return current.names;
-    },
-    get specs() {
-      return current.specs;
-    },
-    get: (name) => current.get(name),
-    has: (name) => current.has(name),
-    ready() {
-      if (done) return undefined;
-      pending ??= resolve();
-      return pending;
-    },
-    failure: () => failure,
-  };
+  });
 }
 
 /**
