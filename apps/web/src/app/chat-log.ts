@@ -23,7 +23,7 @@ export class ChatLog {
   private readonly stops: (() => void)[] = [];
 
   constructor(
-    readonly runtime: Pick<Runtime, 'on'>,
+    runtime: Pick<Runtime, 'on'>,
     private readonly session: Session,
     private readonly chat: ChatHistory,
     /** Where model requests go, for error advice. */
