@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textStep } from '../../../test/fake-anthropic/index.js';
-import { fixtureProject, tempDir } from './helpers/cli.js';
+import { cliTempDir, fixtureProject } from './helpers/cli.js';
 import { gate, sessionScenario } from './helpers/fake-claude.js';
 import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
@@ -116,7 +116,7 @@ describe('bugs a user hit in the session (tmux)', () => {
   it("Ctrl-C at the demo's approval prompt prints the cancelled line once and keeps the question on screen", async () => {
     const terminal = await sessions.open({
       args: ['demo'],
-      env: { TMPDIR: tempDir('tmp') },
+      env: { TMPDIR: cliTempDir() },
       ready: /Approve\? \[y\]es/,
       timeoutMs: 60_000,
     });
