@@ -42,6 +42,9 @@ export default defineConfig({
             'test/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.browser.test.ts'],
+          // A folder of the run where files share what is costly and the same for all (the web
+          // app's production build): test/helpers/once-per-run.ts.
+          globalSetup: ['test/helpers/run-folder-setup.ts'],
           testTimeout: 20_000,
           typecheck: {
             enabled: true,

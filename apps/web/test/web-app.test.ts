@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { builtinModules } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -15,9 +15,9 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
-import { buildApp, launchChromium, serveApp } from './web-harness.js';
+import { builtApp, launchChromium, serveApp } from './web-harness.js';
 
-// One production build, one server and one Chromium for the whole file.
+// One server and one Chromium for the whole file, serving the run's production build.
 let outDir: string;
 let server: PreviewServer;
 let url: string;
@@ -25,7 +25,7 @@ let browser: Browser;
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
 beforeAll(async () => {
-  outDir = await buildApp();
+  outDir = await builtApp();
   ({ server, url } = await serveApp(outDir));
   browser = await launchChromium();
 }, 120_000);
@@ -33,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 function row(page: Page, description: string) {

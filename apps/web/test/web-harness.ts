@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
+import { oncePerRun } from '../../../test/helpers/once-per-run.js';
 
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,16 +17,17 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Builds the app for production into a fresh directory; returns the directory. `root` builds the
- * app of another checkout (default: this one's).
+ * The app's production build, made once per test run and shared by the test files that serve it
+ * (each build took about 5 s of CPU): read-only, removed after the run. `root` builds the app of
+ * another checkout (default: this one's).
  */
-export async function buildApp(root = appRoot): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'troupe-web-'));
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  return outDir;
+export function builtApp(root = appRoot): Promise<string> {
+  return oncePerRun(`web app production build of ${root}`, async (outDir) => {
+    await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  });
 }
 
-/** Serves a built app on a free loopback port (`root`: the app's folder, as given to {@link buildApp}). */
+/** Serves a built app on a free loopback port (`root`: the app's folder, as given to {@link builtApp}). */
 export async function serveApp(
   outDir: string,
   root = appRoot,

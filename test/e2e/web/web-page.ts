@@ -1,15 +1,15 @@
-// Shared by the web app's Chromium tests in this folder: one production build, one server and one
-// Chromium per test file, pages that record every uncaught error, and the app's common steps.
+// Shared by the web app's Chromium tests in this folder: one production build per test run, one
+// server and one Chromium per test file, pages that record every uncaught error, and the app's common steps.
 // TROUPE_WEB_APP_ROOT builds another checkout's app (how these tests were shown to fail before
 // their fixes); by default the app of this checkout.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
 import { expect } from 'vitest';
-import { buildApp, launchChromium, serveApp } from '../../../apps/web/test/web-harness.js';
+import { builtApp, launchChromium, serveApp } from '../../../apps/web/test/web-harness.js';
 
 /** Screenshots of these tests (look at them). */
 export const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -18,13 +18,12 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** A built and served app and a Chromium: `open()` in `beforeAll`, `close()` in `afterAll`. */
 export class WebApp {
   url = '';
-  private outDir = '';
   private server: PreviewServer | undefined;
   private browser: Browser | undefined;
 
   async open(): Promise<void> {
-    this.outDir = await buildApp(process.env.TROUPE_WEB_APP_ROOT);
-    ({ server: this.server, url: this.url } = await serveApp(this.outDir, process.env.TROUPE_WEB_APP_ROOT));
+    const outDir = await builtApp(process.env.TROUPE_WEB_APP_ROOT);
+    ({ server: this.server, url: this.url } = await serveApp(outDir, process.env.TROUPE_WEB_APP_ROOT));
     this.browser = await launchChromium();
     mkdirSync(artifacts, { recursive: true });
   }
@@ -32,7 +31,6 @@ export class WebApp {
   async close(): Promise<void> {
     await this.browser?.close();
     await this.server?.close();
-    if (this.outDir) rmSync(this.outDir, { recursive: true, force: true });
   }
 
   /** A fresh context (its own storage) at `width`×900 and one page whose uncaught errors are kept in `errors`. */
