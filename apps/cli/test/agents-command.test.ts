@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 
 const REVIEWER = `---
 name: shop-reviewer
@@ -21,7 +22,7 @@ function projectWithAgents(): string {
 
 describe('troupe agents', () => {
   it('lists project and built-in agents with source, model and tools', async () => {
-    const run = await runCli(['agents', 'list'], {
+    const run = await runCliInProcess(['agents', 'list'], {
       cwd: projectWithAgents(),
       env: cleanEnv(tempDir('home')),
     });
@@ -29,7 +30,7 @@ describe('troupe agents', () => {
     expect(run.stdout).toMatch(/NAME\s+SOURCE\s+MODEL\s+TOOLS/);
     expect(run.stdout).toMatch(/shop-reviewer\s+project\s+haiku\s+Read, Grep/);
     expect(run.stdout).toMatch(/general-purpose\s+built-in\s+inherit\s+all tools/);
-    const json = await runCli(['agents', 'list', '--json'], {
+    const json = await runCliInProcess(['agents', 'list', '--json'], {
       cwd: projectWithAgents(),
       env: cleanEnv(tempDir('home')),
     });
@@ -40,7 +41,7 @@ describe('troupe agents', () => {
   });
 
   it('shows one agent in full, found by any case or seed alias', async () => {
-    const run = await runCli(['agents', 'show', 'Explore'], {
+    const run = await runCliInProcess(['agents', 'show', 'Explore'], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home')),
     });
@@ -49,7 +50,7 @@ describe('troupe agents', () => {
     expect(run.stdout).toContain('source: built-in');
     expect(run.stdout).toContain('tools: read, glob, grep, ls');
     expect(run.stdout).toMatch(/prompt:\n {2}You are a fast, read-only code search specialist/);
-    const missing = await runCli(['agents', 'show', 'nobody'], {
+    const missing = await runCliInProcess(['agents', 'show', 'nobody'], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home')),
     });
@@ -64,7 +65,7 @@ describe('troupe agents', () => {
     writeFileSync(join(dir, 'broken.json'), '{"name": "x", ');
     writeFileSync(join(dir, 'odd.md'), '---\nname: Odd Name\ndescription: Use: when odd\n---\nBody\n');
     writeFileSync(join(dir, 'README.md'), '# not an agent\n');
-    const run = await runCli(['agents', 'validate', dir], {
+    const run = await runCliInProcess(['agents', 'validate', dir], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home')),
     });
@@ -87,9 +88,9 @@ describe('troupe agents', () => {
       '---\nname: lister\ndescription: Lists things\ntools: [read, grep, WebFetch, WebSearch\n---\nList.\n',
     );
     const env = cleanEnv(tempDir('home'));
-    const shown = await runCli(['agents', 'show', 'lister', '--json'], { cwd: project, env });
+    const shown = await runCliInProcess(['agents', 'show', 'lister', '--json'], { cwd: project, env });
     expect(JSON.parse(shown.stdout).tools).toEqual(['read', 'grep', 'WebFetch', 'WebSearch']);
-    const run = await runCli(['agents', 'validate'], { cwd: project, env });
+    const run = await runCliInProcess(['agents', 'validate'], { cwd: project, env });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`${file}:4: 'tools' is a list that is not valid YAML`);
     const unknown = `${file}:4: agent "lister" lists tools WebFetch, WebSearch, which troupe does not have`;
@@ -98,7 +99,7 @@ describe('troupe agents', () => {
 
   it('validate passes (exit 0) on a folder of good files, and reads a .claude/agents folder', async () => {
     const project = projectWithAgents();
-    const run = await runCli(['agents', 'validate', '.claude/agents'], {
+    const run = await runCliInProcess(['agents', 'validate', '.claude/agents'], {
       cwd: project,
       env: cleanEnv(tempDir('home')),
     });

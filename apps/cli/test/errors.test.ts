@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 
 const key = { ANTHROPIC_API_KEY: 'sk-ant-test-unused', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
 
@@ -13,7 +14,10 @@ function expectOneLine(stderr: string): void {
 
 describe('errors the user can cause', () => {
   it('without a key: says how to set it and that the demo runs offline (exit 1)', async () => {
-    const run = await runCli(['run', 'hello'], { cwd: fixtureProject(), env: cleanEnv(tempDir('home')) });
+    const run = await runCliInProcess(['run', 'hello'], {
+      cwd: fixtureProject(),
+      env: cleanEnv(tempDir('home')),
+    });
     expect(run.code).toBe(1);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain('set ANTHROPIC_API_KEY');
@@ -22,7 +26,7 @@ describe('errors the user can cause', () => {
 
   it('a bad ANTHROPIC_BASE_URL is named as the variable (exit 1)', async () => {
     const env = cleanEnv(tempDir('home'), { ...key, ANTHROPIC_BASE_URL: 'not-a-url' });
-    const run = await runCli(['run', 'hello'], { cwd: fixtureProject(), env });
+    const run = await runCliInProcess(['run', 'hello'], { cwd: fixtureProject(), env });
     expect(run.code).toBe(1);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain('ANTHROPIC_BASE_URL must be an http:// or https:// URL, not "not-a-url"');
@@ -30,7 +34,7 @@ describe('errors the user can cause', () => {
   });
 
   it('an unknown flag is a usage error (exit 2)', async () => {
-    const run = await runCli(['--bogus'], { cwd: fixtureProject(), env: cleanEnv(tempDir('home')) });
+    const run = await runCliInProcess(['--bogus'], { cwd: fixtureProject(), env: cleanEnv(tempDir('home')) });
     expect(run.code).toBe(2);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain('Unknown option --bogus');
@@ -38,16 +42,16 @@ describe('errors the user can cause', () => {
 
   it('a flag the command does not take, or a bad value, is a usage error (exit 2)', async () => {
     const env = cleanEnv(tempDir('home'));
-    const wrong = await runCli(['agents', 'list', '--background'], { cwd: fixtureProject(), env });
+    const wrong = await runCliInProcess(['agents', 'list', '--background'], { cwd: fixtureProject(), env });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('troupe agents does not take --background');
-    const value = await runCli(['run', '--approval', 'maybe', 'x'], { cwd: fixtureProject(), env });
+    const value = await runCliInProcess(['run', '--approval', 'maybe', 'x'], { cwd: fixtureProject(), env });
     expect(value.code).toBe(2);
     expect(value.stderr).toContain('--approval must be ask, auto or deny, not "maybe"');
   });
 
   it('an unknown agent names the available ones (exit 2)', async () => {
-    const run = await runCli(['run', '--agent', 'nobody', 'hi'], {
+    const run = await runCliInProcess(['run', '--agent', 'nobody', 'hi'], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home'), key),
     });
@@ -61,13 +65,16 @@ describe('errors the user can cause', () => {
     mkdirSync(join(home, '.troupe'));
     const file = join(home, '.troupe', 'config.json');
     writeFileSync(file, JSON.stringify({ limits: { maxTurns: 0 } }));
-    const run = await runCli(['run', 'hi'], { cwd: fixtureProject(), env: cleanEnv(home, key) });
+    const run = await runCliInProcess(['run', 'hi'], { cwd: fixtureProject(), env: cleanEnv(home, key) });
     expect(run.code).toBe(1);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain(
       `The config file ${file} is invalid: field "limits.maxTurns" must be at least 1.`,
     );
-    const debug = await runCli(['run', '--debug', 'hi'], { cwd: fixtureProject(), env: cleanEnv(home, key) });
+    const debug = await runCliInProcess(['run', '--debug', 'hi'], {
+      cwd: fixtureProject(),
+      env: cleanEnv(home, key),
+    });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
@@ -76,7 +83,7 @@ describe('errors the user can cause', () => {
     const project = fixtureProject();
     mkdirSync(join(project, '.troupe'));
     writeFileSync(join(project, '.troupe', 'config.json'), '{ "model": ');
-    const run = await runCli(['run', 'hi'], { cwd: project, env: cleanEnv(tempDir('home'), key) });
+    const run = await runCliInProcess(['run', 'hi'], { cwd: project, env: cleanEnv(tempDir('home'), key) });
     expect(run.code).toBe(1);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain(
@@ -88,7 +95,7 @@ describe('errors the user can cause', () => {
     const project = fixtureProject();
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude', 'agents'), 'not a folder');
-    const run = await runCli(['agents', 'list'], { cwd: project, env: cleanEnv(tempDir('home')) });
+    const run = await runCliInProcess(['agents', 'list'], { cwd: project, env: cleanEnv(tempDir('home')) });
     expect(run.code).toBe(1);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain(`${join(project, '.claude', 'agents')}: expected a folder of agent files`);

@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import { main } from '../../src/main.js';
+import { BIN, type CliRun } from './cli.js';
+
+/**
+ * Runs `troupe ARGS` in this process: the CLI's `main` with the same arguments, working
+ * directory, environment and HOME that {@link runCli} gives a child process, stdin the given
+ * input (not a terminal) and stdout and stderr captured (not terminals). Resolves to what `main`
+ * returned (the exit code the `troupe` executable exits with) and what it wrote.
+ *
+ * For tests of what the CLI says and which code it returns: a child process costs about two
+ * seconds of start-up, this a few milliseconds after the first call. Tests of the process itself
+ * (signals, how it exits, what it loads at start, detached runs, terminals) keep `runCli` or tmux.
+ * Do not use it for commands that read the process's own state rather than the CLI's io (the
+ * temporary folder of `troupe demo`) or that leave work running after they return.
+ */
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const home = options.env.HOME;
+  if (!home) throw new Error('runCliInProcess: the environment has no HOME (use cleanEnv)');
+  const code = await main(args, {
+    stdin: Readable.from([options.input ?? '']),
+    stdout: {
+      write(text: string) {
+        stdout += text;
+        return true;
+      },
+    },
+    stderr: {
+      write(text: string) {
+        stderr += text;
+        return true;
+      },
+    },
+    env: options.env,
+    cwd: options.cwd,
+    home,
+    script: BIN,
+    // No signal reaches a test's in-process CLI.
+    onSignal: () => () => {},
+  });
+  return { code, stdout, stderr };
+}
