@@ -1,7 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 
 /** A project laid out for three other sub-agent systems at once. */
 function projectOfOtherTools(): string {
@@ -33,7 +34,7 @@ function projectOfOtherTools(): string {
 describe('agent folders of other tools', () => {
   it('--agents-dir (repeatable) reads .agent/agents, .blade/agents and .mini-cc/agents as they are', async () => {
     const project = projectOfOtherTools();
-    const run = await runCli(
+    const run = await runCliInProcess(
       [
         'agents',
         'list',
@@ -69,9 +70,12 @@ describe('agent folders of other tools', () => {
       JSON.stringify({ agentDirs: ['.blade/agents', '.mini-cc/agents'] }),
     );
     const env = cleanEnv(tempDir('home'));
-    const run = await runCli(['agents', 'show', 'db-expert', '--json'], { cwd: project, env });
+    const run = await runCliInProcess(['agents', 'show', 'db-expert', '--json'], { cwd: project, env });
     expect(JSON.parse(run.stdout)).toMatchObject({ name: 'db-expert', maxTurns: 15 });
-    const missing = await runCli(['agents', 'list', '--agents-dir', 'nowhere'], { cwd: project, env });
+    const missing = await runCliInProcess(['agents', 'list', '--agents-dir', 'nowhere'], {
+      cwd: project,
+      env,
+    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
       `troupe: The agents folder ${join(project, 'nowhere')} does not exist (from --agents-dir or agentDirs in the config file).\n`,
@@ -83,7 +87,7 @@ describe('agent folders of other tools', () => {
     mkdirSync(join(project, '.claude'), { recursive: true });
     symlinkSync('/', join(project, '.claude', 'agents'));
     const env = cleanEnv(tempDir('home'));
-    const run = await runCli(['agents', 'list', '--json', '--agents-dir', '.blade/agents'], {
+    const run = await runCliInProcess(['agents', 'list', '--json', '--agents-dir', '.blade/agents'], {
       cwd: project,
       env,
     });
@@ -92,7 +96,7 @@ describe('agent folders of other tools', () => {
     expect(names).toContain('db-expert');
     expect(names).toContain('explore');
     expect(names.length).toBeLessThan(20);
-    const validate = await runCli(['agents', 'validate'], { cwd: project, env });
+    const validate = await runCliInProcess(['agents', 'validate'], { cwd: project, env });
     expect(validate.stdout + validate.stderr).toMatch(
       /\.claude\/agents: is a link to \/, outside the project .*; not followed/,
     );

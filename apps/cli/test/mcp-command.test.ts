@@ -11,7 +11,8 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
 
 // The real @modelcontextprotocol/server-filesystem (a devDependency of @troupe/mcp), from node_modules.
@@ -79,7 +80,7 @@ const env = () => cleanEnv(home, { ...fakeEnv(server), PROJECT_DIR: project, TRO
 // Each test starts the CLI and a real MCP server as processes: seconds each on a busy machine.
 describe('MCP in the CLI', { timeout: 60_000 }, () => {
   it('troupe run: a sub-agent reads a file through the MCP filesystem server; no server survives', async () => {
-    const run = await runCli(['run', '--agent', 'reader', 'What does secret-plan.txt say?'], {
+    const run = await runCliInProcess(['run', '--agent', 'reader', 'What does secret-plan.txt say?'], {
       cwd: project,
       env: env(),
     });
@@ -109,10 +110,13 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
     writeAgent('plain', 'tools: read\n');
     await server.close();
     server = await startFakeClaude(() => textStep('No MCP needed.'));
-    const plain = await runCli(['run', '--agent', 'plain', 'Say something'], { cwd: project, env: env() });
+    const plain = await runCliInProcess(['run', '--agent', 'plain', 'Say something'], {
+      cwd: project,
+      env: env(),
+    });
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim()).toBe('No MCP needed.');
-    const session = await runCli([], { cwd: project, env: env(), input: '/agents\n' });
+    const session = await runCliInProcess([], { cwd: project, env: env(), input: '/agents\n' });
     expect(session.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     // The reader's tools reach the filesystem server only: the probe still never starts.
@@ -123,7 +127,10 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
         return toolStep('mcp__filesystem__read_text_file', { path: join(project, 'secret-plan.txt') });
       return textStep(`The file says: ${results[0]!.content.trim()}`);
     });
-    const reader = await runCli(['run', '--agent', 'reader', 'Read it'], { cwd: project, env: env() });
+    const reader = await runCliInProcess(['run', '--agent', 'reader', 'Read it'], {
+      cwd: project,
+      env: env(),
+    });
     expect(reader.stdout.trim()).toBe('The file says: Step 1: ship the MCP client.');
     expect(existsSync(marker)).toBe(false);
     expect(serverProcesses()).toEqual([]);
@@ -132,7 +139,7 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
   it('a server that cannot start for a task: the run says so, and the model gets an error result naming it', async () => {
     writeConfig({ filesystem: { command: 'troupe-no-such-mcp-server' } });
     // The stand-in for a tool the agent names exactly is `execute` (its annotations are unknown).
-    const run = await runCli(['run', '--approval', 'auto', '--agent', 'reader', 'Read it'], {
+    const run = await runCliInProcess(['run', '--approval', 'auto', '--agent', 'reader', 'Read it'], {
       cwd: project,
       env: env(),
     });
@@ -143,12 +150,12 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
   });
 
   it('troupe mcp list shows servers, state and tools with their access class', async () => {
-    const run = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    const run = await runCliInProcess(['mcp', 'list'], { cwd: project, env: env() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^filesystem \(stdio, .*\.mcp\.json\) ready · \d+ tools$/m);
     expect(run.stdout).toMatch(/^ {2}mcp__filesystem__read_text_file +read$/m);
     expect(run.stdout).toMatch(/^ {2}mcp__filesystem__write_file +execute$/m);
-    const json = await runCli(['mcp', 'list', '--json'], { cwd: project, env: env() });
+    const json = await runCliInProcess(['mcp', 'list', '--json'], { cwd: project, env: env() });
     const listed = JSON.parse(json.stdout) as {
       servers: { name: string; state: string; tools: unknown[] }[];
     };
@@ -158,7 +165,7 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
   });
 
   it('/mcp in a session lists the servers and tools; leaving the session stops them', async () => {
-    const run = await runCli([], { cwd: project, env: env(), input: '/mcp\n' });
+    const run = await runCliInProcess([], { cwd: project, env: env(), input: '/mcp\n' });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^filesystem \(stdio, .*\.mcp\.json\) ready · \d+ tools$/m);
     expect(run.stdout).toMatch(/^ {2}mcp__filesystem__read_text_file +read$/m);
@@ -167,14 +174,14 @@ describe('MCP in the CLI', { timeout: 60_000 }, () => {
 
   it('troupe mcp list reports a server that cannot start, with exit code 1', async () => {
     writeConfig({ broken: { command: 'troupe-no-such-mcp-server' } });
-    const run = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    const run = await runCliInProcess(['mcp', 'list'], { cwd: project, env: env() });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/broken \(stdio, .*\) failed\n {2}it failed to start: .*command not found/);
   });
 
   it('troupe agents validate reports MCP servers and tools the configuration does not provide', async () => {
     writeAgent('lost', 'tools: mcp__github__create_issue, mcp__filesystem__read_txt\nmcpServers: [jira]\n');
-    const run = await runCli(['agents', 'validate'], { cwd: project, env: env() });
+    const run = await runCliInProcess(['agents', 'validate'], { cwd: project, env: env() });
     expect(run.stdout).toMatch(/agent "lost" names MCP server "github", which no configuration provides/);
     expect(run.stdout).toMatch(/agent "lost" names MCP server "jira", which no configuration provides/);
     expect(run.stdout).toMatch(

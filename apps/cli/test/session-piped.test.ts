@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, toolNamesOf } from '../../../test/fake-anthropic/index.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
 
 let server: FakeAnthropicServer;
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 describe('troupe with piped input (not a terminal)', () => {
   it('answers each line with plain output, runs / commands, and exits at the end of input', async () => {
-    const run = await runCli([], {
+    const run = await runCliInProcess([], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input: 'find the auth code\nwrite the notes\n/tasks\n',
@@ -39,7 +40,7 @@ describe('troupe with piped input (not a terminal)', () => {
 
   it('asks approvals on stdin with --approval ask', async () => {
     const project = fixtureProject();
-    const run = await runCli(['--approval', 'ask'], {
+    const run = await runCliInProcess(['--approval', 'ask'], {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input: 'write the notes\ny\n',
@@ -57,7 +58,7 @@ describe('troupe with piped input (not a terminal)', () => {
 
   it('says which unfinished tasks it cancels at the end of input', async () => {
     server.setHandler(sessionScenario({ explore: gate() }));
-    const run = await runCli([], {
+    const run = await runCliInProcess([], {
       cwd: fixtureProject(),
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input: 'search in the background\n',
@@ -73,7 +74,7 @@ describe('troupe with piped input (not a terminal)', () => {
 describe('/agents create and delete in a session', () => {
   it('drafts an agent from one line, offers it from the next message, and deletes it', async () => {
     const project = fixtureProject();
-    const run = await runCli([], {
+    const run = await runCliInProcess([], {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input:
@@ -101,7 +102,7 @@ describe('/agents create and delete in a session', () => {
 
   it('creates an agent step by step from answered questions', async () => {
     const project = fixtureProject();
-    const run = await runCli([], {
+    const run = await runCliInProcess([], {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input:
@@ -125,7 +126,7 @@ describe('/agents create and delete in a session', () => {
     mkdirSync(join(project, '.troupe', 'agents'), { recursive: true });
     const explore = join(project, '.troupe', 'agents', 'explore.md');
     writeFileSync(explore, '---\nname: explore\ndescription: The project explorer\n---\nExplore.\n');
-    const run = await runCli([], {
+    const run = await runCliInProcess([], {
       cwd: project,
       env: cleanEnv(tempDir('home'), fakeEnv(server)),
       input: '/agents create reviews SQL migrations for safety\nn\n/agents delete explore\nn\n',
