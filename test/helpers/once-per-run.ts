@@ -6,6 +6,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A folder of this test run, shared by its test files (see `oncePerRun`). */
+    troupeRunFolder: string;
+  }
+}
+
 /** How long a file waits for another file's making before it fails (default 5 minutes). */
 const WAIT_MS = 300_000;
 

@@ -5,13 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A folder of this test run, shared by its test files (see `oncePerRun`). */
-    troupeRunFolder: string;
-  }
-}
+// The type of what is provided (ProvidedContext) is declared there.
+import type {} from './once-per-run.js';
 
 /** Makes the run's folder and provides it to the test files; the returned teardown removes it. */
 export default function setup(project: TestProject): () => Promise<void> {
