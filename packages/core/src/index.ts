@@ -115,10 +115,11 @@ export type {
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
-export { createRuntime, Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
+export { createRuntime, Runtime } from './runtime/create-runtime.js';
 export type { ForkAgentEdit, ForkOptions } from './runtime/fork-task.js';
 export { formatDuration, formatTokens } from './runtime/main-tools.js';
 export type { RuntimeLimits } from './runtime/runtime-limits.js';
+export type { RuntimeOptions } from './runtime/runtime-options.js';
 export { Session, type SessionMessage, type SessionOptions, type SessionReply } from './runtime/session.js';
 export type { SpawnOptions } from './runtime/spawn-options.js';
 export type { Awaitable, TaskClient, TaskHistoryPage } from './runtime/task-client.js';

@@ -11,7 +11,7 @@ import { replayTask } from '../replay/replay-task.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
-import type { RuntimeOptions } from './create-runtime.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { fixtureRuntime, hang, settle } from './test-fixtures.js';
 
 function resultOf(messages: { role: string; content: unknown }[]): ToolResultBlock {

@@ -7,7 +7,8 @@ import { createMemoryStore } from '../store/memory-store.js';
 import { manualClock } from '../testing/manual-clock.js';
 import { type Script, type ScriptedReply, scriptedModel, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
-import { createRuntime, type RuntimeOptions } from './create-runtime.js';
+import { createRuntime } from './create-runtime.js';
+import type { RuntimeOptions } from './runtime-options.js';
 
 /** `echo`, a read tool answering `echo: <text>`; unlike {@link createFixtureTools}' it records nothing. */
 export const echoTool = defineTool({

@@ -1,0 +1,194 @@
+import type { Clock } from '../clock.js';
+import { ValidationError } from '../errors.js';
+import type { SubagentMachine } from '../machines/subagent-machine.js';
+import { machineInputFromSpec } from '../persistence/machine-input.js';
+import { describeThrown } from '../persistence/plain-json.js';
+import { isFinalStatus } from '../persistence/statuses.js';
+import type { StoreWarning, TaskStore } from '../persistence/types.js';
+import type { RuntimeEmitter } from './emitter.js';
+import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
+import type { TaskLauncher } from './task-launcher.js';
+import { corruptBeforeRestore } from './task-results.js';
+import type { TaskSettler } from './task-settler.js';
+import type { TaskTable } from './task-table.js';
+import type { TaskTooling } from './task-tooling.js';
+
+/** What `restore()` resolves to: the tasks brought back, and what the store warned of. */
+export interface RestoreOutcome {
+  restored: string[];
+  warnings: StoreWarning[];
+}
+
+/** Options of `restore()`. */
+export interface RestoreOptions {
+  taskIds?: readonly string[];
+  ownerCheckMs?: number;
+}
+
+/** What restoring tasks needs from the runtime. */
+export interface RestorerHost {
+  readonly table: TaskTable;
+  readonly store: TaskStore;
+  readonly emitter: RuntimeEmitter;
+  readonly clock: Clock;
+  readonly launcher: TaskLauncher;
+  readonly settler: TaskSettler;
+  readonly tooling: TaskTooling;
+  /** The subagent machine with real effects: a restored snapshot's logic is cut from it. */
+  readonly subagent: SubagentMachine;
+  /** True once the runtime has shut down. */
+  stopped(): boolean;
+  /** Throws `RUNTIME_STOPPED` once the runtime has shut down. */
+  assertRunning(): void;
+}
+
+/**
+ * @internal The one owner of bringing unfinished tasks back from the store (see `Runtime.restore`):
+ * one restore run at a time, shared by calls for the same task ids; tasks another live runtime
+ * runs are watched, and resumed here once it is gone.
+ */
+export class TaskRestorer {
+  /** Unfinished tasks the store said another live runtime runs: resumed here once it is gone. */
+  private readonly ownedElsewhere = new Set<string>();
+  private ownerCheckMs = 2_000;
+  private ownerCheck: { handle: unknown } | undefined;
+  /** The restore run in progress, shared by calls for the same task ids. */
+  private restoring: { key: string; promise: Promise<RestoreOutcome> } | undefined;
+
+  constructor(private readonly host: RestorerHost) {}
+
+  /** See `Runtime.restore`. Rejects with a `ValidationError` for an `ownerCheckMs` that is not a number ≥ 0. */
+  restore(options: RestoreOptions): Promise<RestoreOutcome> {
+    const every = options.ownerCheckMs;
+    if (every !== undefined && !(Number.isFinite(every) && every >= 0))
+      return Promise.reject(
+        new ValidationError(`restore: ownerCheckMs must be a number of ms ≥ 0; got ${String(every)}.`, [
+          'ownerCheckMs',
+        ]),
+      );
+    if (every !== undefined) this.ownerCheckMs = every;
+    const key = options.taskIds ? JSON.stringify([...options.taskIds].sort()) : '*';
+    const running = this.restoring;
+    if (running?.key === key) return running.promise;
+    const promise = (running ? running.promise.catch(() => undefined) : Promise.resolve()).then(() =>
+      this.restoreOnce(options),
+    );
+    const current = { key, promise };
+    this.restoring = current;
+    const done = () => {
+      if (this.restoring === current) this.restoring = undefined;
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  /** Stops watching the tasks other runtimes run (the runtime shuts down). */
+  stop(): void {
+    if (this.ownerCheck) this.host.clock.clearTimeout(this.ownerCheck.handle);
+    this.ownerCheck = undefined;
+    this.ownedElsewhere.clear();
+  }
+
+  /** Asks the store again about {@link ownedElsewhere} in `ownerCheckMs` (an unreferenced timer). */
+  private watchOwners(): void {
+    const { clock, store, emitter } = this.host;
+    if (this.host.stopped() || this.ownerCheck || this.ownedElsewhere.size === 0 || this.ownerCheckMs === 0)
+      return;
+    const handle = clock.setTimeout(() => {
+      this.ownerCheck = undefined;
+      if (this.host.stopped() || this.ownedElsewhere.size === 0) return;
+      const watched = [...this.ownedElsewhere];
+      // A store that can say cheaply who still runs what is asked first; the restore that follows
+      // checks again under the lock.
+      const check: Promise<unknown> = store.tasksRunElsewhere
+        ? store.tasksRunElsewhere(watched).then((still) => {
+            const running = new Set(still);
+            const gone = watched.filter((id) => !running.has(id));
+            if (gone.length) return this.restore({ taskIds: gone });
+            this.watchOwners();
+            return undefined;
+          })
+        : this.restore({ taskIds: watched });
+      check.catch((error: unknown) => {
+        if (this.host.stopped()) return;
+        emitter.emit('runtime.warning', {
+          code: 'PERSISTENCE_FAILED',
+          message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${describeThrown(error)}; checking again in ${this.ownerCheckMs} ms.`,
+        });
+        this.watchOwners();
+      });
+    }, this.ownerCheckMs);
+    // A host that is otherwise done exits: the watch alone never keeps the process up.
+    (handle as { unref?: () => void } | undefined)?.unref?.();
+    this.ownerCheck = { handle };
+  }
+
+  private async restoreOnce(options: { taskIds?: readonly string[] }): Promise<RestoreOutcome> {
+    const { table, store, emitter, clock } = this.host;
+    this.host.assertRunning();
+    const locked = await store.lockForRestore?.();
+    const { tasks, warnings } = await store.loadTasks();
+    if (locked) warnings.unshift(...locked.warnings);
+    const restored: string[] = [];
+    const only = options.taskIds ? new Set(options.taskIds) : undefined;
+    const elsewhere = new Set(locked?.runElsewhere ?? []);
+    const pending = tasks
+      .filter(
+        (task) =>
+          !task.result &&
+          !isFinalStatus(task.status) &&
+          !elsewhere.has(task.spec.taskId) &&
+          (!only || only.has(task.spec.taskId)),
+      )
+      .sort((a, b) => a.spec.createdAt - b.spec.createdAt);
+    // Who runs what, as the store says now: the tasks left to another live runtime are watched.
+    if (only) for (const id of only) this.ownedElsewhere.delete(id);
+    else this.ownedElsewhere.clear();
+    for (const task of tasks) {
+      const id = task.spec.taskId;
+      if (elsewhere.has(id) && (!only || only.has(id)) && !task.result && !isFinalStatus(task.status))
+        this.ownedElsewhere.add(id);
+    }
+    this.watchOwners();
+    for (const task of pending) {
+      const spec = task.spec;
+      if (table.get(spec.taskId)) continue;
+      const registry = this.host.tooling.registryForSpec(spec);
+      const warn = (code: 'PERSISTENCE_CORRUPT' | 'TASK_RESTARTED', message: string) =>
+        emitter.emit('runtime.warning', { code, message, taskId: spec.taskId });
+      const plan = await planRestore(store, task, {
+        input: machineInputFromSpec(spec),
+        warnings,
+        warn,
+      }).catch((error: unknown) => {
+        if (isStoreFailure(error)) return { unavailable: describeThrown(error) };
+        // A store that throws for one task's documents: that task alone fails.
+        const message = `Task ${spec.taskId} cannot be restored: ${describeThrown(error)}.`;
+        warnings.push({ code: 'PERSISTENCE_CORRUPT', message });
+        warn('PERSISTENCE_CORRUPT', message);
+        return { corrupt: message };
+      });
+      // Shut down while the store was read: nothing more is started.
+      if (this.host.stopped()) break;
+      if (table.get(spec.taskId)) continue;
+      if ('unavailable' in plan) {
+        // The store failed, not the task: it stays unfinished, for the next restore().
+        const message = `Task ${spec.taskId} was not restored: the store could not be read (${plan.unavailable}). It is left unfinished; call restore() again once the store is back.`;
+        warnings.push({ code: 'PERSISTENCE_FAILED', message });
+        emitter.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId: spec.taskId });
+        continue;
+      }
+      restored.push(spec.taskId);
+      if ('corrupt' in plan) {
+        // This task alone fails; the others restore.
+        table.add(spec, registry);
+        this.host.settler.settle(spec, corruptBeforeRestore(spec, plan.corrupt), clock.now());
+        continue;
+      }
+      const logic =
+        plan.snapshot === undefined ? undefined : restoredLogic(this.host.subagent, plan.snapshot);
+      this.host.launcher.submit(spec, registry, { logic, journalLength: plan.journalLength });
+    }
+    return { restored, warnings };
+  }
+}

@@ -1,0 +1,108 @@
+import type { AgentDefinition } from '../definitions/types.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
+import { memoryScopeOf } from '../memory/agent-memory.js';
+import type { TaskSpec } from '../persistence/types.js';
+import { preloadSkills, type Skill } from '../skills/skill.js';
+import type { Tool } from '../tools/define-tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolSource } from '../tools/tool-source.js';
+import type { AgentCatalog } from './agent-catalog.js';
+import type { RuntimeEmitter } from './emitter.js';
+import { withToolSources } from './source-registry.js';
+import type { WorkspaceKeeper } from './task-workspaces.js';
+
+/** What {@link TaskTooling} is cut from: the runtime's tools, tool sources, skills, memory and workspaces. */
+export interface TaskToolingOptions {
+  agents: AgentCatalog;
+  emitter: RuntimeEmitter;
+  /** The base tool set every agent's registry is cut from. */
+  baseTools: readonly Tool[];
+  /** The main tools (task, task_status, …) an agent that may delegate gets. */
+  mainTools: readonly Tool[];
+  maxDepth: number;
+  toolSources: readonly ToolSource[] | undefined;
+  memory: AgentMemory | undefined;
+  skills: readonly Skill[] | undefined;
+  workspaceKeeper: WorkspaceKeeper;
+}
+
+/**
+ * @internal The one owner of what a task's agent is given beyond its prompt: its tool registry
+ * (cut from the base and main tools when it is planned, and when it starts widened by the tool
+ * sources, its agent memory's tools and its own workspace), and the skills its system prompt preloads.
+ */
+export class TaskTooling {
+  private readonly skills: ReadonlyMap<string, Skill>;
+  /** Agents whose missing skills were reported (once each). */
+  private readonly skillsReported = new Set<string>();
+
+  constructor(private readonly options: TaskToolingOptions) {
+    this.skills = new Map((options.skills ?? []).map((skill) => [skill.name, skill]));
+  }
+
+  /** The registry a stored spec (restored, forked, run from another process) is planned with. */
+  registryForSpec(spec: TaskSpec): ToolRegistry {
+    const { agents, baseTools, mainTools, maxDepth } = this.options;
+    return agents.registryForSpec(spec, baseTools, mainTools, maxDepth);
+  }
+
+  /**
+   * The registry a task runs with as it starts: `registry` (cut when it was planned) plus what the
+   * tool sources and its agent memory give it, and its own workspace's tools.
+   */
+  registryAtStart(registry: ToolRegistry, spec: TaskSpec): ToolRegistry {
+    const { toolSources, memory, agents, workspaceKeeper } = this.options;
+    // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
+    const definition = toolSources?.length || memory ? agents.get(spec.agent) : undefined;
+    return workspaceKeeper.registryFor(
+      definition ? this.withToolSources(registry, spec, definition) : registry,
+      spec,
+    );
+  }
+
+  /**
+   * A task's registry plus what the tool sources give its agent when it starts, and the tools over
+   * its agent memory (whatever its allow-list) when it has one.
+   */
+  withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry {
+    const { toolSources, memory, agents, emitter } = this.options;
+    const sources = toolSources ?? [];
+    const scope = memory && spec.depth >= 1 ? memoryScopeOf(definition) : undefined;
+    const unrestricted: ToolSource[] =
+      memory && scope
+        ? [
+            {
+              name: `${scope} memory of ${spec.agent}`,
+              tools: async (request) => ({ tools: await memory.tools({ ...request, scope }) }),
+            },
+          ]
+        : [];
+    if (!sources.length && !unrestricted.length) return registry;
+    const request = { taskId: spec.taskId, agent: spec.agent, selection: agents.selectionFor(definition) };
+    return withToolSources(
+      registry,
+      sources,
+      request,
+      (message) =>
+        emitter.emit('runtime.warning', { code: 'TOOL_SOURCE_FAILED', message, taskId: spec.taskId }),
+      unrestricted,
+    );
+  }
+
+  /**
+   * The system prompt section preloading the skills `definition` lists; a listed skill the runtime
+   * was not given is a `SKILL_NOT_FOUND` warning naming the agent's file (once per agent).
+   */
+  skillsFor(definition: AgentDefinition): string {
+    const { text, missing } = preloadSkills(definition, this.skills);
+    if (missing.length && !this.skillsReported.has(definition.name)) {
+      this.skillsReported.add(definition.name);
+      const where = definition.path ? ` (${definition.path})` : '';
+      this.options.emitter.emit('runtime.warning', {
+        code: 'SKILL_NOT_FOUND',
+        message: `Agent "${definition.name}"${where} lists skill${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')} that the runtime was not given (createRuntime({ skills })); it runs without ${missing.length === 1 ? 'it' : 'them'}.`,
+      });
+    }
+    return text;
+  }
+}
