@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import { systemClock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
@@ -14,22 +13,20 @@ import type {
   TaskStore,
   TaskWorkspaceRecord,
 } from '../persistence/types.js';
-import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';
-import { assertUniqueToolNames, type ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
 import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
-import { AgentCatalog } from './agent-catalog.js';
+import type { AgentCatalog } from './agent-catalog.js';
 import type { ForkSource } from './cache-fork.js';
-import { RuntimeEmitter } from './emitter.js';
 import { type FollowUpOptions, followUp } from './follow-up.js';
-import { type ForkOptions, planFork, recordFork } from './fork-task.js';
+import type { ForkOptions } from './fork-task.js';
 import type { PermissionModeOptions } from './permission-modes.js';
 import { prepareTask } from './prepare-task.js';
 import { restoredLogic } from './restore-plan.js';
-import { type RuntimeLimits, runtimeLimits } from './runtime-limits.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
-import { assembleRuntime, type RuntimeParts } from './runtime-parts.js';
+import { RuntimeParts, stoppedError } from './runtime-parts.js';
 import { Session, type SessionActor, type SessionOptions } from './session.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
@@ -38,7 +35,7 @@ import type { TaskHandle } from './task-handle.js';
 import { createTaskId } from './task-id.js';
 import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import type { TaskRun } from './task-run.js';
-import { type TaskListFilter, TaskTable } from './task-table.js';
+import type { TaskListFilter } from './task-table.js';
 import type { TaskTooling } from './task-tooling.js';
 
 /**
@@ -58,15 +55,10 @@ export class Runtime implements TaskClient {
   readonly store: TaskStore;
   readonly clock: Clock;
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
-  readonly keylessTasks = new Set<string>();
-  private readonly options: RuntimeOptions;
-  private readonly emitter = new RuntimeEmitter();
-  private readonly table = new TaskTable();
-  private readonly baseTools: readonly Tool[];
-  private readonly createId: () => string;
+  readonly keylessTasks: Set<string>;
   /** The owners of its concepts, wired to each other (`runtime-parts.ts`). */
   private readonly parts: RuntimeParts;
-  private stopped = false;
+  private readonly createId: () => string;
 
   constructor(options: RuntimeOptions) {
     if (!options || typeof options.model?.generate !== 'function') {
@@ -75,28 +67,14 @@ export class Runtime implements TaskClient {
         'createRuntime needs a model: pass { model } with a ModelAdapter (e.g. scriptedModel from @troupe/core/testing, or createAnthropicModel from @troupe/anthropic).',
       );
     }
-    this.options = options;
-    this.limits = runtimeLimits(options.limits);
-    this.clock = options.clock ?? systemClock;
-    this.store = options.store ?? createMemoryStore();
+    const parts = new RuntimeParts(options, this);
+    this.parts = parts;
+    this.limits = parts.limits;
+    this.agents = parts.agents;
+    this.store = parts.store;
+    this.clock = parts.clock;
+    this.keylessTasks = parts.keylessTasks;
     this.createId = options.createId ?? createTaskId;
-    this.baseTools = options.tools ?? [];
-    assertUniqueToolNames(this.baseTools);
-    this.agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
-    const { limits, agents, store, clock, emitter, table, baseTools, keylessTasks } = this;
-    this.parts = assembleRuntime(options, {
-      limits,
-      agents,
-      store,
-      clock,
-      emitter,
-      table,
-      baseTools,
-      keylessTasks,
-      runtime: this,
-      stopped: () => this.stopped,
-      assertRunning: () => this.assertRunning(),
-    });
   }
 
   /** Starts a sub-agent task (queued if `maxConcurrent` are running). Throws on bad input. */
@@ -118,7 +96,7 @@ export class Runtime implements TaskClient {
 
   /** @internal The status of a task this runtime runs, or undefined. */
   liveStatus(taskId: string): string | undefined {
-    const info = this.table.info(taskId, this.clock.now());
+    const info = this.parts.table.info(taskId, this.clock.now());
     return info && !isFinalStatus(info.status) ? info.status : undefined;
   }
 
@@ -138,7 +116,7 @@ export class Runtime implements TaskClient {
    */
   runStored(spec: TaskSpec): TaskHandle {
     this.assertRunning();
-    if (this.table.get(spec.taskId))
+    if (this.parts.table.get(spec.taskId))
       throw new TroupeError(
         'VALIDATION_FAILED',
         `runStored: task ${spec.taskId} is already in this runtime.`,
@@ -157,7 +135,10 @@ export class Runtime implements TaskClient {
    */
   async fork(taskId: string, options: ForkOptions): Promise<TaskHandle> {
     this.assertRunning();
-    const plan = await planFork(this, taskId, options, this.createId());
+    const id = this.createId();
+    // Loaded when first used: a host that never forks (a web page at start) does not load it.
+    const { planFork, recordFork } = await import('./fork-task.js');
+    const plan = await planFork(this, taskId, options, id);
     this.assertRunning();
     const { spec } = plan;
     const registry = this.parts.tooling.registryForSpec(spec);
@@ -168,7 +149,7 @@ export class Runtime implements TaskClient {
 
   /** A task's current information, or undefined. */
   get(id: string): TaskInfo | undefined {
-    return this.table.info(id, this.clock.now());
+    return this.parts.table.info(id, this.clock.now());
   }
 
   /**
@@ -178,7 +159,7 @@ export class Runtime implements TaskClient {
    * task failure; rejects with a `PersistenceError` when the stored result cannot be read.
    */
   async result(id: string): Promise<TaskResult | undefined> {
-    const entry = this.table.get(id);
+    const entry = this.parts.table.get(id);
     if (entry) return entry.promise;
     const stored = await this.store.getTask(id);
     if (!stored || !isFinalStatus(stored.status)) return undefined;
@@ -212,7 +193,7 @@ export class Runtime implements TaskClient {
 
   /** The price table cost estimates use (`prices` of the options, else list prices). */
   get prices(): PriceTable {
-    return this.options.prices ?? DEFAULT_PRICES;
+    return this.parts.options.prices ?? DEFAULT_PRICES;
   }
 
   /**
@@ -227,7 +208,7 @@ export class Runtime implements TaskClient {
 
   /** Tasks of this runtime (since it was created or restored), newest first, filtered. */
   list(filter: TaskListFilter = {}): TaskInfo[] {
-    return this.table.list(filter, this.clock.now());
+    return this.parts.table.list(filter, this.clock.now());
   }
 
   /**
@@ -240,7 +221,7 @@ export class Runtime implements TaskClient {
   steer(id: string, text: string): void {
     if (typeof text !== 'string' || text.trim() === '')
       throw new ValidationError('steer: the message must be a non-empty string.', ['text']);
-    const entry = this.table.get(id);
+    const entry = this.parts.table.get(id);
     if (!entry) throw new TroupeError('TASK_NOT_FOUND', `steer: no task "${id}" runs in this runtime.`);
     if (entry.result)
       throw new TroupeError(
@@ -256,7 +237,7 @@ export class Runtime implements TaskClient {
 
   /** Cancels a queued or running task. Returns false if it is unknown or already ended. */
   cancel(id: string, reason?: string): boolean {
-    const entry = this.table.get(id);
+    const entry = this.parts.table.get(id);
     if (!entry || entry.result) return false;
     this.parts.supervisor.send(
       reason
@@ -272,12 +253,12 @@ export class Runtime implements TaskClient {
    * task it gave up to another worker: should the task come back to it, it restores it.)
    */
   forget(id: string): boolean {
-    return this.table.get(id)?.result ? this.table.remove(id) : false;
+    return this.parts.table.get(id)?.result ? this.parts.table.remove(id) : false;
   }
 
   /** Cancels every queued and running task of a session. Returns how many. */
   cancelSession(sessionKey: string, reason?: string): number {
-    const count = this.table.activeInSession(sessionKey);
+    const count = this.parts.table.activeInSession(sessionKey);
     this.parts.supervisor.send(
       reason
         ? { type: 'session.cancelRequested', sessionKey, reason }
@@ -306,7 +287,7 @@ export class Runtime implements TaskClient {
     name: TName,
     listener: (event: RuntimeEvents[TName]) => void,
   ): () => void {
-    return this.emitter.on(name, listener);
+    return this.parts.emitter.on(name, listener);
   }
 
   /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
@@ -339,7 +320,7 @@ export class Runtime implements TaskClient {
   restore(
     options: { taskIds?: readonly string[]; ownerCheckMs?: number } = {},
   ): Promise<{ restored: string[]; warnings: StoreWarning[] }> {
-    if (this.stopped) return Promise.reject(this.stoppedError());
+    if (this.parts.stopped) return Promise.reject(stoppedError());
     return this.parts.restorer.restore(options);
   }
 
@@ -349,27 +330,27 @@ export class Runtime implements TaskClient {
    * `restore()`. Always flushes the store.
    */
   async shutdown(options: { keepTasks?: boolean } = {}): Promise<void> {
-    if (this.stopped) return;
+    if (this.parts.stopped) return;
     // Sessions' main-agent runs are not persisted: they end with the runtime.
     this.parts.sessions.closeAll();
     if (!options.keepTasks) {
-      for (const info of this.table.list({ active: true }, this.clock.now()))
+      for (const info of this.parts.table.list({ active: true }, this.clock.now()))
         this.cancel(info.id, 'The runtime shut down.');
     }
-    this.stopped = true;
+    this.parts.stopped = true;
     this.parts.restorer.stop();
-    this.table.detachAll();
+    this.parts.table.detachAll();
     this.parts.supervisor.stop();
     // Tasks cancelled above whose workspace is being closed record their result before the store closes.
     await this.parts.workspaceKeeper.idle();
     await this.store.flush();
     await this.store.close?.();
-    this.emitter.removeAll();
+    this.parts.emitter.removeAll();
   }
 
   /** @internal Used by main tools and sessions. */
   runOf(taskId: string): TaskRun | undefined {
-    return this.table.get(taskId)?.run ?? this.parts.sessions.runOf(taskId);
+    return this.parts.table.get(taskId)?.run ?? this.parts.sessions.runOf(taskId);
   }
 
   /** @internal Used by sessions. */
@@ -389,12 +370,12 @@ export class Runtime implements TaskClient {
 
   /** @internal */
   baseToolList(): readonly Tool[] {
-    return this.baseTools;
+    return this.parts.baseTools;
   }
 
   /** @internal */
   emit<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void {
-    this.emitter.emit(name, event);
+    this.parts.emitter.emit(name, event);
   }
 
   /** @internal See {@link TaskTooling.withToolSources}. */
@@ -409,12 +390,12 @@ export class Runtime implements TaskClient {
 
   /** @internal What the host allows of agents' permission modes. */
   get permissionModes(): PermissionModeOptions {
-    return this.options.permissionModes ?? {};
+    return this.parts.options.permissionModes ?? {};
   }
 
   /** @internal Reports a `runtime.warning` about a task. */
   warn(code: 'PERMISSION_MODE_CHANGED', message: string, taskId: string): void {
-    this.emitter.emit('runtime.warning', { code, message, taskId });
+    this.parts.emitter.emit('runtime.warning', { code, message, taskId });
   }
 
   /** @internal */
@@ -424,15 +405,11 @@ export class Runtime implements TaskClient {
 
   /** @internal */
   graceMsFor(timeoutMs: number): number {
-    return this.options.graceMs ?? defaultGraceMs(timeoutMs);
+    return this.parts.options.graceMs ?? defaultGraceMs(timeoutMs);
   }
 
   private assertRunning(): void {
-    if (this.stopped) throw this.stoppedError();
-  }
-
-  private stoppedError(): TroupeError {
-    return new TroupeError('RUNTIME_STOPPED', 'The runtime has been shut down; create a new one.');
+    this.parts.assertRunning();
   }
 }
 

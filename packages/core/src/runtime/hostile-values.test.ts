@@ -494,7 +494,9 @@ describe('an approval policy or host that misbehaves', () => {
     const { runtime, calls } = fixtureRuntime(saveOnce, { approval: 'ask' });
     const thrown: string[] = [];
     runtime.on('approval.requested', (request) => {
-      const approvals = runtime as unknown as { approvals: { resolve(id: string, decision: unknown): void } };
+      const { parts: approvals } = runtime as unknown as {
+        parts: { approvals: { resolve(id: string, decision: unknown): void } };
+      };
       try {
         approvals.approvals.resolve(request.id, 'yes');
       } catch (error) {

@@ -1,27 +1,30 @@
-import { type Actor, type AnyActorRef, createActor, type InspectionEvent, type Observer } from 'xstate';
+import { type Actor, createActor } from 'xstate';
 import { sessionMachine } from '../machines/session-machine.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import { type SupervisorMachine, supervisorMachine } from '../machines/supervisor-machine.js';
 import { createEffectActors, type RunLookup } from './effects/effect-actors.js';
+import type { RuntimeLimits } from './runtime-limits.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
+import type { TaskTable } from './task-table.js';
 
 /** The runtime's root actor: the supervisor, with tasks and sessions as its descendants. */
 export type SupervisorActor = Actor<SupervisorMachine>;
 
-/** What the runtime's actor system reports to the runtime, and asks of it. */
-export interface ActorSystemHooks {
-  maxConcurrent: number;
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
-  /** Finds the run of a subagent actor (a task's or a main agent's), for its effects. */
-  runOf: RunLookup;
-  /** The supervisor spawned a task's actor (`ref`: undefined if it is already gone). */
-  taskStarted(taskId: string, ref: SubagentRef | undefined): void;
-  /** The supervisor dropped a queued task (cancelled before it started). */
-  taskDropped(taskId: string, reason: string | undefined): void;
-  /** The supervisor was asked to cancel a running task. */
-  cancelRunning(taskId: string, reason: string | undefined): void;
-  /** A session's actor spawned the main-agent run `runId` (its actor `actor`). */
-  runStarted(sessionActorId: string, runId: string, actor: SubagentRef): void;
+/** The parts of a runtime its actor system reports to (read as events come, not when it starts). */
+export interface ActorSystemParts {
+  readonly limits: Pick<RuntimeLimits, 'maxConcurrent'>;
+  readonly options: Pick<RuntimeOptions, 'inspect'>;
+  readonly table: TaskTable;
+  /** Starts a task's run when the supervisor spawns its actor, and finds an actor's run for its effects. */
+  readonly launcher: {
+    runOf: RunLookup;
+    started(taskId: string, ref: SubagentRef | undefined): void;
+  };
+  /** Ends a queued task the supervisor dropped. */
+  readonly settler: { dropped(taskId: string, reason: string | undefined): void };
+  /** Starts a main-agent run when a session's actor spawns it. */
+  readonly sessions: { runStarted(sessionActorId: string, runId: string, actor: SubagentRef): void };
 }
 
 /**
@@ -30,18 +33,18 @@ export interface ActorSystemHooks {
  * subagent machine (tasks' and main agents' alike) is given its effects performed for real; it is
  * returned with the supervisor, for restored and forked tasks' logic.
  */
-export function startActorSystem(hooks: ActorSystemHooks): {
+export function startActorSystem(parts: ActorSystemParts): {
   supervisor: SupervisorActor;
   subagent: SubagentMachine;
 } {
   const subagent = subagentMachine.provide({
-    actors: createEffectActors((actor: AnyActorRef | undefined) => hooks.runOf(actor)),
+    actors: createEffectActors((actor) => parts.launcher.runOf(actor)),
   });
   const machine = supervisorMachine.provide({
     actions: {
-      taskStarted: ({ system }, { taskId }) => hooks.taskStarted(taskId, system.get(taskId)),
-      taskDropped: (_, { taskId, reason }) => hooks.taskDropped(taskId, reason),
-      cancelRunning: (_, { taskId, reason }) => hooks.cancelRunning(taskId, reason),
+      taskStarted: ({ system }, { taskId }) => parts.launcher.started(taskId, system.get(taskId)),
+      taskDropped: (_, { taskId, reason }) => parts.settler.dropped(taskId, reason),
+      cancelRunning: (_, { taskId, reason }) => parts.table.get(taskId)?.run?.cancel(reason),
     },
     actors: {
       subagent,
@@ -50,7 +53,7 @@ export function startActorSystem(hooks: ActorSystemHooks): {
         actions: {
           runStarted: ({ system, self }, { runId }) => {
             const actor: SubagentRef | undefined = system.get(`${self.id}/${runId}`);
-            if (actor) hooks.runStarted(self.id, runId, actor);
+            if (actor) parts.sessions.runStarted(self.id, runId, actor);
           },
         },
       }),
@@ -59,8 +62,8 @@ export function startActorSystem(hooks: ActorSystemHooks): {
   const supervisor = createActor(machine, {
     id: 'supervisor',
     systemId: 'supervisor',
-    input: { maxConcurrent: hooks.maxConcurrent },
-    ...(hooks.inspect ? { inspect: hooks.inspect } : {}),
+    input: { maxConcurrent: parts.limits.maxConcurrent },
+    ...(parts.options.inspect ? { inspect: parts.options.inspect } : {}),
   });
   supervisor.start();
   return { supervisor, subagent };

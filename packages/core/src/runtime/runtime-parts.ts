@@ -1,146 +1,125 @@
 import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import { TroupeError } from '../errors.js';
 import type { SubagentMachine } from '../machines/subagent-machine.js';
 import type { TaskStore } from '../persistence/types.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import type { Tool } from '../tools/define-tool.js';
-import { assertNoShadowedMainTool } from '../tools/tool-registry.js';
-import type { AgentCatalog } from './agent-catalog.js';
+import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-registry.js';
+import { AgentCatalog } from './agent-catalog.js';
 import { ApprovalCoordinator } from './approvals.js';
-import type { RuntimeEmitter } from './emitter.js';
+import { RuntimeEmitter } from './emitter.js';
 import { createMainTools, type MainToolsRuntime } from './main-tools.js';
 import type { RunHost } from './run-host.js';
 import { type SupervisorActor, startActorSystem } from './runtime-actors.js';
-import type { RuntimeLimits } from './runtime-limits.js';
+import { type RuntimeLimits, runtimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { SessionHosting } from './session-hosting.js';
 import { startContextOf } from './start-context.js';
 import { TaskLauncher } from './task-launcher.js';
 import { TaskRestorer } from './task-restorer.js';
 import { TaskSettler } from './task-settler.js';
-import type { TaskTable } from './task-table.js';
+import { TaskTable } from './task-table.js';
 import { TaskTooling } from './task-tooling.js';
 import { WorkspaceKeeper } from './task-workspaces.js';
 
-/** What the runtime has made before its parts: its own fields, and itself for the main tools. */
-export interface RuntimeCore {
+/**
+ * @internal A runtime's parts, made from its options and wired to each other: each part is given
+ * this object and reads the others it needs from it. The runtime's tables, store and events;
+ * approvals, workspaces, what agents are given ({@link TaskTooling}), the run host every task's run
+ * is given, the launcher, settler, restorer and session hosting, and the actor system (started).
+ * Throws a `TroupeError` for invalid limits and a `ToolError` for tools that clash.
+ */
+export class RuntimeParts {
   readonly limits: RuntimeLimits;
-  readonly agents: AgentCatalog;
-  readonly store: TaskStore;
   readonly clock: Clock;
-  readonly emitter: RuntimeEmitter;
-  readonly table: TaskTable;
+  readonly store: TaskStore;
+  readonly agents: AgentCatalog;
+  readonly emitter = new RuntimeEmitter();
+  readonly table = new TaskTable();
+  /** The base tool set every agent's registry is cut from. */
   readonly baseTools: readonly Tool[];
-  /** Tasks spawned without a session key: their "always allow" covers the task alone. */
-  readonly keylessTasks: ReadonlySet<string>;
-  /** The runtime, as the main tools see it. */
-  readonly runtime: MainToolsRuntime;
-  /** True once the runtime has shut down. */
-  stopped(): boolean;
-  /** Throws `RUNTIME_STOPPED` once the runtime has shut down. */
-  assertRunning(): void;
-}
-
-/** @internal The owners a runtime's concepts have; see {@link assembleRuntime}. */
-export interface RuntimeParts {
+  /** Tasks spawned without a session key (and no parent to inherit one from). */
+  readonly keylessTasks = new Set<string>();
   readonly approvals: ApprovalCoordinator;
   readonly workspaceKeeper: WorkspaceKeeper;
   /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
   readonly mainTools: Tool[];
   readonly tooling: TaskTooling;
-  readonly launcher: TaskLauncher;
-  readonly sessions: SessionHosting;
-  readonly restorer: TaskRestorer;
+  readonly settler: TaskSettler;
+  /** What every task's run is given. */
+  readonly runHost: RunHost;
   /** The root of the runtime's actor system (started). */
   readonly supervisor: SupervisorActor;
   /** The subagent machine with the effects performed for real. */
   readonly subagent: SubagentMachine;
+  readonly launcher: TaskLauncher;
+  readonly sessions: SessionHosting;
+  readonly restorer: TaskRestorer;
+  /** True once the runtime has shut down. */
+  stopped = false;
+
+  constructor(
+    readonly options: RuntimeOptions,
+    runtime: MainToolsRuntime,
+  ) {
+    this.limits = runtimeLimits(options.limits);
+    const clock = options.clock ?? systemClock;
+    this.clock = clock;
+    this.store = options.store ?? createMemoryStore();
+    this.baseTools = options.tools ?? [];
+    assertUniqueToolNames(this.baseTools);
+    const agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
+    this.agents = agents;
+    const { emitter, table } = this;
+    const approvals = new ApprovalCoordinator(options.approval ?? 'ask', emitter, (taskId, sessionKey) =>
+      // A task spawned without a session key has no session: "always allow" covers that task only.
+      this.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
+    );
+    this.approvals = approvals;
+    this.workspaceKeeper = new WorkspaceKeeper(options.workspaces, (taskId, message) =>
+      emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
+    );
+    this.mainTools = createMainTools(runtime);
+    assertNoShadowedMainTool(this.baseTools, this.mainTools);
+    this.tooling = new TaskTooling(this);
+    const settler = new TaskSettler(this);
+    this.settler = settler;
+    this.runHost = {
+      clock,
+      model: options.model,
+      store: this.store,
+      emitter,
+      maxTokens: options.maxTokens ?? 8192,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      dispositionFor: (spec, tool, access) => approvals.dispositionFor(spec, tool, access),
+      requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),
+      recordStatus: (taskId, event) => settler.record(taskId, event),
+      reportAutomaticDecision: (request, decision, reason) =>
+        approvals.reportAutomatic(request, decision, reason),
+      checkOutput: (spec, text) => agents.checkOutput(spec, text),
+      finished: (task, result) => settler.settle(task.spec, result, clock.now()),
+    };
+    const startContext = startContextOf(agents, options.hooks, options.memory, (code, message, taskId) =>
+      emitter.emit('runtime.warning', { code, message, taskId }),
+    );
+    if (startContext) this.runHost.startContext = startContext;
+    // The actor system reads the launcher, settler and session hosting only once tasks and sessions come.
+    const system = startActorSystem(this);
+    this.supervisor = system.supervisor;
+    this.subagent = system.subagent;
+    this.launcher = new TaskLauncher(this);
+    this.sessions = new SessionHosting(this);
+    this.restorer = new TaskRestorer(this);
+  }
+
+  /** Throws `RUNTIME_STOPPED` once the runtime has shut down. */
+  assertRunning(): void {
+    if (this.stopped) throw stoppedError();
+  }
 }
 
-/**
- * @internal Makes a runtime's parts from its options and wires them to each other: approvals,
- * workspaces, the tools agents are given, the run host every task's run is given, the launcher,
- * settler, restorer and session hosting, and the actor system (started). Throws a `ToolError`
- * when a base tool shadows a main tool.
- */
-export function assembleRuntime(options: RuntimeOptions, core: RuntimeCore): RuntimeParts {
-  const { agents, store, clock, emitter, table, limits } = core;
-  const approvals = new ApprovalCoordinator(options.approval ?? 'ask', emitter, (taskId, sessionKey) =>
-    // A task spawned without a session key has no session: "always allow" covers that task only.
-    core.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
-  );
-  const workspaceKeeper = new WorkspaceKeeper(options.workspaces, (taskId, message) =>
-    emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
-  );
-  const mainTools = createMainTools(core.runtime);
-  assertNoShadowedMainTool(core.baseTools, mainTools);
-  const tooling = new TaskTooling({
-    agents,
-    emitter,
-    baseTools: core.baseTools,
-    mainTools,
-    maxDepth: limits.maxDepth,
-    toolSources: options.toolSources,
-    memory: options.memory,
-    skills: options.skills,
-    workspaceKeeper,
-  });
-  const settler = new TaskSettler({ table, store, emitter, clock, workspaceKeeper });
-  const runHost: RunHost = {
-    clock,
-    model: options.model,
-    store,
-    emitter,
-    maxTokens: options.maxTokens ?? 8192,
-    ...(options.hooks ? { hooks: options.hooks } : {}),
-    dispositionFor: (spec, tool, access) => approvals.dispositionFor(spec, tool, access),
-    requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),
-    recordStatus: (taskId, event) => settler.record(taskId, event),
-    reportAutomaticDecision: (request, decision, reason) =>
-      approvals.reportAutomatic(request, decision, reason),
-    checkOutput: (spec, text) => agents.checkOutput(spec, text),
-    finished: (task, result) => settler.settle(task.spec, result, clock.now()),
-  };
-  const startContext = startContextOf(agents, options.hooks, options.memory, (code, message, taskId) =>
-    emitter.emit('runtime.warning', { code, message, taskId }),
-  );
-  if (startContext) runHost.startContext = startContext;
-  let system: { supervisor: SupervisorActor; subagent: SubagentMachine } | undefined;
-  const supervisor = (): SupervisorActor => {
-    if (!system) throw new Error('assembleRuntime: the actor system was used before it started.');
-    return system.supervisor;
-  };
-  const launcher = new TaskLauncher({ table, store, emitter, clock, runHost, settler, tooling, supervisor });
-  const sessions = new SessionHosting({ runHost, table, clock, launcher, supervisor });
-  system = startActorSystem({
-    maxConcurrent: limits.maxConcurrent,
-    inspect: options.inspect,
-    runOf: (actor) => launcher.runOf(actor),
-    taskStarted: (taskId, ref) => launcher.started(taskId, ref),
-    taskDropped: (taskId, reason) => settler.dropped(taskId, reason),
-    cancelRunning: (taskId, reason) => table.get(taskId)?.run?.cancel(reason),
-    runStarted: (sessionActorId, runId, actor) => sessions.runStarted(sessionActorId, runId, actor),
-  });
-  const { subagent } = system;
-  const restorer = new TaskRestorer({
-    table,
-    store,
-    emitter,
-    clock,
-    launcher,
-    settler,
-    tooling,
-    subagent,
-    stopped: core.stopped,
-    assertRunning: core.assertRunning,
-  });
-  return {
-    approvals,
-    workspaceKeeper,
-    mainTools,
-    tooling,
-    launcher,
-    sessions,
-    restorer,
-    supervisor: system.supervisor,
-    subagent,
-  };
+/** The error of a call to a runtime that has shut down. */
+export function stoppedError(): TroupeError {
+  return new TroupeError('RUNTIME_STOPPED', 'The runtime has been shut down; create a new one.');
 }

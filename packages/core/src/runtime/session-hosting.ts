@@ -17,7 +17,7 @@ export interface SessionHostingHost {
   readonly table: TaskTable;
   readonly clock: Clock;
   readonly launcher: TaskLauncher;
-  supervisor(): SupervisorActor;
+  readonly supervisor: SupervisorActor;
 }
 
 /**
@@ -58,7 +58,7 @@ export class SessionHosting {
 
   /** Creates a session's actor (a child of the supervisor) under `actorId`. */
   open(actorId: string, sessionKey: string, conversation: readonly Message[]): SessionActor {
-    const supervisor = this.host.supervisor();
+    const supervisor = this.host.supervisor;
     supervisor.send({ type: 'session.opened', actorId, sessionKey, conversation });
     const actor: SessionActor | undefined = supervisor.system.get(actorId);
     if (!actor) throw new TroupeError('RUNTIME_STOPPED', `Session ${actorId} could not be opened.`);
@@ -68,7 +68,7 @@ export class SessionHosting {
   /** Stops a session's actor, and with it a run in progress. */
   close(actorId: string): void {
     this.sessions.delete(actorId);
-    this.host.supervisor().send({ type: 'session.closed', actorId });
+    this.host.supervisor.send({ type: 'session.closed', actorId });
   }
 
   /** A session's actor spawned the run planned for one of its messages. */

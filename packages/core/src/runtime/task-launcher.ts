@@ -31,8 +31,7 @@ export interface LauncherHost {
   readonly runHost: RunHost;
   readonly settler: TaskSettler;
   readonly tooling: TaskTooling;
-  /** The supervisor (asked once tasks are submitted, after it has started). */
-  supervisor(): SupervisorActor;
+  readonly supervisor: SupervisorActor;
 }
 
 /**
@@ -77,7 +76,7 @@ export class TaskLauncher {
     };
     if (spec.parentTaskId) task.parentTaskId = spec.parentTaskId;
     if (restore?.logic) task.logic = restore.logic;
-    const supervisor = this.host.supervisor();
+    const supervisor = this.host.supervisor;
     if (emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = supervisor.getSnapshot().context;
       const position = running.length < maxConcurrent ? 0 : queue.size + 1;

@@ -37,7 +37,7 @@ export interface RestorerHost {
   /** The subagent machine with real effects: a restored snapshot's logic is cut from it. */
   readonly subagent: SubagentMachine;
   /** True once the runtime has shut down. */
-  stopped(): boolean;
+  readonly stopped: boolean;
   /** Throws `RUNTIME_STOPPED` once the runtime has shut down. */
   assertRunning(): void;
 }
@@ -92,11 +92,11 @@ export class TaskRestorer {
   /** Asks the store again about {@link ownedElsewhere} in `ownerCheckMs` (an unreferenced timer). */
   private watchOwners(): void {
     const { clock, store, emitter } = this.host;
-    if (this.host.stopped() || this.ownerCheck || this.ownedElsewhere.size === 0 || this.ownerCheckMs === 0)
+    if (this.host.stopped || this.ownerCheck || this.ownedElsewhere.size === 0 || this.ownerCheckMs === 0)
       return;
     const handle = clock.setTimeout(() => {
       this.ownerCheck = undefined;
-      if (this.host.stopped() || this.ownedElsewhere.size === 0) return;
+      if (this.host.stopped || this.ownedElsewhere.size === 0) return;
       const watched = [...this.ownedElsewhere];
       // A store that can say cheaply who still runs what is asked first; the restore that follows
       // checks again under the lock.
@@ -110,7 +110,7 @@ export class TaskRestorer {
           })
         : this.restore({ taskIds: watched });
       check.catch((error: unknown) => {
-        if (this.host.stopped()) return;
+        if (this.host.stopped) return;
         emitter.emit('runtime.warning', {
           code: 'PERSISTENCE_FAILED',
           message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${describeThrown(error)}; checking again in ${this.ownerCheckMs} ms.`,
@@ -169,7 +169,7 @@ export class TaskRestorer {
         return { corrupt: message };
       });
       // Shut down while the store was read: nothing more is started.
-      if (this.host.stopped()) break;
+      if (this.host.stopped) break;
       if (table.get(spec.taskId)) continue;
       if ('unavailable' in plan) {
         // The store failed, not the task: it stays unfinished, for the next restore().

@@ -1,5 +1,4 @@
 import type { AgentDefinition } from '../definitions/types.js';
-import type { AgentMemory } from '../memory/agent-memory.js';
 import { memoryScopeOf } from '../memory/agent-memory.js';
 import type { TaskSpec } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
@@ -8,22 +7,22 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolSource } from '../tools/tool-source.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { RuntimeLimits } from './runtime-limits.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { withToolSources } from './source-registry.js';
 import type { WorkspaceKeeper } from './task-workspaces.js';
 
 /** What {@link TaskTooling} is cut from: the runtime's tools, tool sources, skills, memory and workspaces. */
 export interface TaskToolingOptions {
-  agents: AgentCatalog;
-  emitter: RuntimeEmitter;
+  readonly agents: AgentCatalog;
+  readonly emitter: RuntimeEmitter;
+  readonly limits: Pick<RuntimeLimits, 'maxDepth'>;
   /** The base tool set every agent's registry is cut from. */
-  baseTools: readonly Tool[];
+  readonly baseTools: readonly Tool[];
   /** The main tools (task, task_status, …) an agent that may delegate gets. */
-  mainTools: readonly Tool[];
-  maxDepth: number;
-  toolSources: readonly ToolSource[] | undefined;
-  memory: AgentMemory | undefined;
-  skills: readonly Skill[] | undefined;
-  workspaceKeeper: WorkspaceKeeper;
+  readonly mainTools: readonly Tool[];
+  readonly options: Pick<RuntimeOptions, 'toolSources' | 'memory' | 'skills'>;
+  readonly workspaceKeeper: WorkspaceKeeper;
 }
 
 /**
@@ -37,13 +36,13 @@ export class TaskTooling {
   private readonly skillsReported = new Set<string>();
 
   constructor(private readonly options: TaskToolingOptions) {
-    this.skills = new Map((options.skills ?? []).map((skill) => [skill.name, skill]));
+    this.skills = new Map((options.options.skills ?? []).map((skill) => [skill.name, skill]));
   }
 
   /** The registry a stored spec (restored, forked, run from another process) is planned with. */
   registryForSpec(spec: TaskSpec): ToolRegistry {
-    const { agents, baseTools, mainTools, maxDepth } = this.options;
-    return agents.registryForSpec(spec, baseTools, mainTools, maxDepth);
+    const { agents, baseTools, mainTools, limits } = this.options;
+    return agents.registryForSpec(spec, baseTools, mainTools, limits.maxDepth);
   }
 
   /**
@@ -51,7 +50,8 @@ export class TaskTooling {
    * tool sources and its agent memory give it, and its own workspace's tools.
    */
   registryAtStart(registry: ToolRegistry, spec: TaskSpec): ToolRegistry {
-    const { toolSources, memory, agents, workspaceKeeper } = this.options;
+    const { options, agents, workspaceKeeper } = this.options;
+    const { toolSources, memory } = options;
     // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
     const definition = toolSources?.length || memory ? agents.get(spec.agent) : undefined;
     return workspaceKeeper.registryFor(
@@ -65,7 +65,8 @@ export class TaskTooling {
    * its agent memory (whatever its allow-list) when it has one.
    */
   withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry {
-    const { toolSources, memory, agents, emitter } = this.options;
+    const { options, agents, emitter } = this.options;
+    const { toolSources, memory } = options;
     const sources = toolSources ?? [];
     const scope = memory && spec.depth >= 1 ? memoryScopeOf(definition) : undefined;
     const unrestricted: ToolSource[] =
