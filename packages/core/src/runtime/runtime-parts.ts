@@ -71,7 +71,7 @@ export class RuntimeParts {
     assertUniqueToolNames(this.baseTools);
     const agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
     this.agents = agents;
-    const { emitter, table } = this;
+    const { emitter } = this;
     const approvals = new ApprovalCoordinator(options.approval ?? 'ask', emitter, (taskId, sessionKey) =>
       // A task spawned without a session key has no session: "always allow" covers that task only.
       this.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
