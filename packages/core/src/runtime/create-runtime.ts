@@ -19,7 +19,7 @@ import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
 import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { ForkSource } from './cache-fork.js';
-import { type FollowUpOptions, followUp } from './follow-up.js';
+import type { FollowUpOptions } from './follow-up.js';
 import type { ForkOptions } from './fork-task.js';
 import type { PermissionModeOptions } from './permission-modes.js';
 import { prepareTask } from './prepare-task.js';
@@ -91,7 +91,8 @@ export class Runtime implements TaskClient {
    */
   followUp(target: string, message: string, options: FollowUpOptions = {}): Promise<TaskHandle> {
     this.assertRunning();
-    return followUp(this, target, message, options);
+    // Loaded at the first follow-up, like fork planning.
+    return import('./follow-up.js').then(({ followUp }) => followUp(this, target, message, options));
   }
 
   /** @internal The status of a task this runtime runs, or undefined. */
@@ -136,7 +137,7 @@ export class Runtime implements TaskClient {
   async fork(taskId: string, options: ForkOptions): Promise<TaskHandle> {
     this.assertRunning();
     const id = this.createId();
-    // Loaded when first used: a host that never forks (a web page at start) does not load it.
+    // Loaded at the first fork: a host that never forks (a web page at start) does not load it.
     const { planFork, recordFork } = await import('./fork-task.js');
     const plan = await planFork(this, taskId, options, id);
     this.assertRunning();
