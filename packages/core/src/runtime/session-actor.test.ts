@@ -50,6 +50,30 @@ describe("a session's actor", () => {
     await runtime.shutdown();
   });
 
+  it("owns its main-agent run: the runtime finds the run through the session's actor while it runs, and not after", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { runtime } = fixtureRuntime(async () => {
+      await held;
+      return textReply('done');
+    });
+    const session = runtime.createSession({ sessionKey: 'owned' });
+    const first = session.send('one');
+    const second = session.send('two');
+    await settle();
+    expect(runtime.runOf('owned#1')?.spec.taskId).toBe('owned#1');
+    // The second message's run is planned but not started: it waits in the actor's queue.
+    expect(runtime.runOf('owned#2')).toBeUndefined();
+    release();
+    await first;
+    await second;
+    expect(runtime.runOf('owned#1')).toBeUndefined();
+    expect(runtime.runOf('owned#2')).toBeUndefined();
+    await runtime.shutdown();
+  });
+
   it('rejects a message still waiting when the session closes, naming the session', async () => {
     const { runtime } = fixtureRuntime(() => new Promise(() => {}));
     const session = runtime.createSession();

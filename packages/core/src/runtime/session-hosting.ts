@@ -30,8 +30,6 @@ export class SessionHosting {
   readonly runHost: RunHost;
   /** Open sessions, by their actor's id. */
   private readonly sessions = new Map<string, Session>();
-  /** The main agents' runs in progress, by their task id. */
-  private readonly runs = new Map<string, TaskRun>();
 
   constructor(private readonly host: SessionHostingHost) {
     const { runHost, table, clock } = host;
@@ -45,9 +43,7 @@ export class SessionHosting {
         table.list({ sessionKey: spec.sessionKey, active: true }, clock.now()).some((info) => info.background)
           ? '1h'
           : undefined,
-      finished: (task) => {
-        this.runs.delete(task.spec.taskId);
-      },
+      finished: () => {},
     };
   }
 
@@ -78,14 +74,23 @@ export class SessionHosting {
 
   /** A main-agent run follows its actor (a child of the session's) and starts. */
   startRun(run: TaskRun, actor: SubagentRef): void {
-    this.runs.set(run.spec.taskId, run);
     this.host.launcher.attach(run, actor);
     run.begin();
   }
 
-  /** The main agent's run in progress with this id, or undefined. */
+  /**
+   * The main agent's run in progress with this id, or undefined. The session's actor owns it: the
+   * run is its child while it runs (system id `<session actor id>/<run id>`), found through it.
+   */
   runOf(taskId: string): TaskRun | undefined {
-    return this.runs.get(taskId);
+    const { supervisor, launcher } = this.host;
+    for (const actorId of this.sessions.keys()) {
+      const session: SessionActor | undefined = supervisor.system.get(actorId);
+      if (session?.getSnapshot().context.run !== taskId) continue;
+      const run = launcher.runOf(supervisor.system.get(`${actorId}/${taskId}`));
+      return run && !run.ended ? run : undefined;
+    }
+    return undefined;
   }
 
   /** Interrupts and closes every open session (their runs are not persisted: they end with the runtime). */
