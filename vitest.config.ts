@@ -1,23 +1,13 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { chromiumLaunchOptions } from './test/chromium.js';
 
 // Tests run from source: the `source` export condition points each workspace package at src/.
 const conditions = ['source', 'module', 'node', 'development|production'];
 
 // Browser tests (`*.browser.test.ts`) run in Debian's Chromium, not a downloaded browser build.
 const chromium = playwright({
-  launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  },
+  launchOptions: chromiumLaunchOptions,
 });
 
 export default defineConfig({

@@ -11,6 +11,9 @@ import {
   createMemoryStore,
   createRuntime,
   defineTool,
+  type Runtime,
+  type RuntimeOptions,
+  type TaskStore,
 } from '@troupe/core';
 import * as v from 'valibot';
 import {
@@ -89,6 +92,15 @@ interface Scenario {
   handler(request: RecordedRequest): FakeReply | Promise<FakeReply> | { fault: 'hang' };
 }
 
+/** A runtime over the fake API with the bench's read tool, `agents` (default: explore) and `store`. */
+function benchRuntime(
+  fake: FakeAnthropicModel,
+  agents: RuntimeOptions['agents'] = [explore],
+  store: TaskStore = createMemoryStore(),
+): Runtime {
+  return createRuntime({ model: fake.model, tools: [readFile], agents, models: { default: MODEL }, store });
+}
+
 let release: () => void = () => {};
 let restarted = false;
 
@@ -97,12 +109,7 @@ const scenarios: Scenario[] = [
     name: 'spawn, 8 tool turns',
     handler: (request) => subagent(request, 8),
     async run(fake) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake);
       await runtime.spawn({ agent: 'explore', prompt: 'Where is the session token checked?' }).result;
       await runtime.shutdown();
     },
@@ -115,12 +122,7 @@ const scenarios: Scenario[] = [
       return turn === 0 ? tasks(3) : turn === 1 ? tasks(1) : textStep('All parts are covered.');
     },
     async run(fake) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake);
       await runtime.createSession().send('Investigate the login flow in parts.');
       await runtime.shutdown();
     },
@@ -139,12 +141,7 @@ const scenarios: Scenario[] = [
       return textStep('The investigator confirmed it.');
     },
     async run(fake) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore, forker],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake, [explore, forker]);
       await runtime.createSession().send('Read the auth code, then have it investigated further.');
       await runtime.shutdown();
     },
@@ -163,12 +160,7 @@ const scenarios: Scenario[] = [
       return assistantTurns(request) === 0 ? tasks(1, { run_in_background: true }) : textStep('Started it.');
     },
     async run(fake, clock) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake);
       const session = runtime.createSession();
       const told = new Promise<void>((resolve) =>
         session.on('message', (message) => {
@@ -187,12 +179,7 @@ const scenarios: Scenario[] = [
     focus: { label: 'the grace request', matches: (request) => assistantTurns(request) === 3 },
     handler: (request) => reads(1, assistantTurns(request)),
     async run(fake) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [{ ...explore, maxTurns: 3 }],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake, [{ ...explore, maxTurns: 3 }]);
       await runtime.spawn({ agent: 'explore', prompt: 'Read everything about sessions.' }).result;
       await runtime.shutdown();
     },
@@ -205,12 +192,7 @@ const scenarios: Scenario[] = [
       return turn < 4 ? reads([2, 12, 2, 1][turn]!, turn) : textStep('Done reading.');
     },
     async run(fake) {
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore],
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake);
       await runtime.spawn({ agent: 'explore', prompt: 'Read the whole auth module.' }).result;
       await runtime.shutdown();
     },
@@ -225,12 +207,7 @@ const scenarios: Scenario[] = [
     },
     async run(fake) {
       const registry = createAgentRegistry({ definitions: [explore] });
-      const runtime = createRuntime({
-        model: fake.model,
-        tools: [readFile],
-        agents: registry,
-        models: { default: MODEL },
-      });
+      const runtime = benchRuntime(fake, registry);
       const session = runtime.createSession();
       await session.send('Where is the token checked?');
       registry.add({ ...explore, name: 'reviewer', description: 'Reviews a change for bugs.' });
@@ -249,18 +226,11 @@ const scenarios: Scenario[] = [
     },
     async run(fake) {
       const store = createMemoryStore();
-      const options = {
-        model: fake.model,
-        tools: [readFile],
-        agents: [explore],
-        models: { default: MODEL },
-        store,
-      };
-      const first = createRuntime(options);
+      const first = benchRuntime(fake, [explore], store);
       const { id } = first.spawn({ agent: 'explore', prompt: 'Where is the session token checked?' });
       while (!restarted) await new Promise((resolve) => setTimeout(resolve, 5));
       await first.shutdown({ keepTasks: true });
-      const second = createRuntime(options);
+      const second = benchRuntime(fake, [explore], store);
       await second.restore();
       await second.result(id);
       await second.shutdown();

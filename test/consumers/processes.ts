@@ -1,5 +1,6 @@
 // Running the consumer apps: a Node program to its end, a server until it says where it listens,
 // a built page served over HTTP, and Debian's Chromium to open pages.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../chromium.js';
 
 /** What a finished process printed. */
 export interface Finished {
@@ -126,14 +128,5 @@ export async function serveStatic(dir: string): Promise<{ url: string; close(): 
 
 /** Debian's Chromium, headless, as the other browser tests launch it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }

@@ -151,19 +151,7 @@ export class PromptCache {
     const now = this.#now();
     const model = String(body.model);
     const minimum = this.#minTokens ?? minimumCacheableTokens(model);
-    const hash: Hash = createHash('sha256').update(model);
-    let chars = 0;
-    const boundaries: Boundary[] = [];
-    for (const segment of segmentsOf(body)) {
-      hash.update(segment.text);
-      chars += segment.text.length;
-      boundaries.push({
-        key: hash.copy().digest('hex'),
-        tokens: Math.ceil(chars / 4),
-        breakpoint: segment.breakpoint,
-      });
-    }
-    const total = Math.max(1, Math.ceil(chars / 4));
+    const { boundaries, total } = prefixBoundaries(body);
     const cacheable = (point: Boundary) => point.tokens > 0 && point.tokens >= minimum;
     let read: Boundary | undefined;
     boundaries.forEach((point, index) => {

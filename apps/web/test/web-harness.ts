@@ -1,20 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
+import { chromiumLaunchOptions } from '../../../test/chromium.js';
 import { oncePerRun } from '../../../test/helpers/once-per-run.js';
 
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** Flags for Debian's Chromium in a container (no sandbox, no GPU, no background traffic). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * The app's production build, made once per test run and shared by the test files that serve it
@@ -45,8 +35,5 @@ export async function serveApp(
 
 /** Launches Debian's Chromium. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }

@@ -1,9 +1,11 @@
 // What the inspector's tests in Chromium share: the web app they serve and the browser.
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { build } from 'vite';
+import { chromiumLaunchOptions } from '../../chromium.js';
 
 /** The repository's root folder. */
 export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,9 +20,6 @@ export async function openInspectorBrowser(work: string): Promise<{ appDir: stri
     appDir = join(work, 'web');
     await build({ root: join(repositoryRoot, 'apps', 'web'), logLevel: 'error', build: { outDir: appDir } });
   }
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   return { appDir, browser };
 }

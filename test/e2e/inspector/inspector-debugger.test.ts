@@ -4,7 +4,6 @@
 // empty page, narrow screens, and axe-core's accessibility check.
 // Screenshots go to test/e2e/inspector/artifacts/ (look at them).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,13 +11,13 @@ import { buildTimelineModel, createRecorder, formatTimeline, type TimelineModel 
 import { createRelay, type Relay } from '@troupe/inspect/node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../accessibility.js';
 import { openInspectorBrowser } from './inspector-browser.js';
 import { type RecordedSession, recordSession } from './recorded-runs.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const artifacts = join(here, 'artifacts');
 const work = mkdtempSync(join(tmpdir(), 'troupe-debugger-'));
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let appDir: string;
 let browser: Browser;
 let relay: Relay;
@@ -368,32 +367,14 @@ describe('the inspector as a debugger, in Chromium', () => {
 
   it('has no serious or critical accessibility violation (axe-core), empty and loaded', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const check = async (name: string) => {
-      await page.addScriptTag({ path: axePath });
-      const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as {
-        id: string;
-        impact: string;
-        nodes: { target: string[] }[];
-      }[];
-      const bad = violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map(
-          (violation) =>
-            `${violation.id} (${violation.impact}): ${violation.nodes
-              .map((node) => node.target.join(' '))
-              .slice(0, 3)
-              .join(', ')}`,
-        );
-      expect(bad, name).toEqual([]);
-    };
     try {
       await page.goto(`${relay.url}/#/inspector`);
       await page.waitForSelector('.empty');
-      await check('empty');
+      await expectAccessible(page, 'empty');
       await page.getByTestId('timeline-file').setInputFiles(file);
       await page.getByTestId('last').click();
       await page.locator('.actor', { hasText: run.taskIds[0]! }).click();
-      await check('loaded');
+      await expectAccessible(page, 'loaded');
     } finally {
       await page.close();
     }

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, row, screenshot, sidewaysOverflow, statusOf, WebApp } from './web-page.js';
+import { expectAccessible } from '../accessibility.js';
+import { row, screenshot, sidewaysOverflow, statusOf, WebApp } from './web-page.js';
 
 const app = new WebApp();
 beforeAll(() => app.open(), 120_000);

@@ -3,17 +3,14 @@
 // TROUPE_WEB_APP_ROOT builds another checkout's app (how these tests were shown to fail before
 // their fixes); by default the app of this checkout.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
-import { expect } from 'vitest';
 import { builtApp, launchChromium, serveApp } from '../../../apps/web/test/web-harness.js';
 
 /** Screenshots of these tests (look at them). */
 export const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** A built and served app and a Chromium: `open()` in `beforeAll`, `close()` in `afterAll`. */
 export class WebApp {
@@ -83,26 +80,6 @@ export async function useClaude(app: WebApp, page: Page, key: string, baseURL: s
   await page.locator('input[name="baseURL"]').fill(baseURL);
   await page.getByRole('button', { name: 'Save and reload' }).click();
   await page.waitForSelector('body[data-ready="claude"]');
-}
-
-/** Runs axe-core on the page: no serious or critical violation. `name` says which page in a failure. */
-export async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ path: axePath });
-  const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as {
-    id: string;
-    impact: string;
-    nodes: { target: string[] }[];
-  }[];
-  const bad = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.nodes
-          .map((node) => node.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-  expect(bad, name).toEqual([]);
 }
 
 /**
