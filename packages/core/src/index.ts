@@ -110,6 +110,7 @@ export type {
   TaskWorkspaceChange,
   TaskWorkspaceOutcome,
   TaskWorkspaceRecord,
+  TeamLink,
   TerminateReason,
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
@@ -129,6 +130,23 @@ export type { TaskListFilter } from './runtime/task-table.js';
 export type { TaskWorkspaces } from './runtime/task-workspaces.js';
 export type { Skill } from './skills/skill.js';
 export { createMemoryStore } from './store/memory-store.js';
+export type {
+  CreateTeamOptions,
+  MemberState,
+  PlanRequest,
+  TeamConfig,
+  TeamEvent,
+  TeamEventType,
+  TeamHandle,
+  TeamMemberConfig,
+  TeamMessage,
+  TeammateOptions,
+  TeamResult,
+  TeamState,
+  TeamTask,
+  TeamTaskStatus,
+  TeamTerminateReason,
+} from './teams/index.js';
 export {
   defineTool,
   type Tool,

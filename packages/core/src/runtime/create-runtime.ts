@@ -28,9 +28,11 @@ import type {
   TaskSpec,
   TaskStore,
   TaskWorkspaceRecord,
+  TeamLink,
 } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createMemoryStore } from '../store/memory-store.js';
+import { type CreateTeamOptions, type TeamHandle, Teams } from '../teams/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import {
   assertNoShadowedMainTool,
@@ -156,6 +158,7 @@ export class Runtime implements TaskClient {
   private readonly mainToolList: Tool[];
   private readonly createId: () => string;
   private readonly workspaceKeeper: WorkspaceKeeper;
+  private readonly teams: Teams;
   private stopped = false;
   private readonly skills: ReadonlyMap<string, Skill>;
   /** Agents whose missing skills were reported (once each). */
@@ -191,6 +194,22 @@ export class Runtime implements TaskClient {
       this.emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
     );
     this.mainToolList = createMainTools(this);
+    this.teams = new Teams(
+      {
+        store: this.store,
+        clock: this.clock,
+        limits: this.limits,
+        agents: this.agents,
+        spawnInternal: (spawn) => this.spawnInternal(spawn),
+        steer: (id, text) => this.steer(id, text),
+        cancel: (id, reason) => this.cancel(id, reason),
+        result: (id) => this.result(id),
+        liveStatus: (id) => this.liveStatus(id),
+        warnPersistence: (message, taskId) =>
+          this.emitter.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId }),
+      },
+      () => this.createId(),
+    );
     assertNoShadowedMainTool(this.baseTools, this.mainToolList);
     this.host = {
       clock: this.clock,
@@ -199,7 +218,8 @@ export class Runtime implements TaskClient {
       emitter: this.emitter,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
-      dispositionFor: (spec, tool, access) => this.approvals.dispositionFor(spec, tool, access),
+      dispositionFor: (spec, tool, access) =>
+        this.teams.disposition(spec, access) ?? this.approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => this.approvals.request(request, signal, asked),
       recordStatus: (taskId, event) => this.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
@@ -268,12 +288,37 @@ export class Runtime implements TaskClient {
     return info && !isFinalStatus(info.status) ? info.status : undefined;
   }
 
-  /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`). */
+  /**
+   * Starts an agent team: a lead and named teammates, each a long-lived member whose working spells
+   * are tasks of this runtime, sharing a mailbox (`SendMessage`) and a task list (`TaskCreate`,
+   * `TaskUpdate`, `TaskList`, `TaskGet`). The lead starts on `prompt`; the team ends when no member
+   * works and no message waits (its output is the lead's last answer), at its message limit or
+   * token budget, or when cancelled. Journaled: `restore()` brings it back. Throws on bad options.
+   * See `docs/decisions/2026-11-26-agent-teams.md`.
+   */
+  createTeam(options: CreateTeamOptions): TeamHandle {
+    this.assertRunning();
+    return this.teams.create(options);
+  }
+
+  /** A team this runtime created or restored, by id. */
+  team(teamId: string): TeamHandle | undefined {
+    return this.teams.get(teamId);
+  }
+
+  /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`), or be a team member's spell. */
   spawnInternal(
-    options: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string },
+    options: SpawnOptions & {
+      history?: Message[];
+      fork?: ForkSource;
+      followUpOf?: string;
+      team?: TeamLink;
+      taskId?: string;
+    },
   ): TaskHandle {
     this.assertRunning();
-    const { spec, registry } = prepareTask(this, options, this.createId());
+    const { taskId, ...rest } = options;
+    const { spec, registry } = prepareTask(this, rest, taskId ?? this.createId());
     return this.submit(spec, registry);
   }
 
@@ -434,6 +479,7 @@ export class Runtime implements TaskClient {
 
   /** Cancels every queued and running task of a session. Returns how many. */
   cancelSession(sessionKey: string, reason?: string): number {
+    this.teams.cancelSession(sessionKey);
     const count = this.table.activeInSession(sessionKey);
     this.supervisor.send(
       reason
@@ -572,10 +618,13 @@ export class Runtime implements TaskClient {
     const restored: string[] = [];
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const elsewhere = new Set(locked?.runElsewhere ?? []);
+    // Teams first: their restored spells find them when they call a team tool.
+    if (!only) await this.teams.load(tasks);
     const pending = tasks
       .filter(
         (task) =>
           !task.result &&
+          !this.teams.isTeamTask(task.spec) &&
           !isFinalStatus(task.status) &&
           !elsewhere.has(task.spec.taskId) &&
           (!only || only.has(task.spec.taskId)),
@@ -633,6 +682,7 @@ export class Runtime implements TaskClient {
       const logic = plan.snapshot === undefined ? undefined : restoredLogic(this.subagent, plan.snapshot);
       this.submit(spec, registry, { logic, journalLength: plan.journalLength });
     }
+    if (!only && !this.stopped) await this.teams.resume(tasks);
     return { restored, warnings };
   }
 
@@ -649,6 +699,7 @@ export class Runtime implements TaskClient {
       session.close();
     }
     this.sessions.clear();
+    this.teams.shutdown(options.keepTasks === true);
     if (!options.keepTasks) {
       for (const info of this.table.list({ active: true }, this.clock.now()))
         this.cancel(info.id, 'The runtime shut down.');
@@ -847,8 +898,11 @@ export class Runtime implements TaskClient {
     // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
     const definition =
       this.options.toolSources?.length || this.options.memory ? this.agents.get(entry.spec.agent) : undefined;
-    const registry = this.workspaceKeeper.registryFor(
-      definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
+    const registry = this.teams.registryFor(
+      this.workspaceKeeper.registryFor(
+        definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
+        entry.spec,
+      ),
       entry.spec,
     );
     const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { transcriptOf } from '../persistence/transcript.js';
+import type { TaskStore } from '../persistence/types.js';
+import { fixtureRuntime, settle } from '../runtime/test-fixtures.js';
+import { textReply, toolReply } from '../testing/scripted-model.js';
+import { deliveredIds } from './mailbox.js';
+import { teamEventsOf } from './team-documents.js';
+import type { TeamState } from './team-state.js';
+import { teamJobOptions, teamJobReply } from './test-team-job.js';
+
+/** Every message id each member's spells received, in spell order, read from the store. */
+async function receivedByMember(store: TaskStore, state: TeamState): Promise<Record<string, string[]>> {
+  await store.flush();
+  const { entries } = await store.loadJournal(state.teamId);
+  const byMember: Record<string, string[]> = {};
+  for (const event of teamEventsOf(entries)) {
+    if (event.type !== 'team.spell.started') continue;
+    const task = (await store.getTask(event.taskId))!;
+    const [snapshot, journal] = await Promise.all([
+      store.loadSnapshot(event.taskId),
+      store.loadJournal(event.taskId),
+    ]);
+    const messages = transcriptOf(task.spec, snapshot, journal.entries);
+    // A spell's history repeats its member's earlier spells: only what this spell added counts.
+    const own = messages.slice(task.spec.messages.length - 1);
+    byMember[event.member] = [...(byMember[event.member] ?? []), ...deliveredIds(own)];
+  }
+  return byMember;
+}
+
+describe('agent teams', () => {
+  it('a lead and three teammates finish a job: messages once and in order, dependencies and plan approval kept', async () => {
+    const { runtime, store, calls, model } = fixtureRuntime((request) => teamJobReply(request));
+    const team = runtime.createTeam(teamJobOptions);
+    const result = await team.result;
+    expect(result).toMatchObject({
+      status: 'completed',
+      terminateReason: 'GOAL',
+      output: 'The report is written.',
+    });
+    expect(result.tasks.map((task) => [task.id, task.status, task.owner])).toEqual([
+      ['1', 'completed', 'alice'],
+      ['2', 'completed', 'bob'],
+      ['3', 'completed', 'carol'],
+    ]);
+    // Every message reached its addressee once, in the team's order.
+    const received = await receivedByMember(store, team.state());
+    for (const member of ['lead', 'alice', 'bob', 'carol']) {
+      const sent = result.messages.filter((message) => message.to === member).map((message) => message.id);
+      expect(received[member] ?? [], member).toEqual(sent);
+    }
+    // Dependencies: #2 was claimed only after #1 was completed, #3 after #2.
+    await store.flush();
+    const events = teamEventsOf((await store.loadJournal(team.id)).entries);
+    const at = (id: string, status: string) =>
+      events.findIndex(
+        (event) => event.type === 'team.task.updated' && event.task.id === id && event.task.status === status,
+      );
+    expect(at('1', 'completed')).toBeLessThan(at('2', 'in_progress'));
+    expect(at('2', 'completed')).toBeLessThan(at('3', 'in_progress'));
+    // bob tried to claim #2 before #1 was completed, and was told why.
+    const results = model.requests.flatMap((request) =>
+      request.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)),
+    );
+    expect(
+      results.some(
+        (block) =>
+          block.type === 'tool_result' &&
+          block.is_error &&
+          String(block.content).includes('#2 is blocked by #1'),
+      ),
+    ).toBe(true);
+    expect(
+      results.some(
+        (block) =>
+          block.type === 'tool_result' &&
+          block.is_error &&
+          String(block.content).includes('your plan is not approved'),
+      ),
+    ).toBe(true);
+    // Plan approval: carol's first save was refused, her second (after approval) ran, once.
+    expect(calls.filter((call) => call.tool === 'save').map((call) => call.input)).toEqual([
+      { note: 'the report' },
+    ]);
+    const plan = events.findIndex((event) => event.type === 'team.plan.answered');
+    expect(plan).toBeGreaterThan(-1);
+    // The team's own task is stored and ended; its spells are tasks of the session.
+    expect((await store.getTask(team.id))?.status).toBe('completed');
+    expect(result.members.map((member) => member.name)).toEqual(['lead', 'alice', 'bob', 'carol']);
+    expect(result.members.every((member) => member.spells >= 1)).toBe(true);
+    await runtime.shutdown();
+  });
+
+  it('stops a ping-pong pair at the message limit with MESSAGE_LIMIT', async () => {
+    const { runtime } = fixtureRuntime((request) => {
+      const first = JSON.stringify(request.messages[0]!.content);
+      const last = request.messages.at(-1)!;
+      if (
+        last.role === 'user' &&
+        typeof last.content !== 'string' &&
+        last.content.some((block) => block.type === 'tool_result')
+      )
+        return textReply('sent');
+      return toolReply('SendMessage', {
+        to: first.includes('You are \\"ping\\"') ? 'pong' : 'ping',
+        message: 'your turn',
+      });
+    });
+    const team = runtime.createTeam({
+      lead: { agent: 'explore', name: 'ping' },
+      prompt: 'Start the rally.',
+      teammates: [{ name: 'pong', agent: 'explore' }],
+      maxMessages: 6,
+    });
+    const result = await team.result;
+    expect(result.status).toBe('failed');
+    expect(result.terminateReason).toBe('MESSAGE_LIMIT');
+    expect(result.message).toContain('message limit (6)');
+    expect(result.messages).toHaveLength(6);
+    expect((await runtime.find(team.id))?.status).toBe('failed');
+    await runtime.shutdown();
+  });
+
+  it('answers a message to an unknown teammate, and a bad dependency, with an error result the agent sees', async () => {
+    const { runtime, model } = fixtureRuntime((request) => {
+      const results = request.messages.flatMap((message) =>
+        typeof message.content === 'string'
+          ? []
+          : message.content.filter((block) => block.type === 'tool_result'),
+      );
+      if (results.length === 0) return toolReply('SendMessage', { to: 'zed', message: 'hi' });
+      if (results.length === 1) return toolReply('TaskCreate', { subject: 'A', description: 'a' });
+      if (results.length === 2) return toolReply('TaskUpdate', { taskId: '1', addBlockedBy: ['1'] });
+      if (results.length === 3) return toolReply('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] });
+      return textReply('done');
+    });
+    const team = runtime.createTeam({
+      lead: 'explore',
+      prompt: 'Go.',
+      teammates: [{ name: 'amy', agent: 'explore' }],
+    });
+    const result = await team.result;
+    expect(result.status).toBe('completed');
+    const errors = model.requests
+      .at(-1)!
+      .messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
+      .flatMap((block) => (block.type === 'tool_result' && block.is_error ? [String(block.content)] : []));
+    expect(errors).toEqual([
+      expect.stringContaining('There is no teammate named "zed"'),
+      expect.stringContaining('Task #1 cannot depend on itself'),
+      expect.stringContaining('Task #9 does not exist'),
+    ]);
+    expect(result.tasks[0]!.blockedBy).toEqual([]);
+    await runtime.shutdown();
+  });
+
+  it('cancelling the team, or its session, stops every member', async () => {
+    const hanging = (_request: unknown, { signal }: { signal: AbortSignal }) =>
+      new Promise<never>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
+    for (const how of ['team', 'session'] as const) {
+      const { runtime } = fixtureRuntime(hanging);
+      const team = runtime.createTeam({
+        lead: 'explore',
+        prompt: 'Go.',
+        sessionKey: 's1',
+        teammates: [
+          { name: 'amy', agent: 'explore', prompt: 'Work.' },
+          { name: 'ben', agent: 'explore', prompt: 'Work.' },
+        ],
+      });
+      await settle();
+      expect(runtime.list({ active: true, sessionKey: 's1' })).toHaveLength(3);
+      if (how === 'team') team.cancel('Enough.');
+      else runtime.cancelSession('s1');
+      const result = await team.result;
+      expect(result.status, how).toBe('cancelled');
+      expect(result.terminateReason).toBe('ABORTED');
+      expect(runtime.list({ active: true })).toHaveLength(0);
+      await runtime.shutdown();
+    }
+  });
+});
