@@ -317,8 +317,13 @@ export class Runtime implements TaskClient {
     },
   ): TaskHandle {
     this.assertRunning();
-    const { taskId, ...rest } = options;
-    const { spec, registry } = prepareTask(this, rest, taskId ?? this.createId());
+    // A team names its members' spells itself (the id is journaled before the spell starts).
+    if (typeof options === 'object' && options !== null && options.taskId !== undefined) {
+      const { taskId, ...rest } = options;
+      const { spec, registry } = prepareTask(this, rest, taskId);
+      return this.submit(spec, registry);
+    }
+    const { spec, registry } = prepareTask(this, options, this.createId());
     return this.submit(spec, registry);
   }
 

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { finalRecord, queuedRecord, resultDocument } from '../persistence/task-documents.js';
 import { transcriptOf } from '../persistence/transcript.js';
-import type { TaskStore } from '../persistence/types.js';
-import { fixtureRuntime, settle } from '../runtime/test-fixtures.js';
+import type { JournalEntry, TaskStore } from '../persistence/types.js';
+import { replayTeam } from '../replay/replay-team.js';
+import { fixtureRuntime, hang, settle } from '../runtime/test-fixtures.js';
+import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { deliveredIds } from './mailbox.js';
 import { teamEventsOf } from './team-documents.js';
+import type { TeamEvent } from './team-events.js';
 import type { TeamState } from './team-state.js';
-import { teamJobOptions, teamJobReply } from './test-team-job.js';
+import { memberOf, receivedText, teamJobOptions, teamJobReply } from './test-team-job.js';
 
 /** Every message id each member's spells received, in spell order, read from the store. */
 async function receivedByMember(store: TaskStore, state: TeamState): Promise<Record<string, string[]>> {
@@ -182,3 +186,94 @@ describe('agent teams', () => {
     }
   });
 });
+
+describe('agent teams: restore and replay', () => {
+  it('a team stopped mid-run is restored by a new runtime and finishes; its stored run replays exactly', async () => {
+    const store = createMemoryStore();
+    // The first runtime stops while bob works on #2 (after alice's "#1 done").
+    const first = fixtureRuntime(
+      (request, { signal }) =>
+        memberOf(request) === 'bob' && receivedText(request).includes('#1 done')
+          ? hang(signal)
+          : teamJobReply(request),
+      { store },
+    );
+    const team = first.runtime.createTeam(teamJobOptions);
+    await until(() =>
+      first.model.requests.some(
+        (request) => memberOf(request) === 'bob' && receivedText(request).includes('#1 done'),
+      ),
+    );
+    const before = team.state();
+    expect(before.ended).toBeUndefined();
+    await first.runtime.shutdown({ keepTasks: true });
+
+    const second = fixtureRuntime((request) => teamJobReply(request), { store });
+    await second.runtime.restore();
+    const restored = second.runtime.team(team.id);
+    expect(restored).toBeDefined();
+    const result = await restored!.result;
+    expect(result).toMatchObject({
+      status: 'completed',
+      terminateReason: 'GOAL',
+      output: 'The report is written.',
+    });
+    expect(result.tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
+    // Nothing lost, nothing doubled: each member got each message addressed to it once, in order.
+    const received = await receivedByMember(store, restored!.state());
+    for (const member of ['lead', 'alice', 'bob', 'carol'])
+      expect(received[member] ?? [], member).toEqual(
+        result.messages.filter((message) => message.to === member).map((message) => message.id),
+      );
+    // The messages sent before the stop are still the first ones, unchanged.
+    expect(result.messages.slice(0, before.messages.length)).toEqual(before.messages);
+    expect([...first.calls, ...second.calls].filter((call) => call.tool === 'save')).toHaveLength(1);
+    await second.runtime.shutdown();
+
+    const replay = await replayTeam(store, team.id);
+    expect(replay.differences).toEqual([]);
+    expect(replay.matches).toBe(true);
+    expect(replay.result).toEqual(result);
+    expect(replay.spells.length).toBe(result.members.reduce((sum, member) => sum + member.spells, 0));
+  });
+
+  it('replay notices a team journal that does not match its spells', async () => {
+    const { runtime, store } = fixtureRuntime((request) => teamJobReply(request));
+    const team = runtime.createTeam(teamJobOptions);
+    await team.result;
+    await runtime.shutdown();
+    expect((await replayTeam(store, team.id)).matches).toBe(true);
+    // A journal whose first message went to someone else: the interleaving no longer matches.
+    const { entries } = await store.loadJournal(team.id);
+    const tampered = createMemoryStore();
+    for (const task of (await store.loadTasks()).tasks) {
+      const journal = await store.loadJournal(task.spec.taskId);
+      tampered.appendStatus(queuedRecord(task.spec));
+      for (const entry of task.spec.taskId === team.id ? entries.map(swapFirstDelivery) : journal.entries)
+        tampered.appendJournal(task.spec.taskId, entry);
+      const snapshot = await store.loadSnapshot(task.spec.taskId);
+      if (snapshot) tampered.saveSnapshot(task.spec.taskId, () => snapshot);
+      if (task.result) {
+        tampered.saveResult(resultDocument(task.result));
+        tampered.appendStatus(finalRecord(task.result, task.updatedAt));
+      }
+    }
+    const replay = await replayTeam(tampered, team.id);
+    expect(replay.matches).toBe(false);
+    expect(replay.differences.join('\n')).toContain('received messages');
+  });
+});
+
+/** Moves the first spell started with messages onto other message ids. */
+function swapFirstDelivery(entry: JournalEntry): JournalEntry {
+  const event = entry.event as unknown as TeamEvent;
+  if (event.type === 'team.spell.started' && event.messageIds.length)
+    return { ...entry, event: { ...event, messageIds: ['m99'] } as unknown as JournalEntry['event'] };
+  return entry;
+}
+
+async function until(test: () => boolean): Promise<void> {
+  for (let round = 0; round < 200 && !test(); round++)
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  expect(test()).toBe(true);
+}
