@@ -21,6 +21,7 @@ import { nullStore } from '../persistence/null-store.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { finalRecord, queuedRecord, resultDocument, statusRecord } from '../persistence/task-documents.js';
+import { isTeamTask } from '../persistence/task-facts.js';
 import type {
   StoreWarning,
   TaskQuery,
@@ -32,7 +33,7 @@ import type {
 } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { type CreateTeamOptions, type TeamHandle, Teams } from '../teams/index.js';
+import type { CreateTeamOptions, TeamHandle } from '../teams/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import {
   assertNoShadowedMainTool,
@@ -49,7 +50,8 @@ import type { ForkSource } from './cache-fork.js';
 import { createEffectActors } from './effects/effect-actors.js';
 import { RuntimeEmitter } from './emitter.js';
 import { type FollowUpOptions, followUp } from './follow-up.js';
-import { type ForkOptions, planFork, recordFork } from './fork-task.js';
+import type { ForkOptions } from './fork-task.js';
+import { LazyTeams } from './lazy-teams.js';
 import { createMainTools } from './main-tools.js';
 import type { PermissionModeOptions } from './permission-modes.js';
 import { prepareTask } from './prepare-task.js';
@@ -158,7 +160,7 @@ export class Runtime implements TaskClient {
   private readonly mainToolList: Tool[];
   private readonly createId: () => string;
   private readonly workspaceKeeper: WorkspaceKeeper;
-  private readonly teams: Teams;
+  private readonly teams: LazyTeams;
   private stopped = false;
   private readonly skills: ReadonlyMap<string, Skill>;
   /** Agents whose missing skills were reported (once each). */
@@ -194,22 +196,7 @@ export class Runtime implements TaskClient {
       this.emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
     );
     this.mainToolList = createMainTools(this);
-    this.teams = new Teams(
-      {
-        store: this.store,
-        clock: this.clock,
-        limits: this.limits,
-        agents: this.agents,
-        spawnInternal: (spawn) => this.spawnInternal(spawn),
-        steer: (id, text) => this.steer(id, text),
-        cancel: (id, reason) => this.cancel(id, reason),
-        result: (id) => this.result(id),
-        liveStatus: (id) => this.liveStatus(id),
-        warnPersistence: (message, taskId) =>
-          this.emitter.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId }),
-      },
-      () => this.createId(),
-    );
+    this.teams = new LazyTeams(this, () => this.createId());
     assertNoShadowedMainTool(this.baseTools, this.mainToolList);
     this.host = {
       clock: this.clock,
@@ -219,7 +206,7 @@ export class Runtime implements TaskClient {
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
       dispositionFor: (spec, tool, access) =>
-        this.teams.disposition(spec, access) ?? this.approvals.dispositionFor(spec, tool, access),
+        this.teams.loaded?.disposition(spec, access) ?? this.approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => this.approvals.request(request, signal, asked),
       recordStatus: (taskId, event) => this.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
@@ -293,17 +280,19 @@ export class Runtime implements TaskClient {
    * are tasks of this runtime, sharing a mailbox (`SendMessage`) and a task list (`TaskCreate`,
    * `TaskUpdate`, `TaskList`, `TaskGet`). The lead starts on `prompt`; the team ends when no member
    * works and no message waits (its output is the lead's last answer), at its message limit or
-   * token budget, or when cancelled. Journaled: `restore()` brings it back. Throws on bad options.
-   * See `docs/decisions/2026-11-26-agent-teams.md`.
+   * token budget, or when cancelled. Journaled: `restore()` brings it back. Rejects on bad options.
+   * The teams' code is loaded at the first team. See `docs/decisions/2026-11-26-agent-teams.md`.
    */
-  createTeam(options: CreateTeamOptions): TeamHandle {
+  async createTeam(options: CreateTeamOptions): Promise<TeamHandle> {
     this.assertRunning();
-    return this.teams.create(options);
+    const teams = await this.teams.load();
+    this.assertRunning();
+    return teams.create(options);
   }
 
   /** A team this runtime created or restored, by id. */
   team(teamId: string): TeamHandle | undefined {
-    return this.teams.get(teamId);
+    return this.teams.loaded?.get(teamId);
   }
 
   /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`), or be a team member's spell. */
@@ -359,6 +348,8 @@ export class Runtime implements TaskClient {
    */
   async fork(taskId: string, options: ForkOptions): Promise<TaskHandle> {
     this.assertRunning();
+    // Loaded when first used: a runtime that never forks (a browser app's first page) does not carry it.
+    const { planFork, recordFork } = await import('./fork-task.js');
     const plan = await planFork(this, taskId, options, this.createId());
     this.assertRunning();
     const { spec } = plan;
@@ -484,7 +475,7 @@ export class Runtime implements TaskClient {
 
   /** Cancels every queued and running task of a session. Returns how many. */
   cancelSession(sessionKey: string, reason?: string): number {
-    this.teams.cancelSession(sessionKey);
+    this.teams.loaded?.cancelSession(sessionKey);
     const count = this.table.activeInSession(sessionKey);
     this.supervisor.send(
       reason
@@ -624,12 +615,13 @@ export class Runtime implements TaskClient {
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const elsewhere = new Set(locked?.runElsewhere ?? []);
     // Teams first: their restored spells find them when they call a team tool.
-    if (!only) await this.teams.load(tasks);
+    const teams = !only && tasks.some((task) => task.spec.team) ? await this.teams.load() : undefined;
+    await teams?.load(tasks);
     const pending = tasks
       .filter(
         (task) =>
           !task.result &&
-          !this.teams.isTeamTask(task.spec) &&
+          !isTeamTask(task.spec) &&
           !isFinalStatus(task.status) &&
           !elsewhere.has(task.spec.taskId) &&
           (!only || only.has(task.spec.taskId)),
@@ -687,7 +679,7 @@ export class Runtime implements TaskClient {
       const logic = plan.snapshot === undefined ? undefined : restoredLogic(this.subagent, plan.snapshot);
       this.submit(spec, registry, { logic, journalLength: plan.journalLength });
     }
-    if (!only && !this.stopped) await this.teams.resume(tasks);
+    if (teams && !this.stopped) await teams.resume(tasks);
     return { restored, warnings };
   }
 
@@ -704,7 +696,7 @@ export class Runtime implements TaskClient {
       session.close();
     }
     this.sessions.clear();
-    this.teams.shutdown(options.keepTasks === true);
+    this.teams.loaded?.shutdown(options.keepTasks === true);
     if (!options.keepTasks) {
       for (const info of this.table.list({ active: true }, this.clock.now()))
         this.cancel(info.id, 'The runtime shut down.');
@@ -903,13 +895,11 @@ export class Runtime implements TaskClient {
     // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
     const definition =
       this.options.toolSources?.length || this.options.memory ? this.agents.get(entry.spec.agent) : undefined;
-    const registry = this.teams.registryFor(
-      this.workspaceKeeper.registryFor(
-        definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
-        entry.spec,
-      ),
+    const own = this.workspaceKeeper.registryFor(
+      definition ? this.withToolSources(entry.registry, entry.spec, definition) : entry.registry,
       entry.spec,
     );
+    const registry = this.teams.loaded?.registryFor(own, entry.spec) ?? own;
     const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
     this.record(taskId, entry.restore ? 'task.resumed' : 'task.started');

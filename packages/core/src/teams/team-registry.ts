@@ -1,4 +1,5 @@
 import { isFinalStatus } from '../persistence/statuses.js';
+import { isTeamTask } from '../persistence/task-facts.js';
 import type { StoredTask, TaskSpec } from '../persistence/types.js';
 import type { Tool, ToolAccess } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -84,20 +85,15 @@ export class Teams {
     };
   }
 
-  /** Whether `spec` is a team's own task (restored by its team, never run as a task). */
-  isTeamTask(spec: TaskSpec): boolean {
-    return spec.team !== undefined && spec.team.member === undefined;
-  }
-
   /** Before a restore starts tasks: folds the journal of every unfinished team, so their spells find them. */
   async load(tasks: readonly StoredTask[]): Promise<void> {
     for (const task of tasks) {
       const spec = task.spec;
-      if (!this.isTeamTask(spec) || isFinalStatus(task.status) || task.result || this.teams.has(spec.taskId))
+      if (!isTeamTask(spec) || isFinalStatus(task.status) || task.result || this.teams.has(spec.taskId))
         continue;
       const config = teamConfigOf(spec);
       if (!config) {
-        this.runtime.warnPersistence(
+        this.warnPersistence(
           `Team ${spec.taskId} cannot be restored: its stored config is unreadable.`,
           spec.taskId,
         );
@@ -165,5 +161,9 @@ export class Teams {
       cancel: (reason) => team.cancel(reason),
       subscribe: (listener) => team.subscribe(listener),
     };
+  }
+
+  private warnPersistence(message: string, taskId: string): void {
+    this.runtime.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
   }
 }

@@ -35,7 +35,7 @@ async function receivedByMember(store: TaskStore, state: TeamState): Promise<Rec
 describe('agent teams', () => {
   it('a lead and three teammates finish a job: messages once and in order, dependencies and plan approval kept', async () => {
     const { runtime, store, calls, model } = fixtureRuntime((request) => teamJobReply(request));
-    const team = runtime.createTeam(teamJobOptions);
+    const team = await runtime.createTeam(teamJobOptions);
     const result = await team.result;
     expect(result).toMatchObject({
       status: 'completed',
@@ -110,7 +110,7 @@ describe('agent teams', () => {
         message: 'your turn',
       });
     });
-    const team = runtime.createTeam({
+    const team = await runtime.createTeam({
       lead: { agent: 'explore', name: 'ping' },
       prompt: 'Start the rally.',
       teammates: [{ name: 'pong', agent: 'explore' }],
@@ -138,7 +138,7 @@ describe('agent teams', () => {
       if (results.length === 3) return toolReply('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] });
       return textReply('done');
     });
-    const team = runtime.createTeam({
+    const team = await runtime.createTeam({
       lead: 'explore',
       prompt: 'Go.',
       teammates: [{ name: 'amy', agent: 'explore' }],
@@ -165,7 +165,7 @@ describe('agent teams', () => {
       );
     for (const how of ['team', 'session'] as const) {
       const { runtime } = fixtureRuntime(hanging);
-      const team = runtime.createTeam({
+      const team = await runtime.createTeam({
         lead: 'explore',
         prompt: 'Go.',
         sessionKey: 's1',
@@ -198,7 +198,7 @@ describe('agent teams: restore and replay', () => {
           : teamJobReply(request),
       { store },
     );
-    const team = first.runtime.createTeam(teamJobOptions);
+    const team = await first.runtime.createTeam(teamJobOptions);
     await until(() =>
       first.model.requests.some(
         (request) => memberOf(request) === 'bob' && receivedText(request).includes('#1 done'),
@@ -239,7 +239,7 @@ describe('agent teams: restore and replay', () => {
 
   it('replay notices a team journal that does not match its spells', async () => {
     const { runtime, store } = fixtureRuntime((request) => teamJobReply(request));
-    const team = runtime.createTeam(teamJobOptions);
+    const team = await runtime.createTeam(teamJobOptions);
     await team.result;
     await runtime.shutdown();
     expect((await replayTeam(store, team.id)).matches).toBe(true);

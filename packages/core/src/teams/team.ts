@@ -363,7 +363,7 @@ export class Team implements TeamToolTarget {
     try {
       conversation = await this.conversationOf(taskId);
     } catch (error) {
-      this.runtime.warnPersistence(
+      this.warnPersistence(
         `Team ${this.id}: the conversation of spell ${taskId} could not be read (${describeThrown(error)}); the messages steered into it count as delivered.`,
         this.id,
       );
@@ -557,7 +557,7 @@ export class Team implements TeamToolTarget {
     try {
       write();
     } catch (error) {
-      this.runtime.warnPersistence(
+      this.warnPersistence(
         `The store could not record a change of team ${this.id}: ${describeThrown(error)}. The team goes on.`,
         this.id,
       );
@@ -566,5 +566,9 @@ export class Team implements TeamToolTarget {
 
   private now(): number {
     return this.runtime.clock.now();
+  }
+
+  private warnPersistence(message: string, taskId: string): void {
+    this.runtime.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
   }
 }
