@@ -158,6 +158,61 @@ describe('agent teams', () => {
     await runtime.shutdown();
   });
 
+  it('stops a team at its token budget with TOKEN_LIMIT', async () => {
+    const { runtime } = fixtureRuntime((request) => {
+      const last = request.messages.at(-1)!;
+      if (typeof last.content !== 'string' && last.content.some((block) => block.type === 'tool_result'))
+        return textReply('sent', { input: 40, output: 10 });
+      const me = JSON.stringify(request.messages[0]!.content).includes('You are \\"ping\\"');
+      return toolReply(
+        'SendMessage',
+        { to: me ? 'pong' : 'ping', message: 'again' },
+        { usage: { input: 40, output: 10 } },
+      );
+    });
+    const team = await runtime.createTeam({
+      lead: { agent: 'explore', name: 'ping' },
+      prompt: 'Rally.',
+      teammates: [{ name: 'pong', agent: 'explore' }],
+      tokenBudget: 500,
+    });
+    const result = await team.result;
+    expect(result).toMatchObject({ status: 'failed', terminateReason: 'TOKEN_LIMIT' });
+    expect(result.usage.total).toBeGreaterThanOrEqual(500);
+    await runtime.shutdown();
+  });
+
+  it('a member cannot reach another team', async () => {
+    const { runtime } = fixtureRuntime((request) => {
+      const results = request.messages.flatMap((message) =>
+        typeof message.content === 'string'
+          ? []
+          : message.content.filter((block) => block.type === 'tool_result'),
+      );
+      const red = JSON.stringify(request.messages[0]!.content).includes('agent team \\"red\\"');
+      return red && results.length === 0
+        ? toolReply('SendMessage', { to: 'zed', message: 'hi' })
+        : textReply('done');
+    });
+    const blue = await runtime.createTeam({
+      name: 'blue',
+      lead: 'explore',
+      prompt: 'Wait.',
+      teammates: [{ name: 'zed', agent: 'explore', prompt: 'Wait too.' }],
+    });
+    const red = await runtime.createTeam({
+      name: 'red',
+      lead: 'explore',
+      prompt: 'Go.',
+      teammates: [{ name: 'amy', agent: 'explore' }],
+    });
+    const [redResult, blueResult] = await Promise.all([red.result, blue.result]);
+    expect(redResult.messages).toEqual([]);
+    expect(blueResult.messages).toEqual([]);
+    expect(blueResult.members.find((member) => member.name === 'zed')!.spells).toBe(1);
+    await runtime.shutdown();
+  });
+
   it('cancelling the team, or its session, stops every member', async () => {
     const hanging = (_request: unknown, { signal }: { signal: AbortSignal }) =>
       new Promise<never>((_resolve, reject) =>
