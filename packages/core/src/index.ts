@@ -110,9 +110,11 @@ export type {
   TaskWorkspaceChange,
   TaskWorkspaceOutcome,
   TaskWorkspaceRecord,
+  TeamLink,
   TerminateReason,
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
+export { replayTeam, type TeamReplayOutcome, type TeamSpellReplay } from './replay/replay-team.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export { createRuntime, Runtime } from './runtime/create-runtime.js';
@@ -130,6 +132,23 @@ export type { TaskListFilter } from './runtime/task-table.js';
 export type { TaskWorkspaces } from './runtime/task-workspaces.js';
 export type { Skill } from './skills/skill.js';
 export { createMemoryStore } from './store/memory-store.js';
+export type {
+  CreateTeamOptions,
+  MemberState,
+  PlanRequest,
+  TeamConfig,
+  TeamEvent,
+  TeamEventType,
+  TeamHandle,
+  TeamMemberConfig,
+  TeamMessage,
+  TeammateOptions,
+  TeamResult,
+  TeamState,
+  TeamTask,
+  TeamTaskStatus,
+  TeamTerminateReason,
+} from './teams/index.js';
 export {
   defineTool,
   type Tool,

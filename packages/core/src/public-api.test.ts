@@ -41,6 +41,7 @@ describe('@troupe/core entry points', () => {
       'parsePermissionRule',
       'priceOf',
       'replayTask',
+      'replayTeam',
       'resolveModel',
       'textOf',
       'toolResultText',

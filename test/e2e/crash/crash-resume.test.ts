@@ -10,15 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const child = join(here, 'child.ts');
+const teamChild = join(here, 'team-child.ts');
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function start(scenario: string, phase: string, store: string, ledger: string) {
+  const script = scenario === 'team' ? teamChild : child;
   const proc = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', child, scenario, phase, store, ledger],
+    ['--conditions=source', '--import', 'tsx', script, scenario, phase, store, ledger],
     {
       cwd: here,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -152,4 +154,50 @@ describe('crash and resume across processes (SIGKILL)', () => {
       expect([...ends.entries()].filter(([, count]) => count !== 1)).toEqual([]);
     });
   }
+
+  it('an agent team killed mid write tool is restored in a new process: it finishes, nothing lost or doubled, and replays exactly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
+    dirs.push(dir);
+    const store = join(dir, 'store');
+    const ledger = join(dir, 'ledger.txt');
+    const first = start('team', 'run', store, ledger);
+    await first.waitFor('save');
+    kill(first.proc);
+    await first.exited;
+    const [interrupted] = readFileSync(ledger, 'utf8').split('\n');
+    expect(interrupted).toMatch(/ the report$/);
+
+    const second = start('team', 'restore', store, ledger);
+    const code = await second.exited;
+    expect(code, second.errors()).toBe(0);
+    const line = second
+      .output()
+      .split('\n')
+      .find((text) => text.startsWith('RESULT '))!;
+    const { result, replay, received } = JSON.parse(line.slice('RESULT '.length)) as {
+      result: {
+        status: string;
+        output: string;
+        tasks: { status: string }[];
+        messages: { id: string; to: string }[];
+      };
+      replay: { matches: boolean; differences: string[] };
+      received: Record<string, string[]>;
+    };
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('The report is written.');
+    expect(result.tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
+    // Every message reached its addressee once, in order, across the crash.
+    for (const member of ['lead', 'alice', 'bob', 'carol'])
+      expect(received[member] ?? [], member).toEqual(
+        result.messages.filter((message) => message.to === member).map((message) => message.id),
+      );
+    // The write interrupted by the kill was not run again (carol was told; her new call ran once).
+    const calls = readFileSync(ledger, 'utf8').split('\n').filter(Boolean);
+    expect(new Set(calls.map((call) => call.split(' ')[0])).size).toBe(calls.length);
+    expect(calls).toHaveLength(2);
+    expect(replay).toEqual({ matches: true, differences: [] });
+    // Each task (the team's and every spell) ended exactly once.
+    expect([...endsPerTask(store).values()].every((count) => count === 1)).toBe(true);
+  });
 });

@@ -86,6 +86,7 @@ export const specSchema = v.looseObject({
   workspace: v.optional(
     v.looseObject({ isolation: v.string(), path: v.string(), branch: v.optional(v.string()) }),
   ),
+  team: v.optional(v.looseObject({ teamId: v.string(), member: v.optional(v.string()) })),
 });
 
 export const statusRecordSchema = v.pipe(

@@ -1,4 +1,4 @@
-import type { TaskSummary } from './types.js';
+import type { TaskSpec, TaskSummary } from './types.js';
 
 /**
  * What every source of a task knows of it without running it: its spec (a runtime's table, a
@@ -31,4 +31,9 @@ export function factsOf(task: TaskFacts): TaskFacts {
   };
   if (task.parentTaskId) facts.parentTaskId = task.parentTaskId;
   return facts;
+}
+
+/** Whether `spec` is an agent team's own task (its team restores it; it never runs as a task). */
+export function isTeamTask(spec: TaskSpec): boolean {
+  return spec.team !== undefined && spec.team.member === undefined;
 }

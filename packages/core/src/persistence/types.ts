@@ -77,6 +77,17 @@ export interface TaskSpec {
   createdAt: number;
   /** The task's own workspace, when its agent asks for one (`isolation`): see `TaskWorkspaces`. */
   workspace?: TaskWorkspaceRecord;
+  /** A team's own task (`{ teamId }`), or a working spell of one of its members (`{ teamId, member }`). */
+  team?: TeamLink;
+}
+
+/**
+ * A task's link to an agent team (`runtime.createTeam`): the team's own task has only `teamId` (its
+ * journal holds the team's events); a member's spell names the member too.
+ */
+export interface TeamLink {
+  teamId: string;
+  member?: string;
 }
 
 /** What a task produced. `handle.result` resolves to this; it never rejects for task failures. */

@@ -12,7 +12,9 @@ import type {
   TaskSpec,
   TaskStore,
   TaskWorkspaceRecord,
+  TeamLink,
 } from '../persistence/types.js';
+import type { CreateTeamOptions, TeamHandle } from '../teams/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
@@ -32,7 +34,6 @@ import type { SpawnOptions } from './spawn-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskClient, TaskHistoryPage } from './task-client.js';
 import type { TaskHandle } from './task-handle.js';
-import { createTaskId } from './task-id.js';
 import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import type { TaskRun } from './task-run.js';
 import type { TaskListFilter } from './task-table.js';
@@ -58,7 +59,6 @@ export class Runtime implements TaskClient {
   readonly keylessTasks: Set<string>;
   /** The owners of its concepts, wired to each other (`runtime-parts.ts`). */
   private readonly parts: RuntimeParts;
-  private readonly createId: () => string;
 
   constructor(options: RuntimeOptions) {
     if (!options || typeof options.model?.generate !== 'function') {
@@ -74,7 +74,6 @@ export class Runtime implements TaskClient {
     this.store = parts.store;
     this.clock = parts.clock;
     this.keylessTasks = parts.keylessTasks;
-    this.createId = options.createId ?? createTaskId;
   }
 
   /** Starts a sub-agent task (queued if `maxConcurrent` are running). Throws on bad input. */
@@ -101,12 +100,44 @@ export class Runtime implements TaskClient {
     return info && !isFinalStatus(info.status) ? info.status : undefined;
   }
 
-  /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`). */
+  /**
+   * Starts an agent team: a lead and named teammates, each a long-lived member whose working spells
+   * are tasks of this runtime, sharing a mailbox (`SendMessage`) and a task list (`TaskCreate`,
+   * `TaskUpdate`, `TaskList`, `TaskGet`). The lead starts on `prompt`; the team ends when no member
+   * works and no message waits (its output is the lead's last answer), at its message limit or
+   * token budget, or when cancelled. Journaled: `restore()` brings it back. Rejects on bad options.
+   * The teams' code is loaded at the first team. See `docs/decisions/2026-11-26-agent-teams.md`.
+   */
+  async createTeam(options: CreateTeamOptions): Promise<TeamHandle> {
+    this.assertRunning();
+    const teams = await this.parts.teams.load();
+    this.assertRunning();
+    return teams.create(options);
+  }
+
+  /** A team this runtime created or restored, by id. */
+  team(teamId: string): TeamHandle | undefined {
+    return this.parts.teams.loaded?.get(teamId);
+  }
+
+  /** @internal `spawn` that may also continue an earlier conversation (`task` with `resume`), or be a team member's spell. */
   spawnInternal(
-    options: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string },
+    options: SpawnOptions & {
+      history?: Message[];
+      fork?: ForkSource;
+      followUpOf?: string;
+      team?: TeamLink;
+      taskId?: string;
+    },
   ): TaskHandle {
     this.assertRunning();
-    const { spec, registry } = prepareTask(this, options, this.createId());
+    // A team names its members' spells itself (the id is journaled before the spell starts).
+    if (typeof options === 'object' && options !== null && options.taskId !== undefined) {
+      const { taskId, ...rest } = options;
+      const { spec, registry } = prepareTask(this, rest, taskId);
+      return this.parts.launcher.submit(spec, registry);
+    }
+    const { spec, registry } = prepareTask(this, options, this.parts.createId());
     return this.parts.launcher.submit(spec, registry);
   }
 
@@ -136,10 +167,9 @@ export class Runtime implements TaskClient {
    */
   async fork(taskId: string, options: ForkOptions): Promise<TaskHandle> {
     this.assertRunning();
-    const id = this.createId();
-    // Loaded at the first fork: a host that never forks (a web page at start) does not load it.
+    // Loaded when first used: a runtime that never forks (a browser app's first page) does not carry it.
     const { planFork, recordFork } = await import('./fork-task.js');
-    const plan = await planFork(this, taskId, options, id);
+    const plan = await planFork(this, taskId, options, this.parts.createId());
     this.assertRunning();
     const { spec } = plan;
     const registry = this.parts.tooling.registryForSpec(spec);
@@ -259,6 +289,7 @@ export class Runtime implements TaskClient {
 
   /** Cancels every queued and running task of a session. Returns how many. */
   cancelSession(sessionKey: string, reason?: string): number {
+    this.parts.teams.loaded?.cancelSession(sessionKey);
     const count = this.parts.table.activeInSession(sessionKey);
     this.parts.supervisor.send(
       reason
@@ -334,6 +365,7 @@ export class Runtime implements TaskClient {
     if (this.parts.stopped) return;
     // Sessions' main-agent runs are not persisted: they end with the runtime.
     this.parts.sessions.closeAll();
+    this.parts.teams.loaded?.shutdown(options.keepTasks === true);
     if (!options.keepTasks) {
       for (const info of this.parts.table.list({ active: true }, this.clock.now()))
         this.cancel(info.id, 'The runtime shut down.');

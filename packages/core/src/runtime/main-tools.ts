@@ -9,6 +9,7 @@ import type { AgentCatalog } from './agent-catalog.js';
 import { refusedAgent } from './agent-task-fields.js';
 import type { ForkSource } from './cache-fork.js';
 import type { FollowUpOptions } from './follow-up.js';
+import { foregroundResult } from './foreground-task.js';
 import { createSendMessageTool } from './send-message-tool.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
@@ -201,13 +202,7 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
         if (input.run_in_background) {
           return `Started task ${handle.id} in the background (agent: ${input.subagent_type}). You will be told when it finishes; you can also check it with task_status.`;
         }
-        const onAbort = () => runtime.cancel(handle.id, 'The calling agent was cancelled.');
-        context.signal.addEventListener('abort', onAbort, { once: true });
-        try {
-          return taskToolAnswer(await handle.result);
-        } finally {
-          context.signal.removeEventListener('abort', onAbort);
-        }
+        return taskToolAnswer(await foregroundResult(runtime, handle, context.signal));
       },
     });
   const task = followAgents(runtime, buildTask);

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { LimitError, TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
-import type { TaskLimits, TaskSpec, TaskWorkspaceRecord } from '../persistence/types.js';
+import type { TaskLimits, TaskSpec, TaskWorkspaceRecord, TeamLink } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentCatalog } from './agent-catalog.js';
@@ -68,15 +68,15 @@ const MAIN_TIMEOUT_MS = 24 * 3_600_000;
  */
 export function prepareTask(
   runtime: TaskPlanner,
-  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string },
+  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string; team?: TeamLink },
   taskId: string,
   main?: MainAgentRun,
 ): { spec: TaskSpec; registry: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
-  const { history, fork, followUpOf } = raw;
+  const { history, fork, followUpOf, team } = raw;
   let rest: SpawnOptions = raw;
-  if ('history' in raw || 'fork' in raw || 'followUpOf' in raw) {
-    const { history: _history, fork: _fork, followUpOf: _followUpOf, ...others } = raw;
+  if ('history' in raw || 'fork' in raw || 'followUpOf' in raw || 'team' in raw) {
+    const { history: _history, fork: _fork, followUpOf: _followUpOf, team: _team, ...others } = raw;
     rest = others;
   }
   const options = parseSpawnOptions(rest);
@@ -158,6 +158,7 @@ export function prepareTask(
   };
   if (parent) spec.parentTaskId = parent.spec.taskId;
   if (followUpOf !== undefined) spec.followUpOf = followUpOf;
+  if (team !== undefined) spec.team = team;
   if (deadlineCap !== undefined) spec.deadlineCap = deadlineCap;
   if (options.input !== undefined) spec.input = options.input;
   if (definition.outputSchema) spec.outputSchema = definition.outputSchema;

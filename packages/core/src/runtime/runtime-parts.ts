@@ -4,11 +4,13 @@ import { TroupeError } from '../errors.js';
 import type { SubagentMachine } from '../machines/subagent-machine.js';
 import type { TaskStore } from '../persistence/types.js';
 import { createMemoryStore } from '../store/memory-store.js';
+import type { TeamRuntime } from '../teams/team-runtime.js';
 import type { Tool } from '../tools/define-tool.js';
 import { assertNoShadowedMainTool, assertUniqueToolNames } from '../tools/tool-registry.js';
 import { AgentCatalog } from './agent-catalog.js';
 import { ApprovalCoordinator } from './approvals.js';
 import { RuntimeEmitter } from './emitter.js';
+import { LazyTeams } from './lazy-teams.js';
 import { createMainTools, type MainToolsRuntime } from './main-tools.js';
 import type { RunHost } from './run-host.js';
 import { type SupervisorActor, startActorSystem } from './runtime-actors.js';
@@ -16,6 +18,7 @@ import { type RuntimeLimits, runtimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { SessionHosting } from './session-hosting.js';
 import { startContextOf } from './start-context.js';
+import { createTaskId } from './task-id.js';
 import { TaskLauncher } from './task-launcher.js';
 import { TaskRestorer } from './task-restorer.js';
 import { TaskSettler } from './task-settler.js';
@@ -41,6 +44,10 @@ export class RuntimeParts {
   readonly baseTools: readonly Tool[];
   /** Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks = new Set<string>();
+  /** Task id generator (ids must be unique per store). */
+  readonly createId: () => string;
+  /** Agent teams, loaded at the first team created or restored. */
+  readonly teams: LazyTeams;
   readonly approvals: ApprovalCoordinator;
   readonly workspaceKeeper: WorkspaceKeeper;
   /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
@@ -61,12 +68,14 @@ export class RuntimeParts {
 
   constructor(
     readonly options: RuntimeOptions,
-    runtime: MainToolsRuntime,
+    runtime: MainToolsRuntime & TeamRuntime,
   ) {
     this.limits = runtimeLimits(options.limits);
     const clock = options.clock ?? systemClock;
     this.clock = clock;
     this.store = options.store ?? createMemoryStore();
+    const createId = options.createId ?? createTaskId;
+    this.createId = createId;
     this.baseTools = options.tools ?? [];
     assertUniqueToolNames(this.baseTools);
     const agents = new AgentCatalog(options.agents ?? [], options.models ?? {});
@@ -81,6 +90,8 @@ export class RuntimeParts {
       emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
     );
     this.mainTools = createMainTools(runtime);
+    const teams = new LazyTeams(runtime, () => createId());
+    this.teams = teams;
     assertNoShadowedMainTool(this.baseTools, this.mainTools);
     this.tooling = new TaskTooling(this);
     const settler = new TaskSettler(this);
@@ -92,7 +103,8 @@ export class RuntimeParts {
       emitter,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
-      dispositionFor: (spec, tool, access) => approvals.dispositionFor(spec, tool, access),
+      dispositionFor: (spec, tool, access) =>
+        teams.loaded?.disposition(spec, access) ?? approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),
       recordStatus: (taskId, event) => settler.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>

@@ -4,6 +4,7 @@ import type { TaskResult } from '../persistence/types.js';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 import { refusedAgent } from './agent-task-fields.js';
 import type { FollowUpOptions } from './follow-up.js';
+import { foregroundResult } from './foreground-task.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
 import type { TaskRun } from './task-run.js';
@@ -62,13 +63,7 @@ export function createSendMessageTool(
       }
       if (run_in_background)
         return `Continuing in the background as task ${handle.id}. You will be told when it finishes.`;
-      const onAbort = () => runtime.cancel(handle.id, 'The calling agent was cancelled.');
-      context.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        return answer(await handle.result);
-      } finally {
-        context.signal.removeEventListener('abort', onAbort);
-      }
+      return answer(await foregroundResult(runtime, handle, context.signal));
     },
   });
 }

@@ -6,6 +6,7 @@ import { queuedRecord } from '../persistence/task-documents.js';
 import type { TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { LazyTeams } from './lazy-teams.js';
 import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
 import type { SubagentRef } from './subagent-snapshot.js';
@@ -31,6 +32,7 @@ export interface LauncherHost {
   readonly runHost: RunHost;
   readonly settler: TaskSettler;
   readonly tooling: TaskTooling;
+  readonly teams: LazyTeams;
   readonly supervisor: SupervisorActor;
 }
 
@@ -91,7 +93,8 @@ export class TaskLauncher {
     const { table, emitter, tooling, settler } = this.host;
     const entry = table.get(taskId);
     if (!entry || !ref) return;
-    const registry = tooling.registryAtStart(entry.registry, entry.spec);
+    const own = tooling.registryAtStart(entry.registry, entry.spec);
+    const registry = this.host.teams.loaded?.registryFor(own, entry.spec) ?? own;
     const run = new TaskRun(this.host.runHost, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
     settler.record(taskId, entry.restore ? 'task.resumed' : 'task.started');

@@ -4,8 +4,11 @@ import type { SubagentMachine } from '../machines/subagent-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
+import { isTeamTask } from '../persistence/task-facts.js';
 import type { StoreWarning, TaskStore } from '../persistence/types.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { LazyTeams } from './lazy-teams.js';
+import type { OwnerWatch } from './owner-watch.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
 import type { TaskLauncher } from './task-launcher.js';
 import { corruptBeforeRestore } from './task-results.js';
@@ -34,6 +37,8 @@ export interface RestorerHost {
   readonly launcher: TaskLauncher;
   readonly settler: TaskSettler;
   readonly tooling: TaskTooling;
+  /** Agent teams: restored before their members' spells. */
+  readonly teams: LazyTeams;
   /** The subagent machine with real effects: a restored snapshot's logic is cut from it. */
   readonly subagent: SubagentMachine;
   /** True once the runtime has shut down. */
@@ -49,13 +54,15 @@ export interface RestorerHost {
  */
 export class TaskRestorer {
   /** Unfinished tasks the store said another live runtime runs: resumed here once it is gone. */
-  private readonly ownedElsewhere = new Set<string>();
-  private ownerCheckMs = 2_000;
-  private ownerCheck: { handle: unknown } | undefined;
+  readonly ownedElsewhere = new Set<string>();
+  /** How often the store is asked again about them, in ms (0: never). */
+  ownerCheckMs = 2_000;
+  /** Their watch, loaded when the store first reports such a task. */
+  private watch: OwnerWatch | undefined;
   /** The restore run in progress, shared by calls for the same task ids. */
   private restoring: { key: string; promise: Promise<RestoreOutcome> } | undefined;
 
-  constructor(private readonly host: RestorerHost) {}
+  constructor(readonly host: RestorerHost) {}
 
   /** See `Runtime.restore`. Rejects with a `ValidationError` for an `ownerCheckMs` that is not a number ≥ 0. */
   restore(options: RestoreOptions): Promise<RestoreOutcome> {
@@ -84,43 +91,8 @@ export class TaskRestorer {
 
   /** Stops watching the tasks other runtimes run (the runtime shuts down). */
   stop(): void {
-    if (this.ownerCheck) this.host.clock.clearTimeout(this.ownerCheck.handle);
-    this.ownerCheck = undefined;
+    this.watch?.stop();
     this.ownedElsewhere.clear();
-  }
-
-  /** Asks the store again about {@link ownedElsewhere} in `ownerCheckMs` (an unreferenced timer). */
-  private watchOwners(): void {
-    const { clock, store, emitter } = this.host;
-    if (this.host.stopped || this.ownerCheck || this.ownedElsewhere.size === 0 || this.ownerCheckMs === 0)
-      return;
-    const handle = clock.setTimeout(() => {
-      this.ownerCheck = undefined;
-      if (this.host.stopped || this.ownedElsewhere.size === 0) return;
-      const watched = [...this.ownedElsewhere];
-      // A store that can say cheaply who still runs what is asked first; the restore that follows
-      // checks again under the lock.
-      const check: Promise<unknown> = store.tasksRunElsewhere
-        ? store.tasksRunElsewhere(watched).then((still) => {
-            const running = new Set(still);
-            const gone = watched.filter((id) => !running.has(id));
-            if (gone.length) return this.restore({ taskIds: gone });
-            this.watchOwners();
-            return undefined;
-          })
-        : this.restore({ taskIds: watched });
-      check.catch((error: unknown) => {
-        if (this.host.stopped) return;
-        emitter.emit('runtime.warning', {
-          code: 'PERSISTENCE_FAILED',
-          message: `Could not check whether the runtimes running tasks ${[...this.ownedElsewhere].join(', ')} are gone: ${describeThrown(error)}; checking again in ${this.ownerCheckMs} ms.`,
-        });
-        this.watchOwners();
-      });
-    }, this.ownerCheckMs);
-    // A host that is otherwise done exits: the watch alone never keeps the process up.
-    (handle as { unref?: () => void } | undefined)?.unref?.();
-    this.ownerCheck = { handle };
   }
 
   private async restoreOnce(options: { taskIds?: readonly string[] }): Promise<RestoreOutcome> {
@@ -132,10 +104,14 @@ export class TaskRestorer {
     const restored: string[] = [];
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const elsewhere = new Set(locked?.runElsewhere ?? []);
+    // Teams first: their restored spells find them when they call a team tool.
+    const teams = !only && tasks.some((task) => task.spec.team) ? await this.host.teams.load() : undefined;
+    await teams?.load(tasks);
     const pending = tasks
       .filter(
         (task) =>
           !task.result &&
+          !isTeamTask(task.spec) &&
           !isFinalStatus(task.status) &&
           !elsewhere.has(task.spec.taskId) &&
           (!only || only.has(task.spec.taskId)),
@@ -149,7 +125,12 @@ export class TaskRestorer {
       if (elsewhere.has(id) && (!only || only.has(id)) && !task.result && !isFinalStatus(task.status))
         this.ownedElsewhere.add(id);
     }
-    this.watchOwners();
+    if (this.ownedElsewhere.size && this.ownerCheckMs !== 0 && !this.watch) {
+      // Only a store several runtimes share reports such tasks: the watch is loaded then.
+      const { OwnerWatch } = await import('./owner-watch.js');
+      this.watch ??= new OwnerWatch(this);
+    }
+    this.watch?.arm();
     for (const task of pending) {
       const spec = task.spec;
       if (table.get(spec.taskId)) continue;
@@ -189,6 +170,7 @@ export class TaskRestorer {
         plan.snapshot === undefined ? undefined : restoredLogic(this.host.subagent, plan.snapshot);
       this.host.launcher.submit(spec, registry, { logic, journalLength: plan.journalLength });
     }
+    if (teams && !this.host.stopped) await teams.resume(tasks);
     return { restored, warnings };
   }
 }

@@ -1,0 +1,101 @@
+import { TroupeError } from '../errors.js';
+import type { Message } from '../model/types.js';
+import type { TaskResult, TaskStore } from '../persistence/types.js';
+import { deliveredIds, idsInText } from '../teams/mailbox.js';
+import { teamConfigOf, teamEventsOf, teamResultOf, teamTaskResult } from '../teams/team-documents.js';
+import { applyTeamEvent, initialTeamState, type TeamState } from '../teams/team-state.js';
+import type { TeamResult } from '../teams/team-types.js';
+import { firstDifference } from './first-difference.js';
+import { type ReplayOutcome, replayTask } from './replay-task.js';
+
+/** One spell of a replayed team: its member and its own replay. */
+export interface TeamSpellReplay {
+  taskId: string;
+  member: string;
+  outcome: ReplayOutcome;
+}
+
+/** The outcome of {@link replayTeam}. */
+export interface TeamReplayOutcome {
+  /** The team's state folded from its journal. */
+  state: TeamState;
+  /** The team's result, when the journal reaches its end. */
+  result: TeamResult | undefined;
+  /** The team task's stored result, if it ended. */
+  recorded: TaskResult | undefined;
+  /** Every spell, in the order the team started them, each replayed from its own journal. */
+  spells: TeamSpellReplay[];
+  /**
+   * True when the fold reproduces the stored result, every spell replays exactly, and every spell
+   * received exactly the messages the team's journal says it delivered, in that order.
+   */
+  matches: boolean;
+  /** What differed, one line each. */
+  differences: string[];
+}
+
+/**
+ * Replays a stored team: its journal of team events is folded again (the mailbox, the task list,
+ * the plan approvals, the spells), every member's spell is replayed from its own journal
+ * (`replayTask`), and the message interleaving is checked: the messages each spell was started
+ * with and steered, in order, must be the ones the team journaled for it. No model, no tool.
+ * Throws `TASK_NOT_FOUND` for an id that is not a stored team.
+ */
+export async function replayTeam(store: TaskStore, teamId: string): Promise<TeamReplayOutcome> {
+  const task = await store.getTask(teamId);
+  const config = task ? teamConfigOf(task.spec) : undefined;
+  if (!task || !config || task.spec.team?.member !== undefined)
+    throw new TroupeError('TASK_NOT_FOUND', `No team "${teamId}" in the store.`);
+  const events = teamEventsOf((await store.loadJournal(teamId)).entries);
+  let state = initialTeamState(teamId, config);
+  for (const event of events) state = applyTeamEvent(state, event);
+  const differences: string[] = [];
+  const result = state.ended ? teamResultOf(state) : undefined;
+  const recorded = task.result ?? (await store.loadResult(teamId));
+  if (recorded && result) {
+    const replayed = teamTaskResult(result, recorded.durationMs);
+    const difference = firstDifference(recorded, replayed);
+    if (difference)
+      differences.push(
+        `the team's result differs at ${difference.text}: stored ${JSON.stringify(difference.recorded)}, replayed ${JSON.stringify(difference.replayed)}`,
+      );
+  } else if (recorded && !result)
+    differences.push('the team ended in the store, but its journal does not reach its end');
+  const spells: TeamSpellReplay[] = [];
+  for (const event of events) {
+    if (event.type !== 'team.spell.started') continue;
+    const spell = await store.getTask(event.taskId);
+    if (!spell) {
+      differences.push(`spell ${event.taskId} of ${event.member} is not in the store`);
+      continue;
+    }
+    const outcome = await replayTask(store, event.taskId);
+    spells.push({ taskId: event.taskId, member: event.member, outcome });
+    if (!outcome.matches)
+      differences.push(`spell ${event.taskId} of ${event.member}: ${outcome.differences.join('; ')}`);
+    const first = spell.spec.messages.at(-1);
+    const received = [
+      ...(first ? deliveredIds([first as Message]) : []),
+      ...outcome.steps.flatMap((step) =>
+        step.event.type === 'task.steered' ? idsInText(step.event.text) : [],
+      ),
+    ];
+    // A message steered as the spell ended never reached it: the team took it back (`returned`).
+    const returned = new Set(
+      events.flatMap((other) =>
+        other.type === 'team.spell.ended' && other.taskId === event.taskId ? (other.returned ?? []) : [],
+      ),
+    );
+    const journaled = [
+      ...event.messageIds,
+      ...events.flatMap((other) =>
+        other.type === 'team.delivered' && other.taskId === event.taskId ? other.messageIds : [],
+      ),
+    ].filter((id) => !returned.has(id) || received.includes(id));
+    if (JSON.stringify(received) !== JSON.stringify(journaled))
+      differences.push(
+        `spell ${event.taskId} of ${event.member} received messages ${JSON.stringify(received)}; the team journaled ${JSON.stringify(journaled)}`,
+      );
+  }
+  return { state, result, recorded, spells, matches: differences.length === 0, differences };
+}
