@@ -182,6 +182,23 @@ describe('agent teams', () => {
     await runtime.shutdown();
   });
 
+  it("ends failed with the lead's reason when the lead's last spell failed", async () => {
+    const { runtime } = fixtureRuntime((request) => {
+      if (JSON.stringify(request.messages[0]!.content).includes('You are \\"team-lead\\"'))
+        return toolReply('TaskList', {});
+      return textReply('idle');
+    });
+    const team = await runtime.createTeam({
+      lead: 'explore',
+      prompt: 'Loop.',
+      teammates: [{ name: 'amy', agent: 'explore' }],
+    });
+    const result = await team.result;
+    expect(result).toMatchObject({ status: 'failed', terminateReason: 'MAX_TURNS' });
+    expect(result.message).toContain("The lead's last spell ended failed (MAX_TURNS)");
+    await runtime.shutdown();
+  });
+
   it('a member cannot reach another team', async () => {
     const { runtime } = fixtureRuntime((request) => {
       const results = request.messages.flatMap((message) =>
@@ -219,7 +236,8 @@ describe('agent teams', () => {
         signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
       );
     for (const how of ['team', 'session'] as const) {
-      const { runtime } = fixtureRuntime(hanging);
+      // Working members count against maxConcurrent like any task: two run, the third waits.
+      const { runtime } = fixtureRuntime(hanging, { limits: { maxConcurrent: 2 } });
       const team = await runtime.createTeam({
         lead: 'explore',
         prompt: 'Go.',
@@ -231,6 +249,8 @@ describe('agent teams', () => {
       });
       await settle();
       expect(runtime.list({ active: true, sessionKey: 's1' })).toHaveLength(3);
+      expect(runtime.list({ status: 'running' })).toHaveLength(2);
+      expect(runtime.list({ status: 'queued' })).toHaveLength(1);
       if (how === 'team') team.cancel('Enough.');
       else runtime.cancelSession('s1');
       const result = await team.result;
