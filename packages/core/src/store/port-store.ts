@@ -16,7 +16,7 @@ import type {
 } from '../persistence/types.js';
 import { journalInOrder } from './journal-order.js';
 import { PendingWrites } from './pending-writes.js';
-import type { MaybePromise, StoragePort } from './storage-port.js';
+import type { MaybePromise, PortNotice, StoragePort } from './storage-port.js';
 import { TaskIndex } from './task-index.js';
 
 /** Options of {@link createTaskStore}. */
@@ -42,12 +42,29 @@ export interface TaskStoreOptions {
    * happens — background writes included; `flush()` rejects with the first of them too.
    */
   onError?: (error: PersistenceError) => void;
+  /**
+   * Which tasks this store may still write for: every write for a task it refuses is dropped, as
+   * is a notice about it (a cluster worker's tasks since claimed by another worker). Asked at each
+   * write; default: every task.
+   */
+  writeFilter?: (taskId: string) => boolean;
+  /**
+   * Tries a failed write again on its own, `firstDelayMs` after the failure, doubling up to
+   * `maxDelayMs`, until it lands (a server that was away): once it has, `flush()` no longer
+   * reports the failure. Default: a failed write waits for the next write or `flush()`.
+   */
+  retry?: { firstDelayMs: number; maxDelayMs: number };
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
 export interface PortStore extends TaskStore {
   /** Hands everything buffered to the port now; synchronous when the port is. Errors wait for `flush()`. */
   flushNow(): MaybePromise<void>;
+  /**
+   * Publishes `notice` with the next flush, once every write accepted before it is stored (see
+   * `PortNotice`). Dropped when the store is closed or the write filter refuses its task.
+   */
+  notify(notice: PortNotice): void;
   /** The last status record of each task that never ended, from the status log as it is now. */
   unfinishedRecords(): Promise<ReadonlyMap<string, TaskStatusRecord>>;
   /** Flushes, then refuses further writes. */
@@ -67,6 +84,12 @@ class PortTaskStore implements PortStore {
   private documentsTimer: Timer | undefined;
   private inFlight: Promise<void> | undefined;
   private failure: PersistenceError | undefined;
+  /** Whether {@link failure} is a write kept to be tried again (not one refused for good). */
+  private failureKept = false;
+  /** Problems reported so far: a retry that adds none has landed. */
+  private problems = 0;
+  private retryTimer: Timer | undefined;
+  private retryDelayMs = 0;
   private closed = false;
 
   constructor(
@@ -83,9 +106,11 @@ class PortTaskStore implements PortStore {
     }
     this.flushDelayMs = options.flushDelayMs ?? 0;
     this.snapshotDelayMs = options.snapshotDelayMs ?? 100;
+    const retry = options.retry ? { ...options.retry } : {};
     for (const [name, value] of Object.entries({
       flushDelayMs: this.flushDelayMs,
       snapshotDelayMs: this.snapshotDelayMs,
+      ...retry,
     })) {
       if (!Number.isFinite(value) || value < 0) {
         throw new RangeError(`Task store option ${name} must be a number ≥ 0; got ${String(value)}.`);
@@ -100,27 +125,35 @@ class PortTaskStore implements PortStore {
   }
 
   appendStatus(record: TaskStatusRecord): void {
-    this.accept(record.taskId);
+    if (!this.accept(record.taskId)) return;
     this.pending.addStatus(record);
     this.schedule(false);
   }
 
   appendJournal(taskId: string, entry: JournalEntry): void {
-    this.accept(taskId);
+    if (!this.accept(taskId)) return;
     this.pending.addJournal(taskId, entry);
     this.schedule(false);
   }
 
   saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
-    this.accept(taskId);
+    if (!this.accept(taskId)) return;
     this.pending.addSnapshot(taskId, produce);
     this.schedule(true);
   }
 
   saveResult(document: TaskResultDocument): void {
     const taskId = this.accept(document.result?.taskId);
+    if (taskId === undefined) return;
     this.pending.addResult(taskId, document);
     this.schedule(true);
+  }
+
+  notify(notice: PortNotice): void {
+    if (this.closed) return;
+    if (notice.taskId !== undefined && this.options.writeFilter?.(notice.taskId) === false) return;
+    this.pending.addNotice(notice);
+    this.schedule(false);
   }
 
   async flush(): Promise<void> {
@@ -133,6 +166,7 @@ class PortTaskStore implements PortStore {
 
   async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
     await this.flushNow();
+    if (this.port.history?.all) return this.port.history.all();
     const { records, warnings } = await this.port.readStatus();
     return { tasks: [...foldStatusRecords(records).values()], warnings };
   }
@@ -186,10 +220,14 @@ class PortTaskStore implements PortStore {
       );
     }
     await this.flush();
-    await this.index.refresh();
     const removed = new Set<string>();
-    for (const summary of this.index.summaries())
-      if (isFinalStatus(summary.status) && summary.updatedAt < olderThan) removed.add(summary.taskId);
+    if (this.port.history?.endedBefore)
+      for (const taskId of await this.port.history.endedBefore(olderThan)) removed.add(taskId);
+    else {
+      await this.index.refresh();
+      for (const summary of this.index.summaries())
+        if (isFinalStatus(summary.status) && summary.updatedAt < olderThan) removed.add(summary.taskId);
+    }
     await this.port.remove(removed);
     this.index.forget(removed);
     return removed.size;
@@ -205,6 +243,8 @@ class PortTaskStore implements PortStore {
     if (this.closed) return;
     await this.flush().finally(() => {
       this.closed = true;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
     });
   }
 
@@ -226,14 +266,14 @@ class PortTaskStore implements PortStore {
 
   /** One write at a time: a write asked for while one is in flight runs after it. */
   private write(documents: boolean): MaybePromise<void> {
-    const run = () => this.pending.write(documents, (error) => this.keep(error));
+    const run = () => this.pending.write(documents, (error, kept) => this.keep(error, kept));
     if (this.inFlight) return this.track(this.inFlight.then(run));
     const done = run();
     return done === undefined ? undefined : this.track(done);
   }
 
   private track(done: Promise<void>): Promise<void> {
-    const tracked = done.catch((error: unknown) => this.keep(error as PersistenceError));
+    const tracked = done.catch((error: unknown) => this.keep(error as PersistenceError, false));
     this.inFlight = tracked;
     void tracked.then(() => {
       if (this.inFlight === tracked) this.inFlight = undefined;
@@ -241,13 +281,40 @@ class PortTaskStore implements PortStore {
     return tracked;
   }
 
-  private keep(error: PersistenceError): void {
-    this.failure ??= error;
+  private keep(error: PersistenceError, kept: boolean): void {
+    this.problems++;
+    if (!this.failure) {
+      this.failure = error;
+      this.failureKept = kept;
+    } else if (!kept) this.failureKept = false;
+    if (kept) this.retryLater();
     try {
       this.options.onError?.(error);
     } catch {
       // A listener that throws must not break the store's writes.
     }
+  }
+
+  /** With the `retry` option: the kept writes again after a delay (doubling), until they land. */
+  private retryLater(): void {
+    const retry = this.options.retry;
+    if (!retry || this.closed || this.retryTimer !== undefined) return;
+    this.retryDelayMs = Math.min(
+      this.retryDelayMs ? this.retryDelayMs * 2 : retry.firstDelayMs,
+      retry.maxDelayMs,
+    );
+    const timer = setTimeout(() => {
+      this.retryTimer = undefined;
+      const problems = this.problems;
+      void Promise.resolve(this.flushNow()).then(() => {
+        if (this.problems !== problems || !this.pending.empty) return;
+        // Everything kept has landed: the failure is no longer one.
+        this.retryDelayMs = 0;
+        if (this.failureKept) this.failure = undefined;
+      });
+    }, this.retryDelayMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.retryTimer = timer;
   }
 
   private schedule(documents: boolean): void {
@@ -272,7 +339,8 @@ class PortTaskStore implements PortStore {
     } else this.cancelLines = this.soon(() => this.flushLines());
   }
 
-  private accept(taskId: unknown): string {
+  /** The task id of a write, checked; undefined when the write filter drops the write. */
+  private accept(taskId: unknown): string | undefined {
     if (this.closed) {
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
@@ -280,7 +348,8 @@ class PortTaskStore implements PortStore {
         { path: this.port.location },
       );
     }
-    return this.check(taskId);
+    const checked = this.check(taskId);
+    return this.options.writeFilter?.(checked) === false ? undefined : checked;
   }
 
   private check(taskId: unknown): string {
@@ -323,6 +392,7 @@ export function createTaskStore(port: StoragePort, options: TaskStoreOptions = {
     loadResult: (taskId) => store.loadResult(taskId),
     prune: (options) => store.prune(options),
     flushNow: () => store.flushNow(),
+    notify: (notice) => store.notify(notice),
     unfinishedRecords: () => store.unfinishedRecords(),
     close: () => store.close(),
   };
