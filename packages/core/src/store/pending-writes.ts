@@ -87,13 +87,19 @@ export class PendingWrites {
 
   /**
    * Hands the buffered writes to the port (with `documents`, snapshots and results too), and
-   * reports problems to `report`. Synchronous when the port is.
+   * reports problems to `reportProblem`. Synchronous when the port is.
    */
-  write(documents: boolean, report: WriteReport): MaybePromise<void> {
+  write(documents: boolean, reportProblem: WriteReport): MaybePromise<void> {
     if (this.empty) return;
     const port = this.port;
-    if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, report);
+    if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, reportProblem);
     const steps: (() => MaybePromise<void>)[] = [];
+    /** Whether a write of this flush failed (and waits to be tried again). */
+    let failed = false;
+    const report: WriteReport = (error, kept) => {
+      if (kept) failed = true;
+      reportProblem(error, kept);
+    };
     const journals = this.journals;
     this.journals = new Map();
     for (const [taskId, entries] of journals)
@@ -143,20 +149,16 @@ export class PendingWrites {
         ),
       );
     }
-    if (this.notices.length > 0) {
+    const publish = port.publish?.bind(port);
+    if (this.notices.length > 0 && !publish) this.notices = [];
+    if (this.notices.length > 0 && publish) {
       const notices = this.notices;
       this.notices = [];
-      const publish = port.publish?.bind(port);
-      if (publish)
-        steps.push(() =>
-          this.attempt(
-            () => publish(notices),
-            () => {
-              this.notices = [...notices, ...this.notices];
-            },
-            report,
-          ),
-        );
+      const keep = () => {
+        this.notices = [...notices, ...this.notices];
+      };
+      // A notice follows the writes before it: when one of them failed, it waits with them.
+      steps.push(() => (failed ? keep() : this.attempt(() => publish(notices), keep, report)));
     }
     if (port.endFlush) {
       const end = port.endFlush.bind(port);

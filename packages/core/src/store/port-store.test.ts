@@ -7,8 +7,15 @@ import type {
   TaskStatusRecord,
 } from '../persistence/types.js';
 import { createTaskStore, type PortStore } from './port-store.js';
-import type { StatusRead, StorageReads, WritesOneByOne } from './storage-port.js';
+import type {
+  PortNotice,
+  StatusRead,
+  StorageReads,
+  TaskHistoryIndex,
+  WritesOneByOne,
+} from './storage-port.js';
 import {
+  finishedRecord,
   journalEntryOf,
   queuedRecord,
   resultOf,
@@ -60,6 +67,10 @@ class AsyncPort implements StorageReads<number>, WritesOneByOne {
   }
   putResult(taskId: string, document: TaskResultDocument) {
     return this.write('result', () => this.results.set(taskId, document));
+  }
+  notices: PortNotice[] = [];
+  publish(notices: readonly PortNotice[]) {
+    return this.write('notices', () => this.notices.push(...notices));
   }
   async readStatus(position = 0): Promise<StatusRead<number>> {
     await later();
@@ -155,5 +166,86 @@ describe('createTaskStore over an asynchronous port', () => {
     await expect(store.flush()).rejects.toThrow('snapshot of t1: cyclic context');
     await store.flush();
     expect((await store.getTask('t1'))?.status).toBe('queued');
+  });
+});
+
+describe("createTaskStore's extension points", () => {
+  it('publishes notices after the writes accepted before them, and keeps them with a failed write', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port, { snapshotDelayMs: 0 });
+    store.appendStatus(queuedRecord('t1'));
+    store.notify({ channel: 'events', taskId: 't1', payload: 'queued' });
+    port.failNext = 1;
+    await expect(store.flush()).rejects.toMatchObject({ code: 'PERSISTENCE_FAILED' });
+    expect(port.notices).toEqual([]);
+    store.appendJournal('t1', journalEntryOf(0));
+    store.notify({ channel: 'events', payload: 'any' });
+    await store.flush();
+    expect(port.writes).toEqual(['journal', 'status', 'notices']);
+    expect(port.notices.map((notice) => notice.payload)).toEqual(['queued', 'any']);
+  });
+
+  it('drops the writes and notices of a task its write filter refuses, as they are made', async () => {
+    const port = new AsyncPort();
+    const givenUp = new Set(['t2']);
+    const store = createTaskStore(port, { writeFilter: (taskId) => !givenUp.has(taskId) });
+    for (const taskId of ['t1', 't2']) {
+      store.appendStatus(queuedRecord(taskId));
+      store.appendJournal(taskId, journalEntryOf(0));
+      store.saveSnapshot(taskId, () => snapshotDocumentOf(taskId, 1));
+      store.saveResult({ v: 2, result: resultOf(taskId) });
+      store.notify({ channel: 'events', taskId, payload: taskId });
+    }
+    await store.flush();
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1']);
+    expect([...port.journals.keys(), ...port.snapshots.keys(), ...port.results.keys()]).toEqual([
+      't1',
+      't1',
+      't1',
+    ]);
+    expect(port.notices.map((notice) => notice.payload)).toEqual(['t1']);
+    givenUp.delete('t2');
+    store.appendStatus(queuedRecord('t2'));
+    await store.flush();
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1', 't2']);
+  });
+
+  it('with retry, writes a kept write again unasked; once it lands, flush() resolves', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port, { retry: { firstDelayMs: 5, maxDelayMs: 20 } });
+    port.failNext = 3;
+    store.appendStatus(queuedRecord('t1'));
+    await expect.poll(() => port.records.length, { timeout: 2_000 }).toBe(1);
+    await store.flush();
+    expect(port.failNext).toBe(0);
+    expect(() => createTaskStore(port, { retry: { firstDelayMs: -1, maxDelayMs: 20 } })).toThrow(
+      /option firstDelayMs must be a number ≥ 0/,
+    );
+  });
+
+  it("answers loadTasks and prune's choice from the port's history index when it has them", async () => {
+    const port = new AsyncPort();
+    const asked: string[] = [];
+    const stored = { spec: queuedRecord('t9').spec!, status: 'completed' as const, updatedAt: 5 };
+    const history: TaskHistoryIndex = {
+      list: async () => ({ tasks: [] }),
+      get: async () => undefined,
+      all: async () => {
+        asked.push('all');
+        return { tasks: [stored], warnings: [] };
+      },
+      endedBefore: async (olderThan) => {
+        asked.push(`endedBefore ${olderThan}`);
+        return ['t1'];
+      },
+    };
+    const store = createTaskStore(Object.assign(port, { history }));
+    store.appendStatus(queuedRecord('t1'));
+    store.appendStatus(finishedRecord('t1', 2_000));
+    store.appendStatus(queuedRecord('t2'));
+    expect(await store.loadTasks()).toEqual({ tasks: [stored], warnings: [] });
+    expect(await store.prune({ olderThan: 3_000 })).toBe(1);
+    expect(asked).toEqual(['all', 'endedBefore 3000']);
+    expect(port.records.map((record) => record.taskId)).toEqual(['t2']);
   });
 });
