@@ -36,7 +36,7 @@ function failure(location: string, error: unknown): PersistenceError {
 /**
  * The writes a store has accepted but not yet handed to its port, and the code that hands them
  * over: journals, then snapshots and results (only the latest snapshot per task is produced),
- * then status records, then notices. A write the port fails stays buffered and is tried again next time; the
+ * then status records (notices go with a batch only). A write the port fails stays buffered and is tried again next time; the
  * first error of each write is kept for the next `flush()`.
  */
 export class PendingWrites {
@@ -87,19 +87,13 @@ export class PendingWrites {
 
   /**
    * Hands the buffered writes to the port (with `documents`, snapshots and results too), and
-   * reports problems to `reportProblem`. Synchronous when the port is.
+   * reports problems to `report`. Synchronous when the port is.
    */
-  write(documents: boolean, reportProblem: WriteReport): MaybePromise<void> {
+  write(documents: boolean, report: WriteReport): MaybePromise<void> {
     if (this.empty) return;
     const port = this.port;
-    if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, reportProblem);
+    if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, report);
     const steps: (() => MaybePromise<void>)[] = [];
-    /** Whether a write of this flush failed (and waits to be tried again). */
-    let failed = false;
-    const report: WriteReport = (error, kept) => {
-      if (kept) failed = true;
-      reportProblem(error, kept);
-    };
     const journals = this.journals;
     this.journals = new Map();
     for (const [taskId, entries] of journals)
@@ -149,17 +143,8 @@ export class PendingWrites {
         ),
       );
     }
-    const publish = port.publish?.bind(port);
-    if (this.notices.length > 0 && !publish) this.notices = [];
-    if (this.notices.length > 0 && publish) {
-      const notices = this.notices;
-      this.notices = [];
-      const keep = () => {
-        this.notices = [...notices, ...this.notices];
-      };
-      // A notice follows the writes before it: when one of them failed, it waits with them.
-      steps.push(() => (failed ? keep() : this.attempt(() => publish(notices), keep, report)));
-    }
+    // Notices ride a batch's transaction: a port that writes one by one has none, and drops them.
+    this.notices = [];
     if (port.endFlush) {
       const end = port.endFlush.bind(port);
       steps.push(() => this.attempt(end, () => {}, report));

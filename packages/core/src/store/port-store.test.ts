@@ -8,10 +8,12 @@ import type {
 } from '../persistence/types.js';
 import { createTaskStore, type PortStore } from './port-store.js';
 import type {
+  PortBatch,
   PortNotice,
   StatusRead,
   StorageReads,
   TaskHistoryIndex,
+  WritesInBatches,
   WritesOneByOne,
 } from './storage-port.js';
 import {
@@ -69,8 +71,28 @@ class AsyncPort implements StorageReads<number>, WritesOneByOne {
     return this.write('result', () => this.results.set(taskId, document));
   }
   notices: PortNotice[] = [];
-  publish(notices: readonly PortNotice[]) {
-    return this.write('notices', () => this.notices.push(...notices));
+  /** Writes a whole flush at once, as a port in batches does. */
+  writeAll(batch: PortBatch) {
+    return this.write('batch', () => {
+      for (const [taskId, entries] of batch.journals)
+        this.journals.set(taskId, [...(this.journals.get(taskId) ?? []), ...entries]);
+      for (const [taskId, produce] of batch.snapshots) this.snapshots.set(taskId, produce());
+      for (const [taskId, document] of batch.results) this.results.set(taskId, document);
+      this.records.push(...batch.statuses);
+      this.notices.push(...batch.notices);
+    });
+  }
+  /** The same storage as a port that writes each flush in one transaction. */
+  batched(): StorageReads<number> & WritesInBatches {
+    return {
+      location: this.location,
+      readStatus: (position) => this.readStatus(position),
+      readJournal: (taskId) => this.readJournal(taskId),
+      readSnapshot: (taskId) => this.readSnapshot(taskId),
+      readResult: (taskId) => this.readResult(taskId),
+      remove: (taskIds) => this.remove(taskIds),
+      writeBatch: (batch) => this.writeAll(batch),
+    };
   }
   async readStatus(position = 0): Promise<StatusRead<number>> {
     await later();
@@ -170,25 +192,31 @@ describe('createTaskStore over an asynchronous port', () => {
 });
 
 describe("createTaskStore's extension points", () => {
-  it('publishes notices after the writes accepted before them, and keeps them with a failed write', async () => {
+  it('publishes notices with the batch of the writes accepted before them, kept with a failed one', async () => {
     const port = new AsyncPort();
-    const store = createTaskStore(port, { snapshotDelayMs: 0 });
+    const store = createTaskStore(port.batched());
     store.appendStatus(queuedRecord('t1'));
     store.notify({ channel: 'events', taskId: 't1', payload: 'queued' });
     port.failNext = 1;
     await expect(store.flush()).rejects.toMatchObject({ code: 'PERSISTENCE_FAILED' });
     expect(port.notices).toEqual([]);
-    store.appendJournal('t1', journalEntryOf(0));
     store.notify({ channel: 'events', payload: 'any' });
     await store.flush();
-    expect(port.writes).toEqual(['journal', 'status', 'notices']);
+    expect(port.writes).toEqual(['batch']);
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1']);
     expect(port.notices.map((notice) => notice.payload)).toEqual(['queued', 'any']);
+    // A port that writes one by one has no transaction to send them in: they are dropped.
+    const oneByOne = new AsyncPort();
+    const plain = createTaskStore(oneByOne);
+    plain.notify({ channel: 'events', payload: 'dropped' });
+    await plain.flush();
+    expect(oneByOne.notices).toEqual([]);
   });
 
   it('drops the writes and notices of a task its write filter refuses, as they are made', async () => {
     const port = new AsyncPort();
     const givenUp = new Set(['t2']);
-    const store = createTaskStore(port, { writeFilter: (taskId) => !givenUp.has(taskId) });
+    const store = createTaskStore(port.batched(), { writeFilter: (taskId) => !givenUp.has(taskId) });
     for (const taskId of ['t1', 't2']) {
       store.appendStatus(queuedRecord(taskId));
       store.appendJournal(taskId, journalEntryOf(0));

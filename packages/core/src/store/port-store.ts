@@ -84,8 +84,6 @@ class PortTaskStore implements PortStore {
   private documentsTimer: Timer | undefined;
   private inFlight: Promise<void> | undefined;
   private failure: PersistenceError | undefined;
-  /** Whether {@link failure} is a write kept to be tried again (not one refused for good). */
-  private failureKept = false;
   /** Problems reported so far: a retry that adds none has landed. */
   private problems = 0;
   private retryTimer: Timer | undefined;
@@ -106,11 +104,10 @@ class PortTaskStore implements PortStore {
     }
     this.flushDelayMs = options.flushDelayMs ?? 0;
     this.snapshotDelayMs = options.snapshotDelayMs ?? 100;
-    const retry = options.retry ? { ...options.retry } : {};
     for (const [name, value] of Object.entries({
       flushDelayMs: this.flushDelayMs,
       snapshotDelayMs: this.snapshotDelayMs,
-      ...retry,
+      ...options.retry,
     })) {
       if (!Number.isFinite(value) || value < 0) {
         throw new RangeError(`Task store option ${name} must be a number ≥ 0; got ${String(value)}.`);
@@ -283,10 +280,7 @@ class PortTaskStore implements PortStore {
 
   private keep(error: PersistenceError, kept: boolean): void {
     this.problems++;
-    if (!this.failure) {
-      this.failure = error;
-      this.failureKept = kept;
-    } else if (!kept) this.failureKept = false;
+    this.failure ??= error;
     if (kept) this.retryLater();
     try {
       this.options.onError?.(error);
@@ -307,10 +301,10 @@ class PortTaskStore implements PortStore {
       this.retryTimer = undefined;
       const problems = this.problems;
       void Promise.resolve(this.flushNow()).then(() => {
-        if (this.problems !== problems || !this.pending.empty) return;
         // Everything kept has landed: the failure is no longer one.
+        if (this.problems !== problems) return;
+        this.failure = undefined;
         this.retryDelayMs = 0;
-        if (this.failureKept) this.failure = undefined;
       });
     }, this.retryDelayMs);
     (timer as { unref?: () => void }).unref?.();

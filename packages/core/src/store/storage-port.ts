@@ -64,7 +64,8 @@ export interface TaskHistoryIndex {
  * A message published once every write accepted before it is stored, never before (an outbox):
  * e.g. Postgres's `NOTIFY`, which tells other processes of a task's end only when they can read
  * it. Kept and sent again with the writes when they fail; dropped with them when the port drops
- * the writes of `taskId` (a fenced task).
+ * the writes of `taskId` (a fenced task). Notices ride a batch ({@link PortBatch}): a port that
+ * writes one by one has no transaction to send them in, and they are dropped.
  */
 export interface PortNotice {
   /** Where it goes (a Postgres channel, a broadcast channel's name). */
@@ -106,11 +107,6 @@ export interface WritesOneByOne {
   putSnapshot(taskId: string, produce: () => TaskSnapshotDocument): PortWrite;
   /** Stores a finished task's result document. */
   putResult(taskId: string, document: TaskResultDocument): PortWrite;
-  /**
-   * Publishes notices, after every other write of the flush (see {@link PortNotice}). Optional:
-   * a port without it drops them.
-   */
-  publish?(notices: readonly PortNotice[]): PortWrite;
   writeBatch?: never;
 }
 
@@ -125,7 +121,6 @@ export interface WritesInBatches {
   appendJournal?: never;
   putSnapshot?: never;
   putResult?: never;
-  publish?: never;
 }
 
 /**
