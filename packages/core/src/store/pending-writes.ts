@@ -7,11 +7,8 @@ import type {
 } from '../persistence/types.js';
 import type { MaybePromise, PortBatch, PortNotice, PortWrite, StoragePort } from './storage-port.js';
 
-/**
- * Told of each problem of a write: `kept` when the write failed and waits to be tried again, not
- * when the port refused it for good.
- */
-export type WriteReport = (error: PersistenceError, kept: boolean) => void;
+/** Told of each problem of a write (a failure, whose write is kept, or a refusal). */
+type WriteReport = (error: PersistenceError) => void;
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | undefined)?.then === 'function';
@@ -199,10 +196,10 @@ export class PendingWrites {
   private attempt(write: () => PortWrite, keep: () => void, report: WriteReport): MaybePromise<void> {
     const failed = (error: unknown) => {
       keep();
-      report(failure(this.port.location, error), true);
+      report(failure(this.port.location, error));
     };
     const refused = (errors: undefined | readonly PersistenceError[]) => {
-      for (const error of errors ?? []) report(error, false);
+      for (const error of errors ?? []) report(error);
     };
     try {
       const outcome = write();

@@ -238,19 +238,6 @@ describe("createTaskStore's extension points", () => {
     expect(port.records.map((record) => record.taskId)).toEqual(['t1', 't2']);
   });
 
-  it('with retry, writes a kept write again unasked; once it lands, flush() resolves', async () => {
-    const port = new AsyncPort();
-    const store = createTaskStore(port, { retry: { firstDelayMs: 5, maxDelayMs: 20 } });
-    port.failNext = 3;
-    store.appendStatus(queuedRecord('t1'));
-    await expect.poll(() => port.records.length, { timeout: 2_000 }).toBe(1);
-    await store.flush();
-    expect(port.failNext).toBe(0);
-    expect(() => createTaskStore(port, { retry: { firstDelayMs: -1, maxDelayMs: 20 } })).toThrow(
-      /option firstDelayMs must be a number ≥ 0/,
-    );
-  });
-
   it("answers loadTasks and prune's choice from the port's history index when it has them", async () => {
     const port = new AsyncPort();
     const asked: string[] = [];

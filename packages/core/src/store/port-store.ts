@@ -48,12 +48,6 @@ export interface TaskStoreOptions {
    * write; default: every task.
    */
   writeFilter?: (taskId: string) => boolean;
-  /**
-   * Tries a failed write again on its own, `firstDelayMs` after the failure, doubling up to
-   * `maxDelayMs`, until it lands (a server that was away): once it has, `flush()` no longer
-   * reports the failure. Default: a failed write waits for the next write or `flush()`.
-   */
-  retry?: { firstDelayMs: number; maxDelayMs: number };
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
@@ -84,10 +78,6 @@ class PortTaskStore implements PortStore {
   private documentsTimer: Timer | undefined;
   private inFlight: Promise<void> | undefined;
   private failure: PersistenceError | undefined;
-  /** Problems reported so far: a retry that adds none has landed. */
-  private problems = 0;
-  private retryTimer: Timer | undefined;
-  private retryDelayMs = 0;
   private closed = false;
 
   constructor(
@@ -107,7 +97,6 @@ class PortTaskStore implements PortStore {
     for (const [name, value] of Object.entries({
       flushDelayMs: this.flushDelayMs,
       snapshotDelayMs: this.snapshotDelayMs,
-      ...options.retry,
     })) {
       if (!Number.isFinite(value) || value < 0) {
         throw new RangeError(`Task store option ${name} must be a number ≥ 0; got ${String(value)}.`);
@@ -240,8 +229,6 @@ class PortTaskStore implements PortStore {
     if (this.closed) return;
     await this.flush().finally(() => {
       this.closed = true;
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
     });
   }
 
@@ -263,14 +250,14 @@ class PortTaskStore implements PortStore {
 
   /** One write at a time: a write asked for while one is in flight runs after it. */
   private write(documents: boolean): MaybePromise<void> {
-    const run = () => this.pending.write(documents, (error, kept) => this.keep(error, kept));
+    const run = () => this.pending.write(documents, (error) => this.keep(error));
     if (this.inFlight) return this.track(this.inFlight.then(run));
     const done = run();
     return done === undefined ? undefined : this.track(done);
   }
 
   private track(done: Promise<void>): Promise<void> {
-    const tracked = done.catch((error: unknown) => this.keep(error as PersistenceError, false));
+    const tracked = done.catch((error: unknown) => this.keep(error as PersistenceError));
     this.inFlight = tracked;
     void tracked.then(() => {
       if (this.inFlight === tracked) this.inFlight = undefined;
@@ -278,37 +265,13 @@ class PortTaskStore implements PortStore {
     return tracked;
   }
 
-  private keep(error: PersistenceError, kept: boolean): void {
-    this.problems++;
+  private keep(error: PersistenceError): void {
     this.failure ??= error;
-    if (kept) this.retryLater();
     try {
       this.options.onError?.(error);
     } catch {
       // A listener that throws must not break the store's writes.
     }
-  }
-
-  /** With the `retry` option: the kept writes again after a delay (doubling), until they land. */
-  private retryLater(): void {
-    const retry = this.options.retry;
-    if (!retry || this.closed || this.retryTimer !== undefined) return;
-    this.retryDelayMs = Math.min(
-      this.retryDelayMs ? this.retryDelayMs * 2 : retry.firstDelayMs,
-      retry.maxDelayMs,
-    );
-    const timer = setTimeout(() => {
-      this.retryTimer = undefined;
-      const problems = this.problems;
-      void Promise.resolve(this.flushNow()).then(() => {
-        // Everything kept has landed: the failure is no longer one.
-        if (this.problems !== problems) return;
-        this.failure = undefined;
-        this.retryDelayMs = 0;
-      });
-    }, this.retryDelayMs);
-    (timer as { unref?: () => void }).unref?.();
-    this.retryTimer = timer;
   }
 
   private schedule(documents: boolean): void {

@@ -59,6 +59,8 @@ export class PostgresStorage implements StorageReads<number>, WritesInBatches {
     private readonly owner: RecordOwner,
     /** Holds this store's runner lock (taken once, kept until close). */
     private readonly holdRunnerLock: () => Promise<unknown>,
+    /** Told when a batch failed (the store keeps it): to try it again. */
+    private readonly onFailed: () => void,
   ) {
     this.history = new PostgresHistory(pool, location);
   }
@@ -97,6 +99,7 @@ export class PostgresStorage implements StorageReads<number>, WritesInBatches {
         this.fence?.workerId,
       );
     } catch (error) {
+      this.onFailed();
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
         `Could not write to the task store at ${this.location}: ${(error as Error).message}`,

@@ -31,16 +31,13 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
-/** Kept writes are tried again on their own: 100 ms after a failure, doubling to 2 s. */
-const RETRY = { firstDelayMs: 100, maxDelayMs: 2_000 };
-
 /**
  * A `TaskStore` on PostgreSQL: core's store engine (`createTaskStore`) over the Postgres storage
  * port, plus what only a database server has — the restore lock and the runner locks (session
  * advisory locks), notifications sent with a flush, a cluster worker's fence. Writes are buffered
  * and sent in one statement (one round trip, one transaction) per flush (at the end of the current
  * turn of the event loop, or at `flush()`); a flush that fails is kept and tried again on its own
- * (100 ms, doubling to 2 s). `list` and `get` are indexed queries, so they cost the same with a
+ * (100 ms, doubling to 2 s) until it lands. `list` and `get` are indexed queries, so they cost the same with a
  * million stored tasks as with a hundred. Tables live in the `troupe` schema, created and migrated
  * by {@link openPostgresStore}.
  */
@@ -53,6 +50,8 @@ export class PostgresTaskStore implements TaskStore {
   /** Whether this worker still writes for a task (see {@link fenceAs}); every task by default. */
   private writes: ((taskId: string) => boolean) | undefined;
   private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private retryDelay = 0;
   private restoreLock: Promise<SessionLock> | undefined;
   /**
    * Who writes this store's status records (`owner` in each): a runner key, whose lock the store
@@ -67,7 +66,13 @@ export class PostgresTaskStore implements TaskStore {
     this.pool = pool;
     this.where = where;
     this.url = url;
-    this.storage = new PostgresStorage(pool, where, this.owner, () => this.holdRunnerLock());
+    this.storage = new PostgresStorage(
+      pool,
+      where,
+      this.owner,
+      () => this.holdRunnerLock(),
+      () => this.retryLater(),
+    );
     this.engine = createTaskStore(this.storage, {
       soon: (callback) => {
         const immediate = setImmediate(callback);
@@ -75,7 +80,6 @@ export class PostgresTaskStore implements TaskStore {
       },
       // A flush is one transaction whatever it holds: snapshots go with the records.
       snapshotDelayMs: 0,
-      retry: RETRY,
       writeFilter: (taskId) => this.writes?.(taskId) ?? true,
     });
   }
@@ -115,6 +119,21 @@ export class PostgresTaskStore implements TaskStore {
    */
   async tasksRunElsewhere(taskIds: readonly string[]): Promise<string[]> {
     return (await this.ownedElsewhere(taskIds)).map((task) => task.taskId);
+  }
+
+  /** Tries the kept writes again (100 ms, doubling to 2 s), so they land once the server is back. */
+  private retryLater(): void {
+    if (this.closed || this.retry) return;
+    this.retryDelay = Math.min(this.retryDelay ? this.retryDelay * 2 : 100, 2_000);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.engine.flush().then(
+        () => {
+          this.retryDelay = 0;
+        },
+        () => {},
+      );
+    }, this.retryDelay);
   }
 
   private holdRunnerLock(): Promise<SessionLock> {
@@ -254,6 +273,7 @@ export class PostgresTaskStore implements TaskStore {
       await this.engine.close();
     } finally {
       this.closed = true;
+      if (this.retry) clearTimeout(this.retry);
       for (const lock of [this.restoreLock, this.runnerLock])
         await lock?.then((held) => held.release()).catch(() => {});
       this.restoreLock = undefined;
