@@ -17,7 +17,7 @@ import {
 import type pg from 'pg';
 import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
 
-/** Filter of {@link PostgresHistory.query}. */
+/** Filter of `PostgresTaskStore.query`: status, agent, session, page size and cursor. */
 export interface TaskQuery {
   status?: TaskStatus | readonly TaskStatus[];
   agent?: string;
