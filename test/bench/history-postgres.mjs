@@ -63,7 +63,9 @@ try {
   const [pages, filtered, next, find] = [[], [], [], []];
   for (let round = 0; round < 15; round++) {
     pages.push(await timed(() => store.listTasks({})));
-    filtered.push(await timed(() => store.listTasks({ agent: 'worker', sessionKey: 's4', status: 'completed' })));
+    filtered.push(
+      await timed(() => store.listTasks({ agent: 'worker', sessionKey: 's4', status: 'completed' })),
+    );
     next.push(await timed(() => store.listTasks({ cursor: first.cursor })));
     find.push(await timed(() => store.getTask('t00000042')));
   }
