@@ -118,6 +118,7 @@ export { replayTeam, type TeamReplayOutcome, type TeamSpellReplay } from './repl
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export { createRuntime, Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
+export type { FollowUpOptions } from './runtime/follow-up.js';
 export type { ForkAgentEdit, ForkOptions } from './runtime/fork-task.js';
 export { formatDuration, formatTokens } from './runtime/main-tools.js';
 export type { RuntimeLimits } from './runtime/runtime-limits.js';
