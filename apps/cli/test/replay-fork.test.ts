@@ -83,6 +83,15 @@ describe('troupe replay ID --fork-at STEP', () => {
     // The fork replays exactly; the original's files are as they were.
     expect((await cli(['replay', forkId!, '--store', store()])).stdout).toContain('✓ reproduced exactly');
     expect(filesOf(taskId)).toEqual(before);
+    // `tasks show` names where the fork came from; its status log reads started, not resumed.
+    const shown = await cli(['tasks', 'show', forkId!, '--store', store()]);
+    expect(shown.stdout).toContain(`forked:   from task ${taskId} at step 3`);
+    const log = readFileSync(join(store(), 'tasks.jsonl'), 'utf8');
+    const events = log
+      .split('\n')
+      .filter((line) => line.includes(forkId!))
+      .map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events).toEqual(['task.queued', 'task.started', 'task.completed']);
 
     // With the agent edited from a file: the same request with the file's system prompt.
     const agentFile = join(project, 'terse.md');

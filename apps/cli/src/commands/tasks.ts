@@ -128,6 +128,12 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
     `created:  ${new Date(spec.createdAt).toISOString()} · session ${spec.sessionKey}${spec.background ? ' · background' : ''}`,
     `model:    ${result?.model ?? spec.model}`,
   ];
+  if (spec.forkedFrom)
+    lines.push(
+      `forked:   from task ${spec.forkedFrom.taskId} at step ${spec.forkedFrom.step} (troupe replay ${spec.forkedFrom.taskId})`,
+    );
+  if (spec.followUpOf)
+    lines.push(`follows:  task ${spec.followUpOf} (a follow-up: it continues that conversation)`);
   if (result) {
     lines.push(
       `usage:    ${result.turns} turns · ${result.toolCalls} tool calls · ${formatDuration(result.durationMs)} · ${formatTokens(result.usage.total)} tokens`,

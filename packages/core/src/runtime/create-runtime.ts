@@ -70,7 +70,7 @@ import { createTaskId } from './task-id.js';
 import { storedTaskInfo, type TaskInfo } from './task-info.js';
 import { cancelledBeforeStart, corruptBeforeRestore } from './task-results.js';
 import { TaskRun } from './task-run.js';
-import { type TaskListFilter, TaskTable } from './task-table.js';
+import { type TaskEntry, type TaskListFilter, TaskTable } from './task-table.js';
 import { type TaskWorkspaces, WorkspaceKeeper } from './task-workspaces.js';
 
 /** Options of {@link createRuntime}. */
@@ -361,7 +361,7 @@ export class Runtime implements TaskClient {
     );
     recordFork(this.store, plan);
     const logic = restoredLogic(this.subagent, plan.snapshot);
-    return this.submit(spec, registry, { logic, journalLength: plan.entries.length }, true);
+    return this.submit(spec, registry, { logic, journalLength: plan.entries.length, forked: true }, true);
   }
 
   /** A task's current information, or undefined. */
@@ -865,7 +865,7 @@ export class Runtime implements TaskClient {
   private submit(
     spec: TaskSpec,
     registry: ReturnType<AgentCatalog['registryForSpec']>,
-    restore?: { logic: AnyActorLogic | undefined; journalLength: number },
+    restore?: TaskEntry['restore'],
     recorded = restore !== undefined,
   ): TaskHandle {
     const entry = this.table.add(spec, registry, restore);
@@ -902,7 +902,7 @@ export class Runtime implements TaskClient {
     const registry = this.teams.loaded?.registryFor(own, entry.spec) ?? own;
     const run = new TaskRun(this.host, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
-    this.record(taskId, entry.restore ? 'task.resumed' : 'task.started');
+    this.record(taskId, entry.restore && !entry.restore.forked ? 'task.resumed' : 'task.started');
     entry.restore = undefined;
     this.attach(run, ref);
     for (const text of entry.steering ?? []) run.steer(text);
