@@ -1,10 +1,4 @@
-import {
-  type AnyActorLogic,
-  type AnyActorRef,
-  createActor,
-  type InspectionEvent,
-  type Observer,
-} from 'xstate';
+import { type AnyActorRef, createActor, type InspectionEvent, type Observer } from 'xstate';
 import { type Clock, systemClock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';

@@ -111,11 +111,9 @@ describe('runtime.fork: a new task from a step of a stored task', () => {
     expect(forked.entries.map((entry) => entry.event.type)).toEqual(entries.map((entry) => entry.event.type));
     expect((await store.getTask(fork.id))!.spec.forkedFrom).toMatchObject({ taskId: original.id, step: 3 });
     // Its status log reads as a new task's: queued, started (not resumed: it was never stopped), ended.
-    expect(memory.records.filter((record) => record.taskId === fork.id).map((record) => record.event)).toEqual([
-      'task.queued',
-      'task.started',
-      'task.completed',
-    ]);
+    expect(
+      memory.records.filter((record) => record.taskId === fork.id).map((record) => record.event),
+    ).toEqual(['task.queued', 'task.started', 'task.completed']);
     // The original is untouched, and both replay exactly.
     expect(await documentsOf(store, original.id)).toBe(before);
     expect((await replayTask(store, original.id)).matches).toBe(true);
