@@ -8,7 +8,8 @@ import {
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
 import { forkStep } from '../src/commands/replay-fork.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
 
 // `troupe replay ID --fork-at STEP [--agent FILE]` end to end: a task run by `troupe run` against a
@@ -36,7 +37,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const cli = (args: string[]) => runCli(args, { cwd: project, env: cleanEnv(home, fakeEnv(server)) });
+const cli = (args: string[]) => runCliInProcess(args, { cwd: project, env: cleanEnv(home, fakeEnv(server)) });
 const store = () => join(project, 'store');
 /** What the model is asked: the parts of a request a fork must reproduce. */
 const asked = (index: number) => {
