@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
@@ -20,9 +21,16 @@ const chromium = playwright({
   },
 });
 
+// Test files run two at a time at least. Vitest's default (one less than the cores) is one on a
+// 2-core machine, where a file waiting on a child process (the CLI, Postgres, Chromium, tsc) then
+// leaves a core idle. TROUPE_TEST_WORKERS=1 runs them one at a time (to tell a flaky timing from a
+// bug). docs/decisions/2026-11-26-two-test-workers.md.
+const workers = Number(process.env.TROUPE_TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    maxWorkers: workers,
     projects: [
       {
         resolve: { conditions },
@@ -64,6 +72,8 @@ export default defineConfig({
           testTimeout: 20_000,
           browser: {
             enabled: true,
+            // One file at a time: the files share one origin, so its IndexedDB, OPFS and locks.
+            fileParallelism: false,
             provider: chromium,
             headless: true,
             screenshotFailures: false,
