@@ -23,9 +23,9 @@ const chromium = playwright({
 
 // Test files run two at a time at least. Vitest's default (one less than the cores) is one on a
 // 2-core machine, where a file waiting on a child process (the CLI, Postgres, Chromium, tsc) then
-// leaves a core idle. TROUPE_TEST_WORKERS=1 runs them one at a time (to tell a flaky timing from a
-// bug). docs/decisions/2026-11-26-two-test-workers.md.
-const workers = Number(process.env.TROUPE_TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
+// leaves a core idle. `--maxWorkers=1` runs them one at a time (to tell a flaky timing from a bug).
+// docs/decisions/2026-11-26-two-test-workers.md.
+const workers = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
