@@ -101,6 +101,17 @@ export const subagentMachine = setup({
         at < context.deadline
       );
     },
+    answersWaitingHooks: ({ context, event }) => {
+      const { plan } = event as Event<'tool.hooked'>;
+      const waiting = context.step.plan;
+      return (
+        plan.length > 0 &&
+        plan[0]!.toolUseId === nextCall(context)?.toolUseId &&
+        plan.every((call) =>
+          waiting.some((entry) => entry.toolUseId === call.toolUseId && entry.disposition === 'hook'),
+        )
+      );
+    },
     isNextCall: ({ context, event }) =>
       nextCall(context)?.toolUseId === (event as Event<'tool.finished'>).toolUseId,
     isPendingApproval: ({ context, event }) =>
@@ -183,6 +194,31 @@ export const subagentMachine = setup({
         },
       };
     }),
+    recordHookAnswers: assign(({ context, event }) => {
+      const { at, plan } = event as Event<'tool.hooked'>;
+      const answers = new Map(plan.map((call) => [call.toolUseId, call]));
+      return {
+        now: at,
+        step: {
+          ...context.step,
+          plan: context.step.plan.map((call) =>
+            call.disposition === 'hook' ? (answers.get(call.toolUseId) ?? call) : call,
+          ),
+        },
+      };
+    }),
+    stopByHook: assign(({ context, event }) => {
+      const { at, reason } = event as Event<'hook.stopped'>;
+      return {
+        now: at,
+        end: {
+          endedAt: at,
+          terminateReason: 'ABORTED' as const,
+          output: lastAssistantText(context.messages),
+          error: { name: 'TroupeError', code: 'HOOK_STOPPED', message: reason },
+        },
+      };
+    }),
     answerRejectedCall: assign(({ context }) => {
       const call = nextCall(context);
       if (call?.disposition !== 'rejected') return {};
@@ -206,6 +242,8 @@ export const subagentMachine = setup({
       const { at, toolUseId, reason } = event as Event<'approval.denied'>;
       const call = nextCall(context);
       const name = call?.name ?? 'tool';
+      const hookContext =
+        call && 'context' in call && call.context ? `\nPreToolUse hook context: ${call.context}` : '';
       return {
         now: at,
         deadline: context.deadline + Math.max(0, at - context.approvalSince),
@@ -216,7 +254,7 @@ export const subagentMachine = setup({
             {
               type: 'tool_result' as const,
               tool_use_id: toolUseId,
-              content: `The user denied permission to run ${name}${reason ? `: ${reason}` : '.'} Do not retry the same call; continue without it or explain what you need.`,
+              content: `The user denied permission to run ${name}${reason ? `: ${reason}` : '.'} Do not retry the same call; continue without it or explain what you need.${hookContext}`,
               is_error: true,
             },
           ],
@@ -394,6 +432,7 @@ export const subagentMachine = setup({
       on: {
         'task.started': { target: 'running', actions: 'start' },
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'hook.stopped': { target: 'cancelled', actions: 'stopByHook' },
         'task.steered': { actions: 'steerBeforeStart' },
       },
     },
@@ -403,6 +442,7 @@ export const subagentMachine = setup({
       invoke: { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
       on: {
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'hook.stopped': { target: 'cancelled', actions: 'stopByHook' },
         'task.steered': { actions: 'queueSteering' },
       },
       states: {
@@ -475,6 +515,13 @@ export const subagentMachine = setup({
           ],
           on: {
             'tool.started': { actions: 'toolStarted' },
+            // `PreToolUse` hooks answered: re-entering plans the calls anew (run, ask, or answer a refusal).
+            'tool.hooked': {
+              guard: 'answersWaitingHooks',
+              target: 'acting',
+              reenter: true,
+              actions: 'recordHookAnswers',
+            },
             'tool.finished': [
               // The common case, the last call of a turn within every limit, is one microstep.
               { guard: 'finishesTurnWithinLimits', target: 'thinking', actions: 'finishTurn' },

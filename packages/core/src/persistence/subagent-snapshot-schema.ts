@@ -11,7 +11,7 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const planSchema = v.looseObject({
   toolUseId: v.string(),
   name: v.string(),
-  disposition: v.picklist(['run', 'approval', 'rejected']),
+  disposition: v.picklist(['run', 'approval', 'hook', 'rejected']),
 });
 
 const contextSchema = v.looseObject({

@@ -7,6 +7,7 @@ import type { ModelAdapter } from '../model/types.js';
 import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { StartContext } from './start-context.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
 /** A decision on an approval request. */
@@ -33,10 +34,11 @@ export interface RunHost {
   /** The host's hooks (`createRuntime({ hooks })`), if any. */
   readonly hooks?: RuntimeHooks;
   /**
-   * Text given to a task with its prompt when it starts (its agent memory, `SubagentStart` hooks),
-   * journaled with `task.started`. Undefined: the task starts at once with none.
+   * Text given to a task with its prompt when it starts (its agent memory, `SubagentStart` hooks, a
+   * main agent's `UserPromptSubmit` hooks), journaled with `task.started`, or a hook's word that it
+   * must not start (journaled as `hook.stopped`). Undefined: the task starts at once with none.
    */
-  startContext?(spec: TaskSpec, signal: AbortSignal): Promise<string[]>;
+  startContext?(spec: TaskSpec, signal: AbortSignal): Promise<StartContext>;
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**
