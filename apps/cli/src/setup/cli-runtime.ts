@@ -156,6 +156,7 @@ export async function loadCliSetup(
     registry: settings.registry,
     trusted: settings.trust.trusted,
     ...(settings.config.bashPassEnv ? { passEnv: settings.config.bashPassEnv } : {}),
+    promptHooks: { model, modelId: models.small ?? models.haiku ?? models.default },
     onWarning: notice,
   });
   const toolOptions = settings.config.bashPassEnv ? { bashPassEnv: settings.config.bashPassEnv } : {};
@@ -231,6 +232,7 @@ export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOpti
       // A missing skill was told at start (loadSkillSettings), naming the agent's file.
       if (
         warning.code === 'HOOK_FAILED' ||
+        warning.code === 'HOOK_MESSAGE' ||
         warning.code === 'MEMORY_FAILED' ||
         warning.code === 'WORKSPACE_FAILED'
       )

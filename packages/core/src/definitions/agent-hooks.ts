@@ -1,5 +1,11 @@
 import { isPlainObject } from './field-schemas.js';
-import type { AgentHookCommand, AgentHookMatcher, AgentHooks } from './types.js';
+import type {
+  AgentHookCommand,
+  AgentHookHttp,
+  AgentHookMatcher,
+  AgentHookPrompt,
+  AgentHooks,
+} from './types.js';
 import { type DefinitionWarning, makeWarning, preview, type SourceLocation } from './warnings.js';
 
 /** Hook events Claude Code documents (v2.1.240); an agent file's `Stop` runs as `SubagentStop`. */
@@ -22,7 +28,8 @@ const EVENTS = new Set<string>(HOOK_EVENTS);
 
 /**
  * Reads an agent file's `hooks` in Claude Code's shape,
- * `{ [event]: [{ matcher?, hooks: [{ type: 'command', command, timeout? }] }] }`. Never throws: a
+ * `{ [event]: [{ matcher?, hooks: [{ type: 'command', command, timeout? }] }] }` (also `http` and
+ * `prompt` hooks). Never throws: a
  * malformed event, entry or command is dropped with a `field-ignored` warning naming the file, the
  * line of `hooks` and the entry's path (`hooks.PreToolUse[0].hooks[1]`). Returns undefined when
  * nothing usable is left.
@@ -97,27 +104,53 @@ function readCommand(
   hook: unknown,
   path: string,
   warn: (path: string, text: string) => void,
-): AgentHookCommand | undefined {
+): AgentHookCommand | AgentHookHttp | AgentHookPrompt | undefined {
   if (!isPlainObject(hook)) {
     warn(path, `expected { type: command, command }, got ${preview(hook)}`);
     return undefined;
   }
-  if (hook.type !== 'command') {
-    warn(`${path}.type`, `troupe runs only 'command' hooks, got ${preview(hook.type)}`);
-    return undefined;
-  }
-  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    warn(`${path}.command`, `expected a shell command, got ${preview(hook.command)}`);
-    return undefined;
-  }
-  const command: AgentHookCommand = { type: 'command', command: hook.command };
+  let timeout: number | undefined;
   if (hook.timeout !== undefined) {
     const seconds = typeof hook.timeout === 'string' ? Number(hook.timeout) : hook.timeout;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
       warn(`${path}.timeout`, `expected a number of seconds greater than 0, got ${preview(hook.timeout)}`);
       return undefined;
     }
-    command.timeout = seconds;
+    timeout = seconds;
   }
-  return command;
+  const withTimeout = <T extends object>(value: T): T =>
+    timeout === undefined ? value : { ...value, timeout };
+  if (hook.type === 'http') {
+    if (typeof hook.url !== 'string' || !/^https?:\/\//i.test(hook.url)) {
+      warn(`${path}.url`, `expected an http:// or https:// URL, got ${preview(hook.url)}`);
+      return undefined;
+    }
+    const http: AgentHookHttp = { type: 'http', url: hook.url };
+    if (isPlainObject(hook.headers) && Object.values(hook.headers).every((item) => typeof item === 'string'))
+      http.headers = hook.headers as Record<string, string>;
+    if (Array.isArray(hook.allowedEnvVars) && hook.allowedEnvVars.every((item) => typeof item === 'string'))
+      http.allowedEnvVars = hook.allowedEnvVars as string[];
+    return withTimeout(http);
+  }
+  if (hook.type === 'prompt') {
+    if (typeof hook.prompt !== 'string' || hook.prompt.trim() === '') {
+      warn(`${path}.prompt`, `expected the text a model judges the event by, got ${preview(hook.prompt)}`);
+      return undefined;
+    }
+    const prompt: AgentHookPrompt = { type: 'prompt', prompt: hook.prompt };
+    if (typeof hook.model === 'string') prompt.model = hook.model;
+    return withTimeout(prompt);
+  }
+  if (hook.type !== 'command') {
+    warn(
+      `${path}.type`,
+      `troupe runs 'command', 'http' and 'prompt' hooks (not 'agent': see the README's hooks section), got ${preview(hook.type)}`,
+    );
+    return undefined;
+  }
+  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
+    warn(`${path}.command`, `expected a shell command, got ${preview(hook.command)}`);
+    return undefined;
+  }
+  return withTimeout<AgentHookCommand>({ type: 'command', command: hook.command });
 }

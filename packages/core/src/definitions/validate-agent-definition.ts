@@ -12,6 +12,8 @@ const positive = (what: string) => v.pipe(v.number(what), v.integer(what), v.min
 const jsonSchema = v.custom<Record<string, unknown>>(isPlainObject, 'a JSON Schema object');
 
 /** The valibot schema of an {@link AgentDefinition} (what `createRuntime({ agents })` accepts). */
+const hookTimeout = v.optional(v.pipe(v.number('seconds'), v.gtValue(0, 'seconds greater than 0')));
+
 const AgentDefinitionSchema = v.object({
   name: v.pipe(
     v.string('a name'),
@@ -53,11 +55,30 @@ const AgentDefinitionSchema = v.object({
         v.object({
           matcher: v.optional(v.string('a tool-name pattern')),
           hooks: v.array(
-            v.object({
-              type: v.literal('command', "'command'"),
-              command: v.pipe(v.string('a shell command'), v.nonEmpty('a shell command')),
-              timeout: v.optional(v.pipe(v.number('seconds'), v.gtValue(0, 'seconds greater than 0'))),
-            }),
+            v.variant(
+              'type',
+              [
+                v.object({
+                  type: v.literal('command', "'command'"),
+                  command: v.pipe(v.string('a shell command'), v.nonEmpty('a shell command')),
+                  timeout: hookTimeout,
+                }),
+                v.object({
+                  type: v.literal('http', "'http'"),
+                  url: v.pipe(v.string('a URL'), v.regex(/^https?:\/\//i, 'an http:// or https:// URL')),
+                  headers: v.optional(v.record(v.string(), v.string('a header value'))),
+                  allowedEnvVars: v.optional(v.array(v.string('a variable name'))),
+                  timeout: hookTimeout,
+                }),
+                v.object({
+                  type: v.literal('prompt', "'prompt'"),
+                  prompt: v.pipe(v.string('a prompt'), v.nonEmpty('a prompt')),
+                  model: v.optional(v.string('a model id or alias')),
+                  timeout: hookTimeout,
+                }),
+              ],
+              "a hook of type 'command', 'http' or 'prompt'",
+            ),
             'a list of { type: command, command, timeout? }',
           ),
         }),

@@ -201,7 +201,7 @@ export function readHookConfig(
         return;
       }
       const handlers: HookHandler[] = [];
-      hooks.forEach((hook, hookIndex) => {
+      for (const [hookIndex, hook] of hooks.entries()) {
         const path = `${where}.hooks[${hookIndex}]`;
         const raw = (typeof hook === 'object' && hook !== null ? hook : {}) as RawHook;
         const { type, timeout } = raw;
@@ -216,53 +216,12 @@ export function readHookConfig(
           !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)
         ) {
           fail('.timeout must be a number of seconds > 0; the hook was ignored.');
-          return;
+          continue;
         }
         const base = timeout === undefined ? { source } : { timeoutSeconds: timeout as number, source };
-        if (type === 'command') {
-          if (typeof raw.command !== 'string' || raw.command.trim() === '')
-            return fail('.command must be a non-empty shell command; the hook was ignored.');
-          handlers.push({ ...base, command: raw.command });
-        } else if (type === 'http') {
-          const url = typeof raw.url === 'string' ? safeUrl(raw.url) : undefined;
-          if (!url) return fail('.url must be an http:// or https:// URL; the hook was ignored.');
-          const headers = stringRecord(raw.headers);
-          if (raw.headers !== undefined && !headers)
-            return fail('.headers must be an object of header names to strings; the hook was ignored.');
-          const allowed = raw.allowedEnvVars;
-          if (
-            allowed !== undefined &&
-            !(Array.isArray(allowed) && allowed.every((name) => typeof name === 'string'))
-          )
-            return fail('.allowedEnvVars must be a list of variable names; the hook was ignored.');
-          handlers.push({
-            ...base,
-            type: 'http',
-            url: raw.url as string,
-            ...(headers ? { headers } : {}),
-            ...(allowed ? { allowedEnvVars: allowed as string[] } : {}),
-          });
-        } else if (type === 'prompt') {
-          if (typeof raw.prompt !== 'string' || raw.prompt.trim() === '')
-            return fail('.prompt must be a non-empty text; the hook was ignored.');
-          if (raw.model !== undefined && typeof raw.model !== 'string')
-            return fail('.model must be a model id or alias; the hook was ignored.');
-          handlers.push({
-            ...base,
-            type: 'prompt',
-            prompt: raw.prompt,
-            ...(typeof raw.model === 'string' ? { model: raw.model } : {}),
-          });
-        } else if (type === 'agent') {
-          fail(
-            ': troupe does not run hooks of type "agent" (a sub-agent with tools judging the event: it would be an unjournaled agent inside a task); use a "prompt" hook or a "command"; it was ignored.',
-          );
-        } else {
-          fail(
-            `: troupe runs hooks of type "command", "http" and "prompt"${typeof type === 'string' ? `, not "${type}"` : ' (type is missing)'}; it was ignored.`,
-          );
-        }
-      });
+        const handler = readHandler(raw, base, fail);
+        if (handler) handlers.push(handler);
+      }
       if (handlers.length)
         matchers.push(typeof matcher === 'string' ? { matcher, hooks: handlers } : { hooks: handlers });
     });
@@ -270,6 +229,72 @@ export function readHookConfig(
       config[event as HookEventName] = [...(config[event as HookEventName] ?? []), ...matchers];
   }
   return { config, problems };
+}
+
+/** One hook of a known type, or undefined after `fail` said why it cannot be used. */
+function readHandler(
+  raw: RawHook,
+  base: { source: string; timeoutSeconds?: number },
+  fail: (message: string) => void,
+): HookHandler | undefined {
+  const { type } = raw;
+  if (type === 'command') {
+    if (typeof raw.command === 'string' && raw.command.trim() !== '')
+      return { ...base, command: raw.command };
+    fail('.command must be a non-empty shell command; the hook was ignored.');
+    return undefined;
+  }
+  if (type === 'http') {
+    if (typeof raw.url !== 'string' || !safeUrl(raw.url)) {
+      fail('.url must be an http:// or https:// URL; the hook was ignored.');
+      return undefined;
+    }
+    const headers = stringRecord(raw.headers);
+    if (raw.headers !== undefined && !headers) {
+      fail('.headers must be an object of header names to strings; the hook was ignored.');
+      return undefined;
+    }
+    const allowed = raw.allowedEnvVars;
+    if (
+      allowed !== undefined &&
+      !(Array.isArray(allowed) && allowed.every((name) => typeof name === 'string'))
+    ) {
+      fail('.allowedEnvVars must be a list of variable names; the hook was ignored.');
+      return undefined;
+    }
+    return {
+      ...base,
+      type: 'http',
+      url: raw.url,
+      ...(headers ? { headers } : {}),
+      ...(allowed ? { allowedEnvVars: allowed as string[] } : {}),
+    };
+  }
+  if (type === 'prompt') {
+    if (typeof raw.prompt !== 'string' || raw.prompt.trim() === '') {
+      fail('.prompt must be a non-empty text; the hook was ignored.');
+      return undefined;
+    }
+    if (raw.model !== undefined && typeof raw.model !== 'string') {
+      fail('.model must be a model id or alias; the hook was ignored.');
+      return undefined;
+    }
+    return {
+      ...base,
+      type: 'prompt',
+      prompt: raw.prompt,
+      ...(typeof raw.model === 'string' ? { model: raw.model } : {}),
+    };
+  }
+  if (type === 'agent')
+    fail(
+      ': troupe does not run hooks of type "agent" (a sub-agent with tools judging the event would be an unjournaled agent inside a task); use a "prompt" or "command" hook; it was ignored.',
+    );
+  else
+    fail(
+      `: troupe runs hooks of type "command", "http" and "prompt"${typeof type === 'string' ? `, not "${type}"` : ' (type is missing)'}; it was ignored.`,
+    );
+  return undefined;
 }
 
 function safeUrl(text: string): URL | undefined {
