@@ -100,6 +100,9 @@ function readMatcher(
   return result.hooks.length > 0 ? result : undefined;
 }
 
+/** The field that holds what a hook of each type runs. */
+export const HOOK_TARGETS = { command: 'command', http: 'url', prompt: 'prompt' } as const;
+
 function readCommand(
   hook: unknown,
   path: string,
@@ -109,48 +112,38 @@ function readCommand(
     warn(path, `expected { type: command, command }, got ${preview(hook)}`);
     return undefined;
   }
-  let timeout: number | undefined;
-  if (hook.timeout !== undefined) {
-    const seconds = typeof hook.timeout === 'string' ? Number(hook.timeout) : hook.timeout;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
-      warn(`${path}.timeout`, `expected a number of seconds greater than 0, got ${preview(hook.timeout)}`);
-      return undefined;
-    }
-    timeout = seconds;
-  }
-  const withTimeout = <T extends object>(value: T): T =>
-    timeout === undefined ? value : { ...value, timeout };
-  if (hook.type === 'http') {
-    if (typeof hook.url !== 'string' || !/^https?:\/\//i.test(hook.url)) {
-      warn(`${path}.url`, `expected an http:// or https:// URL, got ${preview(hook.url)}`);
-      return undefined;
-    }
-    const http: AgentHookHttp = { type: 'http', url: hook.url };
-    if (isPlainObject(hook.headers) && Object.values(hook.headers).every((item) => typeof item === 'string'))
-      http.headers = hook.headers as Record<string, string>;
-    if (Array.isArray(hook.allowedEnvVars) && hook.allowedEnvVars.every((item) => typeof item === 'string'))
-      http.allowedEnvVars = hook.allowedEnvVars as string[];
-    return withTimeout(http);
-  }
-  if (hook.type === 'prompt') {
-    if (typeof hook.prompt !== 'string' || hook.prompt.trim() === '') {
-      warn(`${path}.prompt`, `expected the text a model judges the event by, got ${preview(hook.prompt)}`);
-      return undefined;
-    }
-    const prompt: AgentHookPrompt = { type: 'prompt', prompt: hook.prompt };
-    if (typeof hook.model === 'string') prompt.model = hook.model;
-    return withTimeout(prompt);
-  }
-  if (hook.type !== 'command') {
+  const type = hook.type as keyof typeof HOOK_TARGETS;
+  const field = Object.hasOwn(HOOK_TARGETS, type) ? HOOK_TARGETS[type] : undefined;
+  if (!field) {
     warn(
       `${path}.type`,
       `troupe runs 'command', 'http' and 'prompt' hooks (not 'agent': see the README's hooks section), got ${preview(hook.type)}`,
     );
     return undefined;
   }
-  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    warn(`${path}.command`, `expected a shell command, got ${preview(hook.command)}`);
+  const target = hook[field];
+  if (
+    typeof target !== 'string' ||
+    target.trim() === '' ||
+    (field === 'url' && !/^https?:\/\//i.test(target))
+  ) {
+    warn(
+      `${path}.${field}`,
+      `expected ${field === 'url' ? 'an http(s) URL' : `a ${type}`}, got ${preview(target)}`,
+    );
     return undefined;
   }
-  return withTimeout<AgentHookCommand>({ type: 'command', command: hook.command });
+  // Headers, variables and a model are checked where the hook runs (`@troupe/node`'s readHookConfig).
+  const kept: Record<string, unknown> = { type, [field]: target };
+  for (const key of ['headers', 'allowedEnvVars', 'model'])
+    if (hook[key] !== undefined) kept[key] = hook[key];
+  if (hook.timeout !== undefined) {
+    const seconds = typeof hook.timeout === 'string' ? Number(hook.timeout) : hook.timeout;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
+      warn(`${path}.timeout`, `expected a number of seconds greater than 0, got ${preview(hook.timeout)}`);
+      return undefined;
+    }
+    kept.timeout = seconds;
+  }
+  return kept as unknown as AgentHookCommand | AgentHookHttp | AgentHookPrompt;
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { DefinitionError } from '../errors.js';
-import { HOOK_EVENTS } from './agent-hooks.js';
+import { HOOK_EVENTS, HOOK_TARGETS } from './agent-hooks.js';
 import { AGENT_NAME_MAX_LENGTH, AGENT_NAME_PATTERN } from './agent-name.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { isPlainObject } from './field-schemas.js';
@@ -12,7 +12,6 @@ const positive = (what: string) => v.pipe(v.number(what), v.integer(what), v.min
 const jsonSchema = v.custom<Record<string, unknown>>(isPlainObject, 'a JSON Schema object');
 
 /** The valibot schema of an {@link AgentDefinition} (what `createRuntime({ agents })` accepts). */
-const hookTimeout = v.optional(v.pipe(v.number('seconds'), v.gtValue(0, 'seconds greater than 0')));
 
 const AgentDefinitionSchema = v.object({
   name: v.pipe(
@@ -54,30 +53,16 @@ const AgentDefinitionSchema = v.object({
       v.array(
         v.object({
           matcher: v.optional(v.string('a tool-name pattern')),
+          // What each hook runs is checked where it runs (`@troupe/node`'s readHookConfig, naming file and line).
           hooks: v.array(
-            v.variant(
-              'type',
-              [
-                v.object({
-                  type: v.literal('command', "'command'"),
-                  command: v.pipe(v.string('a shell command'), v.nonEmpty('a shell command')),
-                  timeout: hookTimeout,
-                }),
-                v.object({
-                  type: v.literal('http', "'http'"),
-                  url: v.pipe(v.string('a URL'), v.regex(/^https?:\/\//i, 'an http:// or https:// URL')),
-                  headers: v.optional(v.record(v.string(), v.string('a header value'))),
-                  allowedEnvVars: v.optional(v.array(v.string('a variable name'))),
-                  timeout: hookTimeout,
-                }),
-                v.object({
-                  type: v.literal('prompt', "'prompt'"),
-                  prompt: v.pipe(v.string('a prompt'), v.nonEmpty('a prompt')),
-                  model: v.optional(v.string('a model id or alias')),
-                  timeout: hookTimeout,
-                }),
-              ],
-              "a hook of type 'command', 'http' or 'prompt'",
+            v.pipe(
+              v.looseObject({
+                type: v.picklist(['command', 'http', 'prompt'], "'command', 'http' or 'prompt'"),
+              }),
+              v.check((hook) => {
+                const target = (hook as Record<string, unknown>)[HOOK_TARGETS[hook.type]];
+                return typeof target === 'string' && target.trim() !== '';
+              }, 'a hook with its command, url or prompt'),
             ),
             'a list of { type: command, command, timeout? }',
           ),

@@ -1,4 +1,3 @@
-import type { Message } from '../model/types.js';
 import { describeThrown, toPlainJson } from '../persistence/plain-json.js';
 import { DEFAULT_INPUT_BOUNDS } from '../tools/bound-input.js';
 import type {
@@ -128,20 +127,4 @@ export function hookStopMessage(point: string, outcome: HookOutcomeBase & { stop
 /** `the <point> hook (<source>)` — a hook named in a message. */
 export function hookName(point: string, outcome: HookOutcomeBase | undefined): string {
   return `the ${point} hook${outcome?.source ? ` (${outcome.source})` : ''}`;
-}
-
-const STOP_FEEDBACK = 'Stop hook feedback: ';
-
-/** The user message that keeps a sub-agent going after a `SubagentStop` hook blocked its answer. */
-export function stopHookMessage(reason: string): Message {
-  return { role: 'user', content: `${STOP_FEEDBACK}${reason}` };
-}
-
-/** True when `message` is {@link stopHookMessage}'s (the sub-agent goes on because a stop hook blocked). */
-export function isStopHookMessage(message: Message | undefined): boolean {
-  return (
-    message?.role === 'user' &&
-    typeof message.content === 'string' &&
-    message.content.startsWith(STOP_FEEDBACK)
-  );
 }

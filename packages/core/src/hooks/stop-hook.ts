@@ -2,7 +2,8 @@ import type { SubagentContext } from '../machines/subagent-context.js';
 import { textOf } from '../model/content.js';
 import type { ModelResponse } from '../model/types.js';
 import type { EffectIO } from '../runtime/effects/effect-io.js';
-import { askHook, isStopHookMessage, readSubagentStop } from './hook-answers.js';
+import { askHook, readSubagentStop } from './hook-answers.js';
+import { isStopHookMessage } from './stop-feedback.js';
 import { hookBase, reportHookMessage } from './tool-hooks.js';
 
 /**

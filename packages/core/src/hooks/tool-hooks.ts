@@ -1,6 +1,7 @@
 import { toolResultText } from '../model/tool-result-content.js';
 import type { ToolResultBlock, ToolUseBlock } from '../model/types.js';
 import type { EffectIO } from '../runtime/effects/effect-io.js';
+import { withTexts } from '../runtime/effects/with-texts.js';
 import { askHook, hookStopMessage, readPostToolUse, readPreToolUse } from './hook-answers.js';
 import type { HookCallBase, HookOutcomeBase, PreToolUseOutcome } from './hook-points.js';
 
@@ -80,12 +81,4 @@ export async function withPostToolUse(
   return answer?.stop
     ? { result: hooked, stop: hookStopMessage(point, { ...answer, stop: answer.stop }) }
     : { result: hooked };
-}
-
-/** `result` with `texts` as text blocks after its own content (unchanged when there are none). */
-export function withTexts(result: ToolResultBlock, texts: readonly string[]): ToolResultBlock {
-  if (!texts.length) return result;
-  const content =
-    typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
-  return { ...result, content: [...content, ...texts.map((text) => ({ type: 'text' as const, text }))] };
 }

@@ -1,5 +1,5 @@
 import { and, assign, not, sendTo, setup } from 'xstate';
-import { stopHookMessage } from '../hooks/hook-answers.js';
+import { stopHookMessage } from '../hooks/stop-feedback.js';
 import { addUsage, textOf } from '../model/content.js';
 import type { Message, ModelResponse } from '../model/types.js';
 import {
@@ -101,17 +101,10 @@ export const subagentMachine = setup({
         at < context.deadline
       );
     },
-    answersWaitingHooks: ({ context, event }) => {
-      const { plan } = event as Event<'tool.hooked'>;
-      const waiting = context.step.plan;
-      return (
-        plan.length > 0 &&
-        plan[0]!.toolUseId === nextCall(context)?.toolUseId &&
-        plan.every((call) =>
-          waiting.some((entry) => entry.toolUseId === call.toolUseId && entry.disposition === 'hook'),
-        )
-      );
-    },
+    answersWaitingHooks: ({ context, event }) =>
+      (event as Event<'tool.hooked'>).plan.every((call) =>
+        context.step.plan.some((entry) => entry.toolUseId === call.toolUseId && entry.disposition === 'hook'),
+      ),
     isNextCall: ({ context, event }) =>
       nextCall(context)?.toolUseId === (event as Event<'tool.finished'>).toolUseId,
     isPendingApproval: ({ context, event }) =>
@@ -242,8 +235,6 @@ export const subagentMachine = setup({
       const { at, toolUseId, reason } = event as Event<'approval.denied'>;
       const call = nextCall(context);
       const name = call?.name ?? 'tool';
-      const hookContext =
-        call && 'context' in call && call.context ? `\nPreToolUse hook context: ${call.context}` : '';
       return {
         now: at,
         deadline: context.deadline + Math.max(0, at - context.approvalSince),
@@ -254,7 +245,7 @@ export const subagentMachine = setup({
             {
               type: 'tool_result' as const,
               tool_use_id: toolUseId,
-              content: `The user denied permission to run ${name}${reason ? `: ${reason}` : '.'} Do not retry the same call; continue without it or explain what you need.${hookContext}`,
+              content: `The user denied permission to run ${name}${reason ? `: ${reason}` : '.'} Do not retry the same call; continue without it or explain what you need.`,
               is_error: true,
             },
           ],

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { ApprovalRequest, TaskEventBase } from '../events.js';
 import type { RuntimeHooks } from '../hooks/hook-points.js';
+import type { StartContext } from '../hooks/start-hooks.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
 import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import type { RuntimeEmitter } from './emitter.js';
-import type { StartContext } from './start-context.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
 /** A decision on an approval request. */

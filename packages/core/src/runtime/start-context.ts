@@ -1,24 +1,12 @@
-import {
-  askHook,
-  hookName,
-  hookStopMessage,
-  readSubagentStart,
-  readUserPromptSubmit,
-} from '../hooks/hook-answers.js';
-import type { HookOutcomeBase, RuntimeHooks } from '../hooks/hook-points.js';
+import type { RuntimeHooks } from '../hooks/hook-points.js';
+import { loadHookRunner } from '../hooks/load-hook-runner.js';
+import type { StartContext, StartWarn } from '../hooks/start-hooks.js';
 import { type AgentMemory, memoryBriefing, memoryScopeOf } from '../memory/agent-memory.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskSpec } from '../persistence/types.js';
 import type { AgentCatalog } from './agent-catalog.js';
 
-type Warn = (code: 'HOOK_FAILED' | 'HOOK_MESSAGE' | 'MEMORY_FAILED', message: string, taskId: string) => void;
-
-/** What a task is given when it starts: text with its prompt, or a hook's word that it must not start. */
-export interface StartContext {
-  texts: string[];
-  /** A hook stopped the task before it started (`continue: false`, a blocked prompt): the message it ends with. */
-  stop?: string;
-}
+export type { StartContext, StartWarn } from '../hooks/start-hooks.js';
 
 /**
  * What a task is given with its prompt when it starts: its agent memory's briefing (when its agent
@@ -31,42 +19,11 @@ export function startContextOf(
   agents: AgentCatalog,
   hooks: RuntimeHooks | undefined,
   memory: AgentMemory | undefined,
-  warn: Warn,
+  warn: StartWarn,
 ): ((spec: TaskSpec, signal: AbortSignal) => Promise<StartContext>) | undefined {
   if (!hooks?.subagentStart && !hooks?.userPromptSubmit && !memory) return undefined;
   return async (spec, signal) => {
     const texts: string[] = [];
-    const call = {
-      sessionId: spec.sessionKey,
-      agentId: spec.taskId,
-      agentType: spec.agent,
-      depth: spec.depth,
-    };
-    const tell = (point: string, answer: HookOutcomeBase | undefined) => {
-      if (answer?.systemMessage)
-        warn(
-          'HOOK_MESSAGE',
-          `Task ${spec.taskId}: ${point} hook${answer.source ? ` (${answer.source})` : ''}: ${answer.systemMessage}`,
-          spec.taskId,
-        );
-    };
-    if (hooks?.userPromptSubmit && spec.depth < 1) {
-      const answer = await askHook(
-        'UserPromptSubmit',
-        () => hooks.userPromptSubmit?.({ ...call, prompt: spec.prompt }, signal),
-        readUserPromptSubmit,
-        (message) => warn('HOOK_FAILED', `Task ${spec.taskId}: ${message}`, spec.taskId),
-      );
-      tell('UserPromptSubmit', answer);
-      if (answer?.stop)
-        return { texts, stop: hookStopMessage('UserPromptSubmit', { ...answer, stop: answer.stop }) };
-      if (answer?.block)
-        return {
-          texts,
-          stop: `The prompt was blocked by ${hookName('UserPromptSubmit', answer)}: ${answer.block}`,
-        };
-      if (answer?.additionalContext) texts.push(`UserPromptSubmit hook context: ${answer.additionalContext}`);
-    }
     const definition = agents.get(spec.agent);
     const scope = definition && memory ? memoryScopeOf(definition) : undefined;
     if (memory && scope && spec.depth >= 1) {
@@ -92,17 +49,11 @@ export function startContextOf(
         );
       }
     }
-    if (hooks?.subagentStart && spec.depth >= 1) {
-      const answer = await askHook(
-        'SubagentStart',
-        () => hooks.subagentStart?.(call, signal),
-        readSubagentStart,
-        (message) => warn('HOOK_FAILED', `Task ${spec.taskId}: ${message}`, spec.taskId),
-      );
-      tell('SubagentStart', answer);
-      if (answer?.stop)
-        return { texts, stop: hookStopMessage('SubagentStart', { ...answer, stop: answer.stop }) };
-      if (answer?.additionalContext) texts.push(`SubagentStart hook context: ${answer.additionalContext}`);
+    if (hooks?.subagentStart || hooks?.userPromptSubmit) {
+      const { startHookContext } = await loadHookRunner();
+      const hooked = await startHookContext(hooks, spec, signal, warn);
+      texts.push(...hooked.texts);
+      if (hooked.stop !== undefined) return { texts, stop: hooked.stop };
     }
     return { texts };
   };

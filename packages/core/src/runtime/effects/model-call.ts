@@ -1,6 +1,6 @@
 import { EFFORT_THINKING_BUDGET } from '../../definitions/effort.js';
 import { type SerializedError, serializeError } from '../../errors.js';
-import { stopHookAnswer } from '../../hooks/stop-hook.js';
+import { loadHookRunner } from '../../hooks/load-hook-runner.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import { MAX_MODEL_TEXT_CHARS } from '../../model/cap-model-text.js';
@@ -93,6 +93,7 @@ export async function callModel(
   }
   const stopHook = spec.depth < 1 ? host.hooks?.stop : host.hooks?.subagentStop;
   if (stopHook && !grace && uses.length === 0 && event.outputCheck?.ok !== false) {
+    const { stopHookAnswer } = await loadHookRunner();
     const blocked = await stopHookAnswer(io, context, response, signal);
     if (signal.aborted) return undefined;
     if (blocked !== undefined) {

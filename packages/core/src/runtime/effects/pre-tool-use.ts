@@ -1,32 +1,15 @@
-import { hookStopMessage } from '../../hooks/hook-answers.js';
+import { hookName, hookStopMessage } from '../../hooks/hook-answers.js';
+import type { PreToolUseOutcome } from '../../hooks/hook-points.js';
 import { preToolUseAnswer } from '../../hooks/tool-hooks.js';
 import type { SubagentEvent, ToolCallPlan } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
-import { errorResult } from '../../tools/run-tool-call.js';
+import { toolResultText } from '../../model/tool-result-content.js';
+import type { ToolUseBlock } from '../../model/types.js';
+import { checkToolCall, errorResult } from '../../tools/run-tool-call.js';
 import type { EffectIO } from './effect-io.js';
 import { findUse } from './find-use.js';
-import { planHookedCall } from './plan-tool-call.js';
-
-type WaitingCall = Extract<ToolCallPlan, { disposition: 'hook' }>;
-
-/**
- * The calls whose `PreToolUse` hook is to be asked now: the next call when it waits for its hook,
- * and every waiting read call of the group of read calls that starts at the next call (they run
- * together, so their hooks are asked together, just before). Empty when none waits.
- */
-export function preToolUseDue(context: SubagentContext): WaitingCall[] {
-  const { plan, results } = context.step;
-  const next = plan[results.length];
-  if (next?.disposition === 'hook' && next.access !== 'read') return [next];
-  const due: WaitingCall[] = [];
-  for (let index = results.length; index < plan.length; index++) {
-    const call = plan[index]!;
-    if (call.disposition === 'rejected' || call.access !== 'read') break;
-    if (call.disposition === 'hook') due.push(call);
-    else if (call.disposition !== 'run') break;
-  }
-  return due;
-}
+import { decideCall } from './plan-tool-call.js';
+import type { WaitingCall } from './pre-tool-use-due.js';
 
 /**
  * Asks the `PreToolUse` hook about each of `due` (in parallel) and resolves with the event that
@@ -60,4 +43,56 @@ export async function answerPreToolUse(
   const at = io.host.clock.now();
   for (const answer of answered) if (answer.stop) return { type: 'hook.stopped', at, reason: answer.stop };
   return { type: 'tool.hooked', at, plan: answered.map((answer) => answer.plan!) };
+}
+
+/**
+ * The plan of a call whose `PreToolUse` hook answered `hook` (undefined: no answer): `deny`
+ * rejects it; an `updatedInput` is checked against the tool's schema (a bad one rejects the call,
+ * naming the hook) and runs in place of the model's; then the call is decided as any other, the
+ * hook's `ask` or `allow` weighing in. The hook's `additionalContext` rides along for the model.
+ */
+export function planHookedCall(
+  io: EffectIO,
+  use: ToolUseBlock,
+  hook: PreToolUseOutcome | undefined,
+): ToolCallPlan {
+  const context = hook?.additionalContext;
+  const note = context ? `\nPreToolUse hook context: ${context}` : '';
+  const reject = (message: string): ToolCallPlan => ({
+    toolUseId: use.id,
+    name: use.name,
+    disposition: 'rejected',
+    result: errorResult(use.id, `${message}${note}`),
+  });
+  if (hook?.decision === 'deny')
+    return reject(
+      `Error: a PreToolUse hook blocked this ${use.name} call${hook.reason ? `: ${hook.reason}` : '.'} Do not retry the same call.`,
+    );
+  const updated = hook?.updatedInput;
+  const effective = updated ? { ...use, input: updated } : use;
+  const checked = checkToolCall(io.registry, effective);
+  if (!checked.ok) {
+    if (!updated)
+      return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };
+    const problem = toolResultText(checked.result.content).replace(/^Error: /, '');
+    io.warn(
+      'HOOK_FAILED',
+      `Task ${io.spec.taskId}: ${hookName('PreToolUse', hook)} gave the ${use.name} call "${use.id}" an input its schema refuses: ${problem}`,
+    );
+    return reject(
+      `Error: the ${use.name} call was not run: the input ${hookName('PreToolUse', hook)} put in its place does not match the tool's schema: ${problem}`,
+    );
+  }
+  io.inputs.set(use.id, checked.input);
+  const plan = decideCall(io, effective, io.registry.get(use.name)!, hook);
+  if (plan.disposition === 'rejected') {
+    if (!note) return plan;
+    return reject(toolResultText(plan.result.content));
+  }
+  if (plan.disposition === 'hook') return plan;
+  return {
+    ...plan,
+    ...(updated ? { input: updated } : {}),
+    ...(context ? { context } : {}),
+  };
 }

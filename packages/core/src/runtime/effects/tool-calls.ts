@@ -1,4 +1,5 @@
-import { type HookedResult, withPostToolUse, withTexts } from '../../hooks/tool-hooks.js';
+import { loadHookRunner } from '../../hooks/load-hook-runner.js';
+import type { HookedResult } from '../../hooks/tool-hooks.js';
 import type { SubagentEvent, ToolCallPlan } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import type { ToolResultBlock, ToolUseBlock } from '../../model/types.js';
@@ -6,7 +7,8 @@ import { describeThrown } from '../../persistence/plain-json.js';
 import { checkToolCall, errorResult, executeToolCall } from '../../tools/run-tool-call.js';
 import type { EffectIO } from './effect-io.js';
 import { findUse } from './find-use.js';
-import { answerPreToolUse, preToolUseDue } from './pre-tool-use.js';
+import { preToolUseDue } from './pre-tool-use-due.js';
+import { withTexts } from './with-texts.js';
 
 /** A call of the plan that is not answered by a refusal. */
 export type PlannedCall = Exclude<ToolCallPlan, { disposition: 'rejected' }>;
@@ -43,7 +45,10 @@ export class ToolCalls {
     feed: (event: SubagentEvent) => boolean,
   ): Promise<SubagentEvent | undefined> {
     const due = preToolUseDue(context);
-    if (due.length || call.disposition === 'hook') return answerPreToolUse(this.io, context, due, signal);
+    if (due.length || call.disposition === 'hook') {
+      const { answerPreToolUse } = await loadHookRunner();
+      return answerPreToolUse(this.io, context, due, signal);
+    }
     const host = this.io.host;
     const toolUseId = call.toolUseId;
     const finished = ({ result, stop }: HookedResult): SubagentEvent =>
@@ -149,7 +154,9 @@ export class ToolCalls {
     const hooked: Promise<HookedResult> =
       hooks?.postToolUse || hooks?.postToolUseFailure
         ? executed.then((result) =>
-            signal.aborted ? { result } : withPostToolUse(this.io, use, result, signal),
+            signal.aborted
+              ? { result }
+              : loadHookRunner().then(({ withPostToolUse }) => withPostToolUse(this.io, use, result, signal)),
           )
         : executed.then((result) => ({ result }));
     return hooked.then((outcome) => {

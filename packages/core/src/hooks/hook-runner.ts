@@ -1,0 +1,5 @@
+// Everything that asks a host's hooks and reads their answers, loaded on first use (`load-hook-runner.ts`).
+export { answerPreToolUse } from '../runtime/effects/pre-tool-use.js';
+export { startHookContext } from './start-hooks.js';
+export { stopHookAnswer } from './stop-hook.js';
+export { withPostToolUse } from './tool-hooks.js';
