@@ -1,4 +1,5 @@
 import { isPlainObject } from './field-schemas.js';
+import { HOOK_EVENTS, HOOK_TARGETS } from './hook-events.js';
 import type {
   AgentHookCommand,
   AgentHookHttp,
@@ -7,22 +8,6 @@ import type {
   AgentHooks,
 } from './types.js';
 import { type DefinitionWarning, makeWarning, preview, type SourceLocation } from './warnings.js';
-
-/** Hook events Claude Code documents (v2.1.240); an agent file's `Stop` runs as `SubagentStop`. */
-export const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'Notification',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'SessionStart',
-  'SessionEnd',
-] as const;
 
 const EVENTS = new Set<string>(HOOK_EVENTS);
 
@@ -99,9 +84,6 @@ function readMatcher(
   });
   return result.hooks.length > 0 ? result : undefined;
 }
-
-/** The field that holds what a hook of each type runs. */
-export const HOOK_TARGETS = { command: 'command', http: 'url', prompt: 'prompt' } as const;
 
 function readCommand(
   hook: unknown,

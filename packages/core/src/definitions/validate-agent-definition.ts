@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { DefinitionError } from '../errors.js';
-import { HOOK_EVENTS, HOOK_TARGETS } from './agent-hooks.js';
 import { AGENT_NAME_MAX_LENGTH, AGENT_NAME_PATTERN } from './agent-name.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { isPlainObject } from './field-schemas.js';
+import { HOOK_EVENTS, HOOK_TARGETS } from './hook-events.js';
 import { AGENT_EFFORTS, type AgentDefinition, PERMISSION_MODES } from './types.js';
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 

@@ -200,18 +200,6 @@ export const subagentMachine = setup({
         },
       };
     }),
-    stopByHook: assign(({ context, event }) => {
-      const { at, reason } = event as Event<'hook.stopped'>;
-      return {
-        now: at,
-        end: {
-          endedAt: at,
-          terminateReason: 'ABORTED' as const,
-          output: lastAssistantText(context.messages),
-          error: { name: 'TroupeError', code: 'HOOK_STOPPED', message: reason },
-        },
-      };
-    }),
     answerRejectedCall: assign(({ context }) => {
       const call = nextCall(context);
       if (call?.disposition !== 'rejected') return {};
@@ -369,14 +357,19 @@ export const subagentMachine = setup({
       };
     }),
     cancel: assign(({ context, event }) => {
-      const { at, reason } = event as Event<'cancel.requested'>;
+      // `hook.stopped`: a hook's `continue: false` ends the task as a cancel does, with its own code.
+      const { at, reason, type } = event as Event<'cancel.requested' | 'hook.stopped'>;
       return {
         now: at,
         end: {
           endedAt: at,
           terminateReason: 'ABORTED' as const,
           output: lastAssistantText(context.messages),
-          error: { name: 'TroupeError', code: 'ABORTED', message: reason ?? 'The task was cancelled.' },
+          error: {
+            name: 'TroupeError',
+            code: type === 'hook.stopped' ? 'HOOK_STOPPED' : 'ABORTED',
+            message: reason ?? 'The task was cancelled.',
+          },
         },
       };
     }),
@@ -423,7 +416,7 @@ export const subagentMachine = setup({
       on: {
         'task.started': { target: 'running', actions: 'start' },
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
-        'hook.stopped': { target: 'cancelled', actions: 'stopByHook' },
+        'hook.stopped': { target: 'cancelled', actions: 'cancel' },
         'task.steered': { actions: 'steerBeforeStart' },
       },
     },
@@ -433,7 +426,7 @@ export const subagentMachine = setup({
       invoke: { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
       on: {
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
-        'hook.stopped': { target: 'cancelled', actions: 'stopByHook' },
+        'hook.stopped': { target: 'cancelled', actions: 'cancel' },
         'task.steered': { actions: 'queueSteering' },
       },
       states: {

@@ -7,8 +7,6 @@ import { describeThrown } from '../../persistence/plain-json.js';
 import { checkToolCall, errorResult, executeToolCall } from '../../tools/run-tool-call.js';
 import type { EffectIO } from './effect-io.js';
 import { findUse } from './find-use.js';
-import { preToolUseDue } from './pre-tool-use-due.js';
-import { withTexts } from './with-texts.js';
 
 /** A call of the plan that is not answered by a refusal. */
 export type PlannedCall = Exclude<ToolCallPlan, { disposition: 'rejected' }>;
@@ -44,11 +42,12 @@ export class ToolCalls {
     signal: AbortSignal,
     feed: (event: SubagentEvent) => boolean,
   ): Promise<SubagentEvent | undefined> {
-    const due = preToolUseDue(context);
-    if (due.length || call.disposition === 'hook') {
-      const { answerPreToolUse } = await loadHookRunner();
-      return answerPreToolUse(this.io, context, due, signal);
+    if (call.disposition === 'hook' || context.step.plan.some((entry) => entry.disposition === 'hook')) {
+      const { answerPreToolUse, preToolUseDue } = await loadHookRunner();
+      const due = preToolUseDue(context);
+      if (due.length) return answerPreToolUse(this.io, context, due, signal);
     }
+    if (call.disposition === 'hook') return undefined;
     const host = this.io.host;
     const toolUseId = call.toolUseId;
     const finished = ({ result, stop }: HookedResult): SubagentEvent =>
@@ -159,10 +158,15 @@ export class ToolCalls {
               : loadHookRunner().then(({ withPostToolUse }) => withPostToolUse(this.io, use, result, signal)),
           )
         : executed.then((result) => ({ result }));
-    return hooked.then((outcome) => {
-      const result = call.context
-        ? withTexts(outcome.result, [`PreToolUse hook context: ${call.context}`])
-        : outcome.result;
+    const added = call.context;
+    const withContext = added
+      ? hooked.then(async (outcome) => {
+          const { withTexts } = await loadHookRunner();
+          return { ...outcome, result: withTexts(outcome.result, [`PreToolUse hook context: ${added}`]) };
+        })
+      : hooked;
+    return withContext.then((outcome) => {
+      const result = outcome.result;
       if (!signal.aborted && emitter.listening('tool.finished'))
         emitter.emit(
           'tool.finished',
