@@ -2,6 +2,7 @@ import { and, assign, not, sendTo, setup } from 'xstate';
 import { stopHookMessage } from '../hooks/stop-feedback.js';
 import { addUsage, textOf } from '../model/content.js';
 import type { Message, ModelResponse } from '../model/types.js';
+import { splitUsage } from '../usage/usage-by-model.js';
 import {
   lastAssistantText,
   messagesForGrace,
@@ -29,13 +30,20 @@ export {
 
 /** What every model response changes: the time, the turn count, usage, the model id, the conversation. */
 function afterResponse(context: SubagentContext, at: number, response: ModelResponse) {
-  return {
+  const before = context.modelUsed ?? context.task.model;
+  const split = splitUsage(
+    context.usageByModel,
+    { usage: context.usage, model: before },
+    { usage: response.usage, model: response.model ?? before },
+  );
+  const changes = {
     now: at,
     turns: context.turns + 1,
     usage: addUsage(context.usage, response.usage),
     modelUsed: response.model ?? context.modelUsed,
     messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
   };
+  return split ? Object.assign(changes, { usageByModel: split }) : changes;
 }
 
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;
@@ -408,6 +416,7 @@ export const subagentMachine = setup({
       startedAt: context.startedAt,
       endedAt: end?.endedAt ?? context.now,
     };
+    if (context.usageByModel) output.usageByModel = context.usageByModel;
     if (end?.error) output.error = end.error;
     return output;
   },

@@ -44,6 +44,7 @@ export const resultSchema = v.looseObject({
   durationMs: v.number(),
   model: v.string(),
   usage: usageSchema,
+  usageByModel: v.optional(v.record(v.string(), v.looseObject({ input: v.number(), output: v.number() }))),
   error: v.optional(v.looseObject({ name: v.string(), code: v.string(), message: v.string() })),
   workspace: v.optional(workspaceOutcomeSchema),
 });

@@ -28,6 +28,7 @@ const contextSchema = v.looseObject({
   toolCalls: count,
   usage: v.looseObject({ input: v.number(), output: v.number() }),
   modelUsed: v.optional(v.string()),
+  usageByModel: v.optional(v.record(v.string(), v.looseObject({ input: v.number(), output: v.number() }))),
   startedAt: v.number(),
   deadline: v.number(),
   now: v.number(),

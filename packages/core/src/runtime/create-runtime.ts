@@ -410,8 +410,9 @@ export class Runtime implements TaskClient {
   /**
    * The usage ledger: tokens (input, output, cache read, cache write) and estimated cost of the
    * ended tasks matching `query` (a task, a session, an agent, a model), in total and by agent,
-   * model and session. Read from the store, so it covers tasks of earlier runs of the process.
-   * The main agent's own runs are not stored tasks: a host counts them from `session` replies.
+   * model and session, each task's usage priced under the model(s) that answered. Read from the
+   * store, so it covers tasks of earlier runs of the process and of other processes (cluster
+   * workers). Sessions store each ended main-agent run as a task of depth 0, counted in `main` too.
    */
   usage(query: UsageQuery = {}): Promise<UsageReport> {
     return usageReport(this, query, this.prices);
