@@ -104,6 +104,7 @@ export class ClusterWorker {
       store: this.claims,
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.models ? { models: options.models } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       ...(options.graceMs ? { graceMs: options.graceMs } : {}),
     });
