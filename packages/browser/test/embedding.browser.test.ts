@@ -63,10 +63,18 @@ it('runs the README example: a session delegates, a write is approved, tasks per
   const file = await (await workspace.root.getFileHandle('notes.md')).getFile();
   expect(await file.text()).toBe('# Notes\n');
 
+  // The main agent's run is stored too (an ended task of depth 0, for the usage ledger).
   const { tasks } = await runtime.history();
-  expect(tasks.map((task) => [task.agent, task.status])).toEqual([['writer', 'completed']]);
+  expect(tasks.map((task) => [task.agent, task.status, task.depth])).toEqual([
+    ['writer', 'completed', 1],
+    ['main', 'completed', 0],
+  ]);
+  expect((await runtime.usage()).main.tasks).toBe(1);
   const reader = createIndexedDbStore({ name });
-  expect((await reader.listTasks()).tasks.map((task) => task.description)).toEqual(['Write notes']);
+  expect((await reader.listTasks()).tasks.map((task) => task.description)).toEqual([
+    'Write notes',
+    'main agent',
+  ]);
   await reader.close();
 });
 
