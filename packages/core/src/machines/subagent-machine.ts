@@ -31,19 +31,21 @@ export {
 /** What every model response changes: the time, the turn count, usage, the model id, the conversation. */
 function afterResponse(context: SubagentContext, at: number, response: ModelResponse) {
   const before = context.modelUsed ?? context.task.model;
-  const split = splitUsage(
+  const usageByModel = splitUsage(
     context.usageByModel,
-    { usage: context.usage, model: before },
-    { usage: response.usage, model: response.model ?? before },
+    before,
+    context.usage,
+    response.model ?? before,
+    response.usage,
   );
-  const changes = {
+  return {
     now: at,
     turns: context.turns + 1,
     usage: addUsage(context.usage, response.usage),
     modelUsed: response.model ?? context.modelUsed,
     messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+    ...(usageByModel && { usageByModel }),
   };
-  return split ? Object.assign(changes, { usageByModel: split }) : changes;
 }
 
 type Event<T extends SubagentEvent['type']> = Extract<SubagentEvent, { type: T }>;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { messageSchema } from './document-schemas.js';
+import { messageSchema, usageByModelSchema } from './document-schemas.js';
 
 // The shape of the subagent machine's persisted snapshot (`TaskSnapshotDocument.snapshot`), as far
 // as the runtime reads it when it drives a restored task. A snapshot document is checked as a
@@ -28,7 +28,7 @@ const contextSchema = v.looseObject({
   toolCalls: count,
   usage: v.looseObject({ input: v.number(), output: v.number() }),
   modelUsed: v.optional(v.string()),
-  usageByModel: v.optional(v.record(v.string(), v.looseObject({ input: v.number(), output: v.number() }))),
+  usageByModel: usageByModelSchema,
   startedAt: v.number(),
   deadline: v.number(),
   now: v.number(),

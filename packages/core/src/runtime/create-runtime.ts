@@ -36,7 +36,7 @@ import {
 } from '../tools/tool-registry.js';
 import type { ToolSource } from '../tools/tool-source.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
-import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
+import type { UsageQuery, UsageReport } from '../usage/usage-report.js';
 import { AgentCatalog, type AgentCatalogSource, type ModelConfig } from './agent-catalog.js';
 import { announcement } from './announcement.js';
 import { ApprovalCoordinator, type ApprovalPolicy } from './approvals.js';
@@ -414,7 +414,9 @@ export class Runtime implements TaskClient {
    * store, so it covers tasks of earlier runs of the process and of other processes (cluster
    * workers). Sessions store each ended main-agent run as a task of depth 0, counted in `main` too.
    */
-  usage(query: UsageQuery = {}): Promise<UsageReport> {
+  async usage(query: UsageQuery = {}): Promise<UsageReport> {
+    // Loaded when first asked for: a browser app that shows no ledger at start does not load it then.
+    const { usageReport } = await import('../usage/usage-report.js');
     return usageReport(this, query, this.prices);
   }
 

@@ -28,6 +28,6 @@ export function recordSessionRun(
     store.appendStatus(finalRecord(stored, at));
     return undefined;
   } catch (error) {
-    return `The store could not record main-agent run ${spec.taskId} of session "${spec.sessionKey}" (as task ${id}): ${describeThrown(error)}. Its usage is missing from the ledger.`;
+    return `Main-agent run ${spec.taskId} is not in the ledger: the store refused it (${describeThrown(error)}).`;
   }
 }

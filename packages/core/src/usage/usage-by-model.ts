@@ -8,45 +8,31 @@ import type { Usage } from '../model/types.js';
  */
 export type UsageByModel = Readonly<Record<string, Usage>>;
 
-/** `table` with `usage` added under `model`, as a new object (own keys only, whatever the id). */
-function withPart(table: UsageByModel, model: string, usage: Usage): UsageByModel {
-  const next: Record<string, Usage> = {};
-  for (const [key, part] of Object.entries(table))
-    Object.defineProperty(next, key, { value: part, enumerable: true, writable: true, configurable: true });
-  const before = Object.hasOwn(table, model) ? table[model] : undefined;
-  Object.defineProperty(next, model, {
-    value: before ? addUsage(before, usage) : usage,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  return next;
-}
-
 /**
- * The split after one more response: undefined while every response came from one model (the
- * task's `usage` and `model` say it all, and snapshots stay as they were); from the first response
- * of another model on, the usage so far under the earlier model plus each response under its own.
+ * The split after one more response (`usage` from `model`), given the split so far and the model
+ * (`before`) that answered the responses counted in `soFar`: undefined while every response came
+ * from one model (the task's `usage` and `model` say it all, and snapshots stay as they were); from
+ * the first response of another model on, each model's part. A new object, without a prototype
+ * (any model id is an own key).
  */
 export function splitUsage(
   split: UsageByModel | undefined,
-  before: { usage: Usage; model: string },
-  response: { usage: Usage; model: string },
+  before: string,
+  soFar: Usage,
+  model: string,
+  usage: Usage,
 ): UsageByModel | undefined {
-  if (split) return withPart(split, response.model, response.usage);
-  if (response.model === before.model || (before.usage.input === 0 && before.usage.output === 0))
-    return undefined;
-  return withPart(withPart({}, before.model, before.usage), response.model, response.usage);
+  if (!split && (model === before || soFar.input + soFar.output === 0)) return undefined;
+  const next: Record<string, Usage> = Object.assign(Object.create(null), split ?? { [before]: soFar });
+  const part = next[model];
+  next[model] = part ? addUsage(part, usage) : usage;
+  return next;
 }
 
 /**
  * The parts of a task's usage by model: its split when it has one, else all of `usage` under
  * `model` (the one model that answered).
  */
-export function usageParts(
-  usage: Usage,
-  model: string,
-  split: UsageByModel | undefined,
-): Array<[model: string, usage: Usage]> {
-  return split ? Object.entries(split) : [[model, usage]];
+export function usageParts(usage: Usage, model: string, split: UsageByModel | undefined): [string, Usage][] {
+  return Object.entries(split ?? { [model]: usage });
 }
