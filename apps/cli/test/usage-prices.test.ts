@@ -1,15 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { estimateCost, priceOf, type TaskResult } from '@troupe/core';
 import { storeRecords } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
 import { describe, expect, it } from 'vitest';
 import { configPrices, loadConfig } from '../src/config.js';
 import { CliError } from '../src/errors.js';
-import { main } from '../src/main.js';
 import { formatDollars } from '../src/render/usage-ledger.js';
-import { tempDir } from './helpers/cli.js';
+import { cleanEnv, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 
 function writeConfig(dir: string, value: unknown): string {
   mkdirSync(join(dir, '.troupe'), { recursive: true });
@@ -18,20 +17,9 @@ function writeConfig(dir: string, value: unknown): string {
   return file;
 }
 
-/** Runs the CLI in this process; resolves with its exit code and what it wrote. */
-async function troupe(argv: string[], places: { cwd: string; home: string }) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdin: new PassThrough(),
-    stdout: { write: (text: string) => ((stdout += text), true) },
-    stderr: { write: (text: string) => ((stderr += text), true) },
-    env: { NO_COLOR: '1', HOME: places.home },
-    ...places,
-    onSignal: () => () => {},
-    script: '',
-  });
-  return { code, stdout, stderr };
+/** Runs the CLI in this process (no colours). */
+function troupe(argv: string[], places: { cwd: string; home: string }) {
+  return runCliInProcess(argv, { cwd: places.cwd, env: cleanEnv(places.home, { NO_COLOR: '1' }) });
 }
 
 describe('the prices setting', () => {
