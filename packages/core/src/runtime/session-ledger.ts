@@ -28,6 +28,6 @@ export function recordSessionRun(
     store.appendStatus(finalRecord(stored, at));
     return undefined;
   } catch (error) {
-    return `Main-agent run ${spec.taskId} is not in the ledger: the store refused it (${describeThrown(error)}).`;
+    return `Main-agent run ${spec.taskId} not stored: ${describeThrown(error)}`;
   }
 }
