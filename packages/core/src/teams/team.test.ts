@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Message } from '../model/types.js';
 import { finalRecord, queuedRecord, resultDocument } from '../persistence/task-documents.js';
 import { transcriptOf } from '../persistence/transcript.js';
 import type { JournalEntry, TaskStore } from '../persistence/types.js';
@@ -8,6 +9,19 @@ import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { deliveredIds } from './mailbox.js';
 import { teamEventsOf } from './team-documents.js';
+
+/**
+ * Whether a rally player's last turn asks it to send: a turn of its own (its start, or messages that
+ * woke it), or a tool result that a teammate's message rides with (a message that arrives while the
+ * spell runs is steered in with the result). A bare tool result ends the spell.
+ */
+function asksForAMove(last: Message): boolean {
+  if (typeof last.content === 'string') return true;
+  const blocks = last.content;
+  if (blocks.some((block) => block.type === 'text' && block.text.includes('<teammate-message'))) return true;
+  return !blocks.some((block) => block.type === 'tool_result');
+}
+
 import type { TeamEvent } from './team-events.js';
 import type { TeamState } from './team-state.js';
 import { memberOf, receivedText, teamJobOptions, teamJobReply } from './test-team-job.js';
@@ -98,13 +112,7 @@ describe('agent teams', () => {
   it('stops a ping-pong pair at the message limit with MESSAGE_LIMIT', async () => {
     const { runtime } = fixtureRuntime((request) => {
       const first = JSON.stringify(request.messages[0]!.content);
-      const last = request.messages.at(-1)!;
-      if (
-        last.role === 'user' &&
-        typeof last.content !== 'string' &&
-        last.content.some((block) => block.type === 'tool_result')
-      )
-        return textReply('sent');
+      if (!asksForAMove(request.messages.at(-1)!)) return textReply('sent');
       return toolReply('SendMessage', {
         to: first.includes('You are \\"ping\\"') ? 'pong' : 'ping',
         message: 'your turn',
@@ -160,9 +168,7 @@ describe('agent teams', () => {
 
   it('stops a team at its token budget with TOKEN_LIMIT', async () => {
     const { runtime } = fixtureRuntime((request) => {
-      const last = request.messages.at(-1)!;
-      if (typeof last.content !== 'string' && last.content.some((block) => block.type === 'tool_result'))
-        return textReply('sent', { input: 40, output: 10 });
+      if (!asksForAMove(request.messages.at(-1)!)) return textReply('sent', { input: 40, output: 10 });
       const me = JSON.stringify(request.messages[0]!.content).includes('You are \\"ping\\"');
       return toolReply(
         'SendMessage',
