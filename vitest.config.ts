@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumLaunchOptions } from './test/chromium.js';
@@ -10,9 +11,16 @@ const chromium = playwright({
   launchOptions: chromiumLaunchOptions,
 });
 
+// Test files run two at a time at least. Vitest's default (one less than the cores) is one on a
+// 2-core machine, where a file waiting on a child process (the CLI, Postgres, Chromium, tsc) then
+// leaves a core idle. `--maxWorkers=1` runs them one at a time (to tell a flaky timing from a bug).
+// docs/decisions/2026-11-26-two-test-workers.md.
+const workers = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    maxWorkers: workers,
     projects: [
       {
         resolve: { conditions },
@@ -54,6 +62,8 @@ export default defineConfig({
           testTimeout: 20_000,
           browser: {
             enabled: true,
+            // One file at a time: the files share one origin, so its IndexedDB, OPFS and locks.
+            fileParallelism: false,
             provider: chromium,
             headless: true,
             screenshotFailures: false,

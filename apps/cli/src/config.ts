@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { DEFAULT_PRICES, type ModelPrice, type PriceTable } from '@troupe/core';
 import * as v from 'valibot';
 import { CliError } from './errors.js';
 
@@ -26,6 +27,32 @@ const LimitsSchema = v.strictObject(
       : 'must be an object',
 );
 
+const dollarsPerMillion = v.pipe(
+  v.number('must be a price in US dollars per million tokens'),
+  v.minValue(0, 'must not be negative'),
+  v.finite('must be a finite number'),
+);
+
+const PriceSchema = v.strictObject(
+  {
+    input: dollarsPerMillion,
+    output: dollarsPerMillion,
+    cacheRead: v.optional(dollarsPerMillion),
+    cacheWrite: v.optional(dollarsPerMillion),
+    cacheWrite1h: v.optional(dollarsPerMillion),
+  },
+  (issue) =>
+    issue.expected === 'never'
+      ? 'is not a known price (known: input, output, cacheRead, cacheWrite, cacheWrite1h)'
+      : 'must be an object such as { "input": 3, "output": 15 }',
+);
+
+const PricesSchema = v.record(
+  v.pipe(v.string(), v.trim(), v.minLength(1, 'must name a model (a full id or a part of one)')),
+  PriceSchema,
+  'must be an object of prices by model',
+);
+
 const ConfigSchema = v.strictObject(
   {
     model: v.optional(modelId),
@@ -40,6 +67,7 @@ const ConfigSchema = v.strictObject(
     ),
     approval: v.optional(v.picklist(['ask', 'auto', 'deny'], 'must be "ask", "auto" or "deny"')),
     limits: v.optional(LimitsSchema),
+    prices: v.optional(PricesSchema),
     bashPassEnv: v.optional(
       v.array(
         v.pipe(
@@ -58,7 +86,7 @@ const ConfigSchema = v.strictObject(
   },
   (issue) =>
     issue.expected === 'never'
-      ? 'is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs, bashPassEnv)'
+      ? 'is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, prices, agentDirs, bashPassEnv)'
       : 'must be a JSON object',
 );
 
@@ -112,9 +140,11 @@ export async function loadConfig(options: {
     if (!parsed) continue;
     files.push(file);
     if (file !== paths[0] && !options.trustProject) parsed = withoutWidening(parsed, file, options, ignored);
-    const { limits, bashPassEnv, ...rest } = parsed;
+    const { limits, prices, bashPassEnv, ...rest } = parsed;
     Object.assign(config, rest);
     if (limits) config.limits = { ...config.limits, ...limits };
+    // Prices are only shown (estimates), so an untrusted project may set them too; model by model.
+    if (prices) config.prices = { ...config.prices, ...prices };
     // The lists add up: the project names more variables, it cannot take the user's away.
     if (bashPassEnv) config.bashPassEnv = [...new Set([...(config.bashPassEnv ?? []), ...bashPassEnv])];
   }
@@ -191,6 +221,19 @@ async function readConfigFile(file: string): Promise<CliConfig | undefined> {
     );
   }
   return result.output;
+}
+
+/**
+ * The price table of the CLI's estimates (`/cost`, `troupe tasks show`, workers' runtimes): the
+ * list prices, with the config's `prices` over them model by model (a key is a model id or a part
+ * of one; the longest key an id contains prices it).
+ */
+export function configPrices(config: CliConfig): PriceTable {
+  if (!config.prices) return DEFAULT_PRICES;
+  const table: Record<string, ModelPrice> = { ...DEFAULT_PRICES };
+  for (const [key, price] of Object.entries(config.prices))
+    Object.defineProperty(table, key, { value: price, enumerable: true, writable: true, configurable: true });
+  return table;
 }
 
 /** The config's limits without unset entries, as `createRuntime` takes them. */

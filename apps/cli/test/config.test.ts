@@ -80,7 +80,7 @@ describe('config files', () => {
   it.each([
     [
       { modle: 'x' },
-      'field "modle" is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, agentDirs, bashPassEnv)',
+      'field "modle" is not a known setting (known: model, smallModel, planModel, thinking, approval, limits, prices, agentDirs, bashPassEnv)',
     ],
     [{ limits: { maxTurns: 1.5 } }, 'field "limits.maxTurns" must be a whole number'],
     [{ limits: { turns: 3 } }, 'field "limits.turns" is not a known limit'],

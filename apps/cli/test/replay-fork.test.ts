@@ -8,7 +8,8 @@ import {
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
 import { forkStep } from '../src/commands/replay-fork.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
 
 // `troupe replay ID --fork-at STEP [--agent FILE]` end to end: a task run by `troupe run` against a
@@ -36,7 +37,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const cli = (args: string[]) => runCli(args, { cwd: project, env: cleanEnv(home, fakeEnv(server)) });
+const cli = (args: string[]) => runCliInProcess(args, { cwd: project, env: cleanEnv(home, fakeEnv(server)) });
 const store = () => join(project, 'store');
 /** What the model is asked: the parts of a request a fork must reproduce. */
 const asked = (index: number) => {
@@ -83,6 +84,15 @@ describe('troupe replay ID --fork-at STEP', () => {
     // The fork replays exactly; the original's files are as they were.
     expect((await cli(['replay', forkId!, '--store', store()])).stdout).toContain('✓ reproduced exactly');
     expect(filesOf(taskId)).toEqual(before);
+    // `tasks show` names where the fork came from; its status log reads started, not resumed.
+    const shown = await cli(['tasks', 'show', forkId!, '--store', store()]);
+    expect(shown.stdout).toContain(`forked:   from task ${taskId} at step 3`);
+    const log = readFileSync(join(store(), 'tasks.jsonl'), 'utf8');
+    const events = log
+      .split('\n')
+      .filter((line) => line.includes(forkId!))
+      .map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events).toEqual(['task.queued', 'task.started', 'task.completed']);
 
     // With the agent edited from a file: the same request with the file's system prompt.
     const agentFile = join(project, 'terse.md');

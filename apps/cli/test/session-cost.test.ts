@@ -1,15 +1,15 @@
-import type { TaskInfo } from '@troupe/core';
+import { addToTotals, emptyTotals, type TaskInfo, type Usage, type UsageReport } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
 import { createColors } from '../src/render/colors.js';
 import { sessionCostLines } from '../src/render/session-cost.js';
 
 const plain = createColors(false);
 
-function task(id: string, extra: Partial<TaskInfo>): TaskInfo {
+function running(id: string, tokens: number): TaskInfo {
   return {
     id,
     agent: 'explore',
-    status: 'completed',
+    status: 'running',
     sessionKey: 's',
     description: id,
     background: false,
@@ -18,47 +18,38 @@ function task(id: string, extra: Partial<TaskInfo>): TaskInfo {
     createdAt: 0,
     turns: 1,
     toolCalls: 0,
-    tokens: 0,
+    tokens,
     elapsedMs: 0,
-    ...extra,
   };
 }
 
-function ended(
-  id: string,
-  usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number },
-) {
-  return task(id, {
-    result: {
-      taskId: id,
-      agent: 'explore',
-      status: 'completed',
-      terminateReason: 'GOAL',
-      output: '',
-      turns: 1,
-      toolCalls: 0,
-      durationMs: 1,
-      model: 'claude-haiku-5-5',
-      usage: { ...usage, total: usage.input + usage.output },
-    },
-  });
+/** A session's ledger: main-agent runs (depth 0) and ended tasks, as `runtime.usage` reports them. */
+function ledger(runs: { usage: Usage; main?: boolean }[]): UsageReport {
+  const report: UsageReport = {
+    total: emptyTotals(),
+    main: emptyTotals(),
+    byAgent: {},
+    byModel: {},
+    bySession: {},
+    unfinished: 0,
+  };
+  for (const run of runs) {
+    addToTotals(report.total, run.usage, 'claude-haiku-5-5');
+    if (run.main) addToTotals(report.main, run.usage, 'claude-sonnet-5-5');
+  }
+  return report;
 }
 
 describe('/cost', () => {
-  it('adds up the main agent and ended tasks, with cache reads as a share of the input', () => {
-    const lines = sessionCostLines(
-      {
-        main: { input: 10_000, output: 500, cacheRead: 8_000, cacheWrite: 1_000 },
-        mainRuns: 3,
-        tasks: [
-          ended('a', { input: 2_000, output: 100, cacheRead: 0 }),
-          ended('b', { input: 8_000, output: 400 }),
-          task('c', { status: 'running', tokens: 1_500 }),
-        ],
-      },
-      plain,
-    );
-    const text = lines.join('\n');
+  it('splits the ledger into the main agent and ended tasks, with cache reads as a share of the input', () => {
+    const report = ledger([
+      { usage: { input: 4_000, output: 200, cacheRead: 3_000, cacheWrite: 1_000 }, main: true },
+      { usage: { input: 6_000, output: 300, cacheRead: 5_000 }, main: true },
+      { usage: { input: 0, output: 0 }, main: true },
+      { usage: { input: 2_000, output: 100, cacheRead: 0 } },
+      { usage: { input: 8_000, output: 400 } },
+    ]);
+    const text = sessionCostLines({ report, running: [running('c', 1_500)] }, plain).join('\n');
     expect(text).toMatch(/main agent \(3 runs\)\s+10k\s+8k \(80%\)\s+1k\s+500/);
     expect(text).toMatch(/sub-agents \(2 ended tasks\)\s+10k\s+0 \(0%\)\s+0\s+500/);
     expect(text).toMatch(/total\s+20k\s+8k \(40%\)\s+1k\s+1k/);
@@ -67,10 +58,7 @@ describe('/cost', () => {
   });
 
   it('says so when no model call has finished', () => {
-    const text = sessionCostLines(
-      { main: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, mainRuns: 0, tasks: [] },
-      plain,
-    ).join('\n');
+    const text = sessionCostLines({ report: ledger([]), running: [] }, plain).join('\n');
     expect(text).toContain('No model calls have finished yet.');
   });
 });

@@ -9,6 +9,7 @@ describe('/cost by agent and model', () => {
   it('lists tokens and estimated cost per agent and per model, most expensive first, and names unpriced models', () => {
     const report: UsageReport = {
       total: emptyTotals(),
+      main: emptyTotals(),
       byAgent: {},
       byModel: {},
       bySession: {},

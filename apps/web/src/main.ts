@@ -11,8 +11,6 @@ import { readSettings } from './app/settings.js';
 import { TaskViews } from './app/task-views.js';
 import { lazyPage } from './lazy-page.js';
 import { mountHomePage } from './pages/home-page.js';
-import { mountSettingsPage } from './pages/settings-page.js';
-import { mountTaskPage } from './pages/task-page.js';
 import { startRouter } from './router.js';
 
 /** How many earlier tasks the board shows after a reload. */
@@ -49,14 +47,23 @@ async function start(): Promise<void> {
   const chatLog = new ChatLog(runtime, session, chat, settings.baseURL ?? ANTHROPIC_API_URL);
   const { restored, warnings } = await runtime.restore();
   for (const warning of warnings) showNotice(`Restoring tasks: ${warning.message}`);
-  views.addHistory((await runtime.history({ limit: HISTORY_SIZE })).tasks.reverse());
+  // The session's main-agent runs are stored as tasks of depth 0 for the usage ledger: not on the board.
+  views.addHistory((await runtime.history({ limit: HISTORY_SIZE })).tasks.filter((t) => t.depth).reverse());
   views.addDenials(denials);
   setInterval(() => views.tick(), 1_000);
   const app: AppContext = { runtime, store, session, chat, chatLog, views, settings, toolNames };
   showModeBanner(settings);
   startRouter(outlet, nav, [
     { path: '/', label: 'Chat', mount: (element) => mountHomePage(element, app) },
-    { path: '/tasks/:id', mount: (element, params) => mountTaskPage(element, app, params.id!) },
+    {
+      path: '/tasks/:id',
+      mount: (element, params) =>
+        lazyPage(
+          element,
+          () => import('./pages/task-page.js'),
+          (page) => page.mountTaskPage(element, app, params.id!),
+        ),
+    },
     {
       path: '/agents',
       label: 'Agents',
@@ -67,7 +74,16 @@ async function start(): Promise<void> {
           (page) => page.mountAgentsPage(element, app),
         ),
     },
-    { path: '/settings', label: 'Model', mount: (element) => mountSettingsPage(element, settings) },
+    {
+      path: '/settings',
+      label: 'Model',
+      mount: (element) =>
+        lazyPage(
+          element,
+          () => import('./pages/settings-page.js'),
+          (page) => page.mountSettingsPage(element, settings),
+        ),
+    },
     {
       path: '/inspector',
       label: 'Inspector',

@@ -35,7 +35,8 @@ export type TroupeErrorCode =
   | 'PERSISTENCE_LOCK_TAKEN'
   | 'RUNTIME_STOPPED'
   | 'WORKSPACE_UNAVAILABLE'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'HOOK_STOPPED';
 
 /** The codes of model errors. */
 export type ModelErrorCode = Extract<TroupeErrorCode, `MODEL_${string}`> | 'ABORTED';

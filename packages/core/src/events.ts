@@ -93,6 +93,7 @@ export interface RuntimeWarning {
     | 'LISTENER_FAILED'
     | 'EFFECT_FAILED'
     | 'HOOK_FAILED'
+    | 'HOOK_MESSAGE'
     | 'SKILL_NOT_FOUND'
     | 'MEMORY_FAILED'
     | 'WORKSPACE_FAILED'

@@ -16,7 +16,9 @@ export type {
   AgentDefinition,
   AgentEffort,
   AgentHookCommand,
+  AgentHookHttp,
   AgentHookMatcher,
+  AgentHookPrompt,
   AgentHooks,
   AgentIsolation,
   AgentMemoryScope,
@@ -118,6 +120,7 @@ export { replayTeam, type TeamReplayOutcome, type TeamSpellReplay } from './repl
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export { createRuntime, Runtime } from './runtime/create-runtime.js';
+export type { FollowUpOptions } from './runtime/follow-up.js';
 export type { ForkAgentEdit, ForkOptions } from './runtime/fork-task.js';
 export { formatDuration, formatTokens } from './runtime/main-tools.js';
 export type { RuntimeLimits } from './runtime/runtime-limits.js';
@@ -169,6 +172,9 @@ export {
   type ModelPrice,
   type PriceTable,
   priceOf,
+  type ResultCost,
+  resultCost,
+  type UsageByModel,
   type UsageQuery,
   type UsageReport,
   type UsageSource,

@@ -43,6 +43,7 @@ describe('@troupe/core entry points', () => {
       'replayTask',
       'replayTeam',
       'resolveModel',
+      'resultCost',
       'textOf',
       'toolResultText',
       'usageReport',

@@ -21,9 +21,12 @@ export {
 export {
   type HookConfig,
   type HookEventName,
+  type HookHandler,
   type HookMatcher,
   type HookProblem,
+  type HttpHook,
   hasHooks,
+  type PromptHook,
   readHookConfig,
   type ShellHook,
 } from './hooks/hook-config.js';

@@ -1,18 +1,31 @@
 import { createRuntime, type TaskClient, type TaskResult, usageReport } from '@troupe/core';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterClient, type ClusterWorker, connectCluster, startWorker } from '../src/index.js';
+import {
+  type ClusterClient,
+  type ClusterWorker,
+  connectCluster,
+  startWorker,
+  type WorkerOptions,
+} from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const agents = [{ name: 'echo', description: 'answers', systemPrompt: 'Answer.', tools: [] }];
 const MARK = 'STEER-MARK';
+const FOLLOW = 'FOLLOW-MARK';
 
 /**
  * A prompt `slow` holds its first call 600 ms (time to steer it); a conversation that carries
- * the steering mark answers `steered`, any other `plain`.
+ * the steering mark answers `steered`, any other `plain`; a follow-up (its last message carries
+ * the follow-up mark) answers with the conversation's first message and how many user messages it has.
  */
 const model = scriptedModel(async (request, { signal }) => {
   const text = JSON.stringify(request.messages);
+  const last = request.messages.at(-1)!;
+  if (typeof last.content === 'string' && last.content.includes(FOLLOW)) {
+    const users = request.messages.filter((message) => message.role === 'user').length;
+    return textReply(`${users} user messages since ${JSON.stringify(request.messages[0]!.content)}`);
+  }
   if (request.messages.length === 1 && text.includes('slow'))
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 600);
@@ -27,19 +40,21 @@ const model = scriptedModel(async (request, { signal }) => {
 let cluster: TestCluster;
 let url: string;
 let worker: ClusterWorker;
+let workerOptions: WorkerOptions;
 let client: ClusterClient;
 
 beforeAll(async () => {
   cluster = await startTestCluster();
   url = await cluster.createDatabase('one_client');
-  worker = await startWorker({
+  workerOptions = {
     postgres: url,
     workerId: 'w1',
     model,
     agents,
     limits: { maxConcurrent: 3, maxPerSession: 3 },
     pollingIntervalMs: 20,
-  });
+  };
+  worker = await startWorker(workerOptions);
   client = await connectCluster({ postgres: url, agents, limits: { maxConcurrent: 3 } });
 }, 120_000);
 
@@ -123,6 +138,45 @@ describe('one client interface: the local runtime and a cluster client', () => {
       expect(result).toMatchObject({ taskId: later.id, status: 'completed' });
     } finally {
       await other.close();
+    }
+  }, 60_000);
+});
+
+/** One program against the interface: a finished task's conversation continued by id, then by agent name. */
+async function continueConversation(tasks: TaskClient, taskId: string, sessionKey: string): Promise<void> {
+  const next = await tasks.followUp(taskId, `${FOLLOW} and then?`);
+  expect((await next.result).output).toBe('2 user messages since "first question"');
+  // The follow-up is now the head of that conversation: the agent's name finds it, not the original.
+  const third = await tasks.followUp('echo', `${FOLLOW} and after that?`, { sessionKey });
+  expect((await third.result).output).toBe('3 user messages since "first question"');
+  await expect(tasks.followUp('t_unknown', 'more')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+}
+
+describe('follow-up through the one client interface', () => {
+  it('continues a finished task from its stored conversation after the worker restarts, from a new client', async () => {
+    const runtime = createRuntime({ model, agents });
+    try {
+      const local = await runtime.spawn({ agent: 'echo', prompt: 'first question', sessionKey: 'follow' })
+        .result;
+      await continueConversation(runtime, local.taskId, 'follow');
+    } finally {
+      await runtime.shutdown();
+    }
+    const first = await client.spawn({ agent: 'echo', prompt: 'first question', sessionKey: 'follow' })
+      .result;
+    // A restart: the worker that ran it goes, another starts; the client that spawned it is not asked.
+    await worker.stop();
+    worker = await startWorker({ ...workerOptions, workerId: 'w2' });
+    const fresh = await connectCluster({ postgres: url, agents });
+    try {
+      await continueConversation(fresh, first.taskId, 'follow');
+      const { tasks } = await fresh.store.listTasks({ sessionKey: 'follow' });
+      const specs = await Promise.all(
+        tasks.map(async (task) => (await fresh.store.getTask(task.taskId))!.spec),
+      );
+      expect(specs.map((spec) => spec.followUpOf)).toEqual([specs[1]!.taskId, first.taskId, undefined]);
+    } finally {
+      await fresh.close();
     }
   }, 60_000);
 });

@@ -156,6 +156,20 @@ describe('a write batch', () => {
     }
   });
 
+  it('refuses a snapshot that cannot be produced, once, and commits the rest of the batch', async () => {
+    const id = await queued();
+    store.appendStatus({ v: SCHEMA_VERSION, taskId: id, event: 'task.started', status: 'running', at: 2 });
+    store.saveSnapshot(id, () => {
+      throw new Error('cyclic context');
+    });
+    await expect(store.flush()).rejects.toThrow(
+      `Could not produce the snapshot of task ${id}: cyclic context`,
+    );
+    await store.flush();
+    expect(await logged(id)).toEqual(['queued', 'running']);
+    expect(await store.loadSnapshot(id)).toBeUndefined();
+  });
+
   it("applies a client's writes (no worker id) whoever claimed the task", async () => {
     const id = await queued();
     await store.pool.query('UPDATE troupe.tasks SET worker_id = $2 WHERE task_id = $1', [id, 'w2']);

@@ -343,6 +343,12 @@ describe('the inspector as a debugger, in Chromium', () => {
       await page.evaluate("location.hash = '#/'");
       const row = page.locator(`.board li[data-task="${forkId}"]`);
       await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+      // The fork's page names the task and step it came from.
+      await page.evaluate(`location.hash = '#/tasks/${forkId}'`);
+      await expect
+        .poll(() => page.getByTestId('forked-from').textContent(), { timeout: 10_000 })
+        .toBe(`Forked from ${taskId} at its step 3 (replay it).`);
+      await page.screenshot({ path: join(artifacts, 'fork-task-page.png'), fullPage: true });
       await page.evaluate(`location.hash = '#/inspector?task=${forkId}'`);
       await expect
         .poll(() => page.getByTestId('source-status').textContent(), { timeout: 15_000 })

@@ -82,6 +82,16 @@ describe('the agents editor', () => {
       .locator('.agents-builtin li')
       .filter({ has: page.locator('strong', { hasText: /^explore$/ }) });
     expect(await item.textContent()).toContain(description);
+    // Each agent in its file's `color` (explore.md says blue), with a swatch, as the CLI colours it.
+    expect(await item.locator('.agent-label').getAttribute('data-color')).toBe('blue');
+    expect(
+      await page
+        .locator('.agents-builtin .agent-label')
+        .evaluateAll((labels) =>
+          labels.map((label) => (label as unknown as { dataset: { color?: string } }).dataset.color ?? ''),
+        ),
+    ).toEqual(expect.arrayContaining(['red', 'cyan', 'blue', 'gray', 'purple']));
+    await screenshot(page, 'agents-colors');
 
     await page
       .locator('textarea[name="agent"]')
@@ -116,6 +126,10 @@ describe('the app anywhere', () => {
     for (const name of ['Approve', 'Approve'])
       await page.locator('.approvals li').first().getByRole('button', { name, exact: true }).click();
     await expect.poll(() => statusOf(page, 'Survey every file'), { timeout: 30_000 }).toBe('completed');
+    // The board shows each task's agent in its colour (explore is blue, general-purpose gray).
+    expect(await row(page, 'Find the auth code').locator('.agent-label').getAttribute('data-color')).toBe(
+      'blue',
+    );
     const taskHref = await row(page, 'Find the auth code').locator('a').getAttribute('href');
     const pages = ['#/', taskHref!, '#/agents', '#/settings', '#/inspector'];
     for (const width of [390, 768, 1280]) {

@@ -1,15 +1,17 @@
 import {
-  estimateCost,
+  DEFAULT_PRICES,
   FINAL_TASK_EVENTS,
   formatDuration,
   formatTokens,
-  priceOf,
+  type ResultCost,
+  resultCost,
   type StoredTask,
   type TaskResult,
   type TaskStore,
 } from '@troupe/core';
 import { cancelStoredTask, isFinalStatus, transcriptOf } from '@troupe/core/store';
 import type { FileStore } from '@troupe/node';
+import { configPrices, loadConfig } from '../config.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { attachDeskIfAsking } from '../interactive/approval-desk.js';
@@ -78,7 +80,8 @@ async function find(context: CliContext, store: TaskStore, given: string): Promi
 async function list(context: CliContext, store: FileStore): Promise<number> {
   const { limit, json } = context.line.options;
   const status = statusOption(context.line.options.status);
-  let tasks = await loadAll(context, store);
+  // A session's main-agent runs are stored as ended tasks of depth 0 for the ledger: not listed.
+  let tasks = (await loadAll(context, store)).filter((task) => task.spec.depth > 0);
   if (status) tasks = tasks.filter((task) => task.status === status);
   tasks = tasks.slice(0, limit ?? 50);
   if (json) {
@@ -114,8 +117,11 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
   });
   const journal = await store.loadJournal(id);
   const messages = transcriptOf(task.spec, snapshot, journal.entries);
-  const price = task.result ? priceOf(task.result.model ?? task.spec.model) : undefined;
-  const estimatedCost = task.result && price ? estimateCost(task.result.usage, price) : undefined;
+  // The prices of the config files (`prices`), over the list prices; they only change estimates.
+  const { config } = await loadConfig({ cwd: context.cwd, home: context.home });
+  const prices = configPrices(config);
+  const cost = task.result ? resultCost(task.result, prices) : undefined;
+  const estimatedCost = cost && cost.unpriced.length === 0 ? cost.cost : undefined;
   if (context.line.options.json) {
     context.stdout.write(`${JSON.stringify({ ...task, estimatedCost, messages }, null, 2)}\n`);
     return EXIT.ok;
@@ -128,11 +134,18 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
     `created:  ${new Date(spec.createdAt).toISOString()} · session ${spec.sessionKey}${spec.background ? ' · background' : ''}`,
     `model:    ${result?.model ?? spec.model}`,
   ];
+  if (spec.forkedFrom)
+    lines.push(
+      `forked:   from task ${spec.forkedFrom.taskId} at step ${spec.forkedFrom.step} (troupe replay ${spec.forkedFrom.taskId})`,
+    );
+  if (spec.followUpOf)
+    lines.push(`follows:  task ${spec.followUpOf} (a follow-up: it continues that conversation)`);
   if (result) {
     lines.push(
       `usage:    ${result.turns} turns · ${result.toolCalls} tool calls · ${formatDuration(result.durationMs)} · ${formatTokens(result.usage.total)} tokens`,
       `tokens:   input ${formatTokens(result.usage.input)} (cache read ${formatTokens(result.usage.cacheRead ?? 0)}, cache write ${formatTokens(result.usage.cacheWrite ?? 0)}) · output ${formatTokens(result.usage.output)}`,
-      `cost:     ${estimatedCost === undefined ? `no price known for ${result.model}` : `≈ ${formatDollars(estimatedCost)} (estimate at list prices)`}`,
+      ...modelLines(result),
+      `cost:     ${costText(cost!, prices === DEFAULT_PRICES)}`,
     );
   }
   if (result?.workspace) lines.push(...workspaceLines(result.workspace, colors));
@@ -143,6 +156,21 @@ async function show(context: CliContext, store: TaskStore, given: string): Promi
   }
   context.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
+}
+
+/** A task that more than one model answered: each model's tokens (its cost is priced part by part). */
+function modelLines(result: TaskResult): string[] {
+  return Object.entries(result.usageByModel ?? {}).map(
+    ([model, usage]) =>
+      `  ${model}: input ${formatTokens(usage.input)} (cache read ${formatTokens(usage.cacheRead ?? 0)}, cache write ${formatTokens(usage.cacheWrite ?? 0)}) · output ${formatTokens(usage.output)}`,
+  );
+}
+
+function costText(cost: ResultCost, listPrices: boolean): string {
+  const at = listPrices ? 'list prices' : 'the prices of your settings';
+  if (cost.unpriced.length === 0) return `≈ ${formatDollars(cost.cost)} (estimate at ${at})`;
+  const missing = `no price known for ${cost.unpriced.join(', ')}`;
+  return cost.cost > 0 ? `≈ ${formatDollars(cost.cost)} and more (${missing}; estimate at ${at})` : missing;
 }
 
 async function cancel(context: CliContext, store: FileStore, given: string): Promise<number> {

@@ -1,6 +1,13 @@
-import { FINAL_TASK_EVENTS, formatDuration } from '@troupe/core';
+import {
+  FINAL_TASK_EVENTS,
+  formatDuration,
+  type PriceTable,
+  resultCost,
+  type TaskResult,
+} from '@troupe/core';
 import { EXIT } from '../exit-codes.js';
 import type { CliContext } from '../io.js';
+import { formatDollars } from '../render/usage-ledger.js';
 import { agentNotices } from '../setup/agents.js';
 import { loadCliSettings, loadCliSetup, sharedRuntimeOptions } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
@@ -50,7 +57,7 @@ export async function workerCommand(context: CliContext): Promise<number> {
     for (const name of FINAL_TASK_EVENTS)
       worker.runtime.on(name, (event) =>
         context.stderr.write(
-          `[${event.agent}] ${event.description} ${event.result.status} (${event.result.toolCalls} tools, ${formatDuration(event.result.durationMs)})\n`,
+          `[${event.agent}] ${event.description} ${event.result.status} (${event.result.toolCalls} tools, ${formatDuration(event.result.durationMs)}${costNote(event.result, setup.prices)})\n`,
         ),
       );
     await new Promise<void>((resolve) => {
@@ -62,4 +69,10 @@ export async function workerCommand(context: CliContext): Promise<number> {
   } finally {
     await setup.mcp.close();
   }
+}
+
+/** `, ≈ $0.0123` for a task's estimated cost at the configured prices ('' when a model has no price). */
+function costNote(result: TaskResult, prices: PriceTable): string {
+  const cost = resultCost(result, prices);
+  return cost.unpriced.length ? '' : `, ≈ ${formatDollars(cost.cost)}`;
 }

@@ -5,16 +5,18 @@ import { storedTaskRow } from '../render/stored-task.js';
 import { taskTable } from '../render/task-table.js';
 
 /**
- * The end of the demo: the tasks as a fresh store reads them back from disk (agent, description,
- * status, tools, time, tokens), where they are, and how to run troupe for real.
+ * The end of the demo: the sub-agents' tasks as a fresh store reads them back from disk (agent,
+ * description, status, tools, time, tokens), where they are, and how to run troupe for real.
  */
 export async function demoSummary(
   dir: string,
   colors: Colors,
 ): Promise<{ lines: string[]; tasks: StoredTask[] }> {
   const store = createFileStore({ dir });
-  const { tasks } = await store.loadTasks();
+  const { tasks: stored } = await store.loadTasks();
   await store.close();
+  // The store also keeps the main agent's runs (depth 0) for the cost ledger: the demo's tasks are its sub-agents'.
+  const tasks = stored.filter((task) => task.spec.depth > 0);
   tasks.sort((a, b) => a.spec.createdAt - b.spec.createdAt);
   const rows = tasks.map(storedTaskRow);
   const tokens = rows.reduce((sum, row) => sum + row.tokens, 0);

@@ -2,7 +2,6 @@ import type { AgentRegistry, Runtime, Session, SessionMessage } from '@troupe/co
 import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
-import { addUsage, emptyUsage } from '../render/session-cost.js';
 import { truncate } from '../render/text.js';
 import { createCliRuntime } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
@@ -26,8 +25,6 @@ export class SessionApp implements SessionHost {
   registry: AgentRegistry;
   board!: ProgressBoard;
   private stream!: MainStream;
-  /** Tokens of the main agent's finished runs (for `/cost`). */
-  readonly usage = { main: emptyUsage(), runs: 0 };
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
   private detachDesk: () => void = () => {};
@@ -210,10 +207,6 @@ export class SessionApp implements SessionHost {
       return;
     }
     this.board.mainEnded();
-    if (message.result) {
-      addUsage(this.usage.main, message.result.usage);
-      this.usage.runs++;
-    }
     const streamed = this.stream.takeStreamed();
     terminal.log(replyLines(message, terminal.colors, { textShown: streamed }).join('\n'));
   }

@@ -1,4 +1,4 @@
-import { addToTotals, emptyTotals, type ModelConfig, type TaskInfo, type UsageReport } from '@troupe/core';
+import { DEFAULT_PRICES, type ModelConfig, type TaskInfo } from '@troupe/core';
 import { UsageError } from '../errors.js';
 import { sessionCostLines } from '../render/session-cost.js';
 import { usageLedgerLines } from '../render/usage-ledger.js';
@@ -92,34 +92,19 @@ export function modelCommand(app: SessionHost, given: string | undefined): void 
 
 /**
  * `/cost`: tokens of the session, with prompt-cache reads and writes, then the ledger's split by
- * agent and by model with estimated costs (`runtime.usage({ sessionKey })`, the main agent's runs
- * added under agent `main` and the main model).
+ * agent and by model with estimated costs. Everything comes from the ledger
+ * (`runtime.usage({ sessionKey })`): the main agent's ended runs are stored like tasks, each part
+ * of a run or task priced under the model that answered it, at the configured prices.
  */
 export async function costCommand(app: SessionHost): Promise<void> {
   const sessionKey = app.session.sessionKey;
-  const tasks = app.runtime.list({ sessionKey });
+  const running = app.runtime.list({ sessionKey, active: true });
   const report = await app.runtime.usage({ sessionKey });
-  if (app.usage.runs > 0) addMainRuns(report, app, app.runtime.agents.models.default);
+  const colors = app.terminal.colors;
   app.terminal.log(
     [
-      ...sessionCostLines({ main: app.usage.main, mainRuns: app.usage.runs, tasks }, app.terminal.colors),
-      ...usageLedgerLines(report, app.terminal.colors),
+      ...sessionCostLines({ report, running }, colors),
+      ...usageLedgerLines(report, colors, { listPrices: app.runtime.prices === DEFAULT_PRICES }),
     ].join('\n'),
   );
-}
-
-function addMainRuns(report: UsageReport, app: SessionHost, model: string): void {
-  const prices = app.runtime.prices;
-  const main = app.usage.main;
-  const usage = { ...main };
-  const add = (table: Record<string, ReturnType<typeof emptyTotals>>, key: string) => {
-    const totals = Object.hasOwn(table, key) ? table[key]! : emptyTotals();
-    addToTotals(totals, usage, model, prices);
-    totals.tasks += app.usage.runs - 1;
-    table[key] = totals;
-  };
-  add(report.byAgent, 'main');
-  add(report.byModel, model);
-  const total = addToTotals(report.total, usage, model, prices);
-  total.tasks += app.usage.runs - 1;
 }

@@ -1,6 +1,5 @@
 import type { AgentRegistry, PermissionPolicy, Runtime, RuntimeOptions, Session } from '@troupe/core';
 import type { InputStream } from '../io.js';
-import type { UsageTotals } from '../render/session-cost.js';
 import type { CliRuntimeSetup } from '../setup/cli-runtime.js';
 import type { Terminal } from './terminal.js';
 
@@ -33,8 +32,6 @@ export interface SessionHost {
   readonly registry: AgentRegistry;
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
-  /** Tokens of the main agent's finished runs (for `/cost`). */
-  readonly usage: { main: UsageTotals; runs: number };
   exit(code?: number): Promise<void>;
   agentsUpdated(registry: AgentRegistry): void;
   toggleExpanded(): void;

@@ -1,4 +1,4 @@
-import { formatTokens, type TaskInfo, type Usage } from '@troupe/core';
+import { formatTokens, type TaskInfo, type UsageReport } from '@troupe/core';
 import type { Colors } from './colors.js';
 import { renderTable } from './table.js';
 
@@ -10,26 +10,12 @@ export interface UsageTotals {
   cacheWrite: number;
 }
 
-/** Zero tokens. */
-export function emptyUsage(): UsageTotals {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-}
-
-/** Adds a reported usage to totals (in place) and returns them. */
-export function addUsage(totals: UsageTotals, usage: Usage): UsageTotals {
-  totals.input += usage.input;
-  totals.output += usage.output;
-  totals.cacheRead += usage.cacheRead ?? 0;
-  totals.cacheWrite += usage.cacheWrite ?? 0;
-  return totals;
-}
-
-/** What `/cost` reports: the main agent's finished runs and the session's sub-agent tasks. */
+/** What `/cost` reports: the session's ledger, and its tasks still running (not in the ledger yet). */
 export interface SessionCost {
-  main: UsageTotals;
-  mainRuns: number;
-  /** The session's tasks as the runtime lists them (ended ones carry their usage). */
-  tasks: readonly TaskInfo[];
+  /** `runtime.usage({ sessionKey })`: the main agent's ended runs (`main`) and ended tasks. */
+  report: UsageReport;
+  /** The session's tasks that have not ended (their tokens so far are told apart). */
+  running: readonly TaskInfo[];
 }
 
 /** The percentage of `part` in `whole`, rounded (0 when `whole` is 0). */
@@ -47,17 +33,27 @@ function row(name: string, totals: UsageTotals): string[] {
   ];
 }
 
+/** `whole` less `part`, field by field. */
+function minus(whole: UsageTotals, part: UsageTotals): UsageTotals {
+  return {
+    input: whole.input - part.input,
+    output: whole.output - part.output,
+    cacheRead: whole.cacheRead - part.cacheRead,
+    cacheWrite: whole.cacheWrite - part.cacheWrite,
+  };
+}
+
 /**
  * The `/cost` report: input tokens (prompt-cache reads and writes included, as the API bills
  * them), cache reads with their share of the input, cache writes and output tokens, for the main
- * agent, the sub-agents and the whole session; tasks still running count only their tokens so far.
+ * agent, the sub-agents and the whole session, all from the ledger; tasks still running count
+ * only their tokens so far.
  */
 export function sessionCostLines(cost: SessionCost, colors: Colors): string[] {
-  const ended = cost.tasks.filter((task) => task.result);
-  const running = cost.tasks.filter((task) => !task.result);
-  const subagents = emptyUsage();
-  for (const task of ended) addUsage(subagents, task.result!.usage);
-  const total = addUsage(addUsage(emptyUsage(), cost.main), subagents);
+  const { total, main } = cost.report;
+  const subagents = minus(total, main);
+  const endedTasks = total.tasks - main.tasks;
+  const running = cost.running;
   const runningTokens = running.reduce((sum, task) => sum + task.tokens, 0);
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   const table = renderTable(
@@ -69,8 +65,8 @@ export function sessionCostLines(cost: SessionCost, colors: Colors): string[] {
       { header: 'OUTPUT', align: 'right' },
     ],
     [
-      row(`main agent (${plural(cost.mainRuns, 'run')})`, cost.main),
-      row(`sub-agents (${plural(ended.length, 'ended task')})`, subagents),
+      row(`main agent (${plural(main.tasks, 'run')})`, main),
+      row(`sub-agents (${plural(endedTasks, 'ended task')})`, subagents),
       row('total', total),
     ],
     { header: colors.bold },

@@ -39,9 +39,14 @@ function table(title: string, groups: Record<string, UsageTotals>, colors: Color
 
 /**
  * The ledger's split of `/cost`: tokens and estimated cost by agent and by model (the main agent's
- * runs included as agent `main` when the host counted them into the report), and the total.
+ * runs included, as its agent, `main` by default), and the total. `listPrices`: the estimate is at
+ * Anthropic's list prices (default), else at the prices of the settings (`prices`).
  */
-export function usageLedgerLines(report: UsageReport, colors: Colors): string[] {
+export function usageLedgerLines(
+  report: UsageReport,
+  colors: Colors,
+  options: { listPrices?: boolean } = {},
+): string[] {
   if (report.total.tasks === 0) return [];
   const lines = [
     '',
@@ -56,8 +61,9 @@ export function usageLedgerLines(report: UsageReport, colors: Colors): string[] 
     .map(([model]) => model);
   if (unpriced.length > 0)
     lines.push(colors.dim(`No price known for ${unpriced.join(', ')}: not in the estimate.`));
+  const at = options.listPrices === false ? 'the prices of your settings' : 'list prices';
   lines.push(
-    colors.dim('Estimates at list prices (prompt-cache reads 0.1×, writes 1.25× or 2× for 1 hour).'),
+    colors.dim(`Estimates at ${at} (prompt-cache reads 0.1×, writes 1.25× or 2× for 1 hour, unless set).`),
   );
   return lines;
 }

@@ -5,6 +5,7 @@ import {
   type ModelAdapter,
   type ModelConfig,
   type PermissionPolicy,
+  type PriceTable,
   type Runtime,
   type RuntimeHooks,
   type RuntimeLimits,
@@ -16,7 +17,7 @@ import {
   type ToolSource,
 } from '@troupe/core';
 import { createNodeTools, createWorktreeWorkspaces } from '@troupe/node';
-import { type CliConfig, configLimits } from '../config.js';
+import { type CliConfig, configLimits, configPrices } from '../config.js';
 import type { CliContext } from '../io.js';
 import { createClaudeModel, modelChoice } from '../model.js';
 import type { AgentPlaces } from './agents.js';
@@ -54,6 +55,8 @@ export interface CliRuntimeSetup {
   notice?: (text: string) => void;
   /** Worktrees for agents with `isolation: worktree` (a command that runs no task may leave it out). */
   workspaces?: TaskWorkspaces;
+  /** The prices of cost estimates: list prices, with the config's `prices` over them. */
+  prices?: PriceTable;
 }
 
 /** The config file and flags of a command, read: where things are and how approvals go. */
@@ -68,6 +71,8 @@ export interface CliSettings {
   settingsFiles: string[];
   storeDir: string;
   limits: Partial<RuntimeLimits>;
+  /** The prices of cost estimates (`configPrices`). */
+  prices: PriceTable;
   /** Whether the user trusts the project folder (what it brings is used only then). */
   trust: ProjectTrust;
   /** What to tell the user at start: what an untrusted project brought that was ignored, and why. */
@@ -81,6 +86,7 @@ export interface CliSettings {
 /** Settings plus the model, the Node tools and the MCP servers: ready for {@link createCliRuntime}. */
 export interface CliSetup extends CliSettings, CliRuntimeSetup {
   permissions: PermissionPolicy;
+  prices: PriceTable;
   mcp: McpSetup;
 }
 
@@ -125,6 +131,7 @@ export async function loadCliSettings(
     settingsFiles: parts.settingsFiles,
     storeDir: storeDir(places, context.line.options.store),
     limits: configLimits(config),
+    prices: configPrices(config),
     hookSettings: parts.hooks,
     skillSettings: parts.skills,
   };
@@ -156,6 +163,7 @@ export async function loadCliSetup(
     registry: settings.registry,
     trusted: settings.trust.trusted,
     ...(settings.config.bashPassEnv ? { passEnv: settings.config.bashPassEnv } : {}),
+    promptHooks: { model, modelId: models.small ?? models.haiku ?? models.default },
     onWarning: notice,
   });
   const toolOptions = settings.config.bashPassEnv ? { bashPassEnv: settings.config.bashPassEnv } : {};
@@ -191,11 +199,12 @@ export interface CliRuntimeOptions {
 export type SharedRuntimeOptions = Required<
   Pick<RuntimeOptions, 'model' | 'models' | 'agents' | 'tools' | 'toolSources' | 'limits' | 'approval'>
 > &
-  Pick<RuntimeOptions, 'hooks' | 'skills' | 'memory'>;
+  Pick<RuntimeOptions, 'hooks' | 'skills' | 'memory' | 'prices'>;
 
 /**
  * The runtime options every entry point shares: the model, agents, Node tools, MCP tool sources,
- * limits, the approval policy with the permission rules, and the hooks, skills and agent memory. `createCliRuntime` and `troupe worker`
+ * limits, the approval policy with the permission rules, the hooks, skills and agent memory, and
+ * the prices of cost estimates. `createCliRuntime` and `troupe worker`
  * (through `startWorker`) both build from it, so a task behaves the same wherever it runs.
  */
 export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptions {
@@ -210,6 +219,7 @@ export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptio
     ...(setup.hooks ? { hooks: setup.hooks } : {}),
     ...(setup.skills?.length ? { skills: setup.skills } : {}),
     ...(setup.memory ? { memory: setup.memory } : {}),
+    ...(setup.prices ? { prices: setup.prices } : {}),
   };
 }
 
@@ -231,6 +241,7 @@ export function createCliRuntime(setup: CliRuntimeSetup, options: CliRuntimeOpti
       // A missing skill was told at start (loadSkillSettings), naming the agent's file.
       if (
         warning.code === 'HOOK_FAILED' ||
+        warning.code === 'HOOK_MESSAGE' ||
         warning.code === 'MEMORY_FAILED' ||
         warning.code === 'WORKSPACE_FAILED'
       )

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentDefinition, AgentRegistry, RuntimeHooks } from '@troupe/core';
-import { createShellHooks, type HookConfig, hasHooks, readHookConfig } from '@troupe/node';
+import {
+  createShellHooks,
+  type HookConfig,
+  hasHooks,
+  readHookConfig,
+  type ShellHooksOptions,
+} from '@troupe/node';
 
 /** The settings files whose `hooks` are read: the user's (always), then the project's (once trusted). */
 export function hookSettingsFiles(places: {
@@ -31,6 +37,11 @@ export interface HookSettings {
   problems: string[];
   /** Hooks an untrusted project brings that will not run: the file (or `agent <name>`) and its events. */
   ignored: { source: string; events: string[] }[];
+  /**
+   * URL patterns `http` hooks may POST to, from the user's own settings (`allowedHttpHookUrls`;
+   * a project's never widens it). Undefined: loopback URLs only.
+   */
+  allowedHttpHookUrls?: string[];
 }
 
 function eventsOf(config: HookConfig): string[] {
@@ -70,6 +81,15 @@ export async function loadHookSettings(
       );
       continue;
     }
+    const allowedUrls = (data as { allowedHttpHookUrls?: unknown } | null)?.allowedHttpHookUrls;
+    if (allowedUrls !== undefined && !project) {
+      if (Array.isArray(allowedUrls) && allowedUrls.every((url) => typeof url === 'string'))
+        settings.allowedHttpHookUrls = [...(settings.allowedHttpHookUrls ?? []), ...allowedUrls];
+      else
+        settings.problems.push(
+          `${file}: allowedHttpHookUrls must be a list of URL patterns; it was ignored.`,
+        );
+    }
     const hooks = (data as { hooks?: unknown } | null)?.hooks;
     if (hooks === undefined) continue;
     const { config, problems } = readHookConfig(hooks, file, { text });
@@ -104,6 +124,8 @@ export function cliHooks(options: {
   registry: AgentRegistry;
   trusted: boolean;
   passEnv?: readonly string[];
+  /** The model `prompt` hooks ask (Claude Code asks a fast model). */
+  promptHooks?: ShellHooksOptions['promptHooks'];
   onWarning: (message: string) => void;
 }): RuntimeHooks | undefined {
   const agentConfigs = new Map<string, HookConfig | undefined>();
@@ -126,6 +148,10 @@ export function cliHooks(options: {
     settings: options.settings.configs,
     agentHooks,
     ...(options.passEnv ? { passEnv: options.passEnv } : {}),
+    ...(options.promptHooks ? { promptHooks: options.promptHooks } : {}),
+    ...(options.settings.allowedHttpHookUrls
+      ? { allowedHttpHookUrls: options.settings.allowedHttpHookUrls }
+      : {}),
     onWarning: options.onWarning,
   });
 }

@@ -1,6 +1,20 @@
 import { Readable } from 'node:stream';
+import { beforeAll } from 'vitest';
 import { main } from '../../src/main.js';
 import { BIN, type CliRun } from './cli.js';
+
+// `main` imports the command it runs on first use: the CLI, the runtime, the SDK and the tools,
+// transformed from source. Loaded here before the file's tests, so that cost (seconds on a
+// loaded machine) is not counted against the first test's time limit.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../src/commands/run.js'),
+    import('../../src/commands/agents.js'),
+    import('../../src/commands/interactive.js'),
+    import('../../src/commands/mcp.js'),
+    import('../../src/commands/replay.js'),
+  ]);
+}, 180_000);
 
 /**
  * Runs `troupe ARGS` in this process: the CLI's `main` with the same arguments, working

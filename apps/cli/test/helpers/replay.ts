@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { createRuntime, type RuntimeOptions, type SpawnOptions } from '@troupe/core';
 import { createFileStore } from '@troupe/node';
-import { type CliRun, cleanEnv, runCli, tempDir } from './cli.js';
+import { type CliRun, cleanEnv, tempDir } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
 
 /** Where {@link storeWithTask} left its task: the store directory and the task's id. */
 export interface StoredTask {
@@ -28,7 +29,7 @@ export async function storeWithTask(
   return { dir, id };
 }
 
-/** Runs `troupe replay ARGS` in `cwd` with a fresh home. */
+/** Runs `troupe replay ARGS` in `cwd` with a fresh home (in this process: {@link runCliInProcess}). */
 export function replay(args: string[], cwd: string): Promise<CliRun> {
-  return runCli(['replay', ...args], { cwd, env: cleanEnv(tempDir('home')) });
+  return runCliInProcess(['replay', ...args], { cwd, env: cleanEnv(tempDir('home')) });
 }

@@ -1,3 +1,4 @@
+import { agentLabel } from '../app/agent-colors.js';
 import { checkAgentFile } from '../app/agent-problems.js';
 import { builtInAgents, deleteUserAgent, loadUserAgentFiles, saveUserAgent } from '../app/agents.js';
 import type { AppContext } from '../app/app-context.js';
@@ -67,7 +68,8 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
                 validate();
               },
             },
-            name,
+            // The colour the runtime has for it (registered when the page loaded; a new one after a reload).
+            agentLabel(name, app.runtime.agents.get(name)?.color, name),
           ),
           context.builtIns.includes(name) && h('span', { class: 'muted' }, ' (replaces the built-in agent) '),
           h(
@@ -120,7 +122,14 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
     h(
       'ul',
       { class: 'agents-builtin' },
-      ...builtIns.map((agent) => h('li', {}, h('strong', {}, agent.name), ` — ${agent.description}`)),
+      ...builtIns.map((agent) =>
+        h(
+          'li',
+          {},
+          h('strong', {}, agentLabel(agent.name, agent.color, agent.name)),
+          ` — ${agent.description}`,
+        ),
+      ),
     ),
     h('h2', {}, 'Your agents'),
     mine,

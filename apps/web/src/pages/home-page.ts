@@ -2,7 +2,6 @@ import type { AppContext } from '../app/app-context.js';
 import { approvalsPanel } from '../app/approvals-panel.js';
 import { DEMO_REQUEST } from '../app/demo-model.js';
 import { h } from '../app/dom.js';
-import { usageSection } from '../app/usage-view.js';
 import { boardView } from '../views/board-view.js';
 import { chatView } from '../views/chat-view.js';
 
@@ -48,6 +47,7 @@ export function mountHomePage(element: HTMLElement, app: AppContext): () => void
   );
   const approvals = approvalsPanel(runtime);
   const board = boardView(views, runtime);
+  const usage = h('div', { class: 'usage-panel' });
   element.append(
     h(
       'section',
@@ -63,9 +63,11 @@ export function mountHomePage(element: HTMLElement, app: AppContext): () => void
       approvals.element,
       h('h2', {}, 'Tasks'),
       board.element,
-      usageSection(runtime),
+      usage,
     ),
   );
+  // The usage panel loads on demand (the start chunk's budget); it takes its place once loaded.
+  void import('../app/usage-view.js').then((module) => usage.replaceWith(module.usageSection(runtime)));
   element.classList.add('home');
   return () => {
     element.classList.remove('home');

@@ -1,10 +1,9 @@
-import { type Message, type RuntimeEventName, toolResultText } from '@troupe/core';
+import { type Message, type RuntimeEventName, type TaskSpec, toolResultText } from '@troupe/core';
 import { transcriptOf } from '@troupe/core/store';
 import type { AppContext } from '../app/app-context.js';
 import { h } from '../app/dom.js';
 import { describeError } from '../app/model-errors.js';
-import { taskLine } from '../app/task-views.js';
-import { statusLabel } from '../views/board-view.js';
+import { statusLabel, taskLineNodes } from '../views/board-view.js';
 
 function messageText(message: Message): string {
   if (typeof message.content === 'string') return message.content;
@@ -20,6 +19,38 @@ function messageText(message: Message): string {
     )
     .filter(Boolean)
     .join('\n');
+}
+
+const taskLink = (id: string) => h('a', { href: `#/tasks/${encodeURIComponent(id)}` }, id);
+
+/** Where a task came from: the task and step it was forked from, the task it follows up. */
+function lineageOf(spec: TaskSpec | undefined): Node[] {
+  const lines: Node[] = [];
+  if (spec?.forkedFrom) {
+    const { taskId, step } = spec.forkedFrom;
+    lines.push(
+      h(
+        'p',
+        { dataset: { testid: 'forked-from' } },
+        'Forked from ',
+        taskLink(taskId),
+        ` at its step ${step} (`,
+        h('a', { href: `#/inspector?task=${encodeURIComponent(taskId)}` }, 'replay it'),
+        ').',
+      ),
+    );
+  }
+  if (spec?.followUpOf)
+    lines.push(
+      h(
+        'p',
+        { dataset: { testid: 'follow-up-of' } },
+        'A follow-up of ',
+        taskLink(spec.followUpOf),
+        ': it continues that conversation.',
+      ),
+    );
+  return lines;
 }
 
 /** Events after which a task's transcript or result may have changed. */
@@ -42,12 +73,13 @@ const TASK_EVENTS: RuntimeEventName[] = [
 export function mountTaskPage(element: HTMLElement, app: AppContext, taskId: string): () => void {
   const heading = h('h2', { class: 'task-line' }, taskId);
   const status = h('p', { class: 'task-status', role: 'status' });
+  const lineage = h('div', { class: 'task-lineage' });
   const body = h('div', {}, 'Loading…');
-  element.append(h('p', {}, h('a', { href: '#/' }, '← back')), heading, status, body);
+  element.append(h('p', {}, h('a', { href: '#/' }, '← back')), heading, status, lineage, body);
   const showView = () => {
     const view = app.views.views.get(taskId);
     if (!view) return;
-    heading.textContent = taskLine(view);
+    heading.replaceChildren(...taskLineNodes(view, app.runtime.agents.get(view.agent)?.color));
     status.dataset.status = view.status;
     status.textContent = `Status: ${statusLabel(view)}`;
   };
@@ -68,6 +100,7 @@ export function mountTaskPage(element: HTMLElement, app: AppContext, taskId: str
       const { entries } = await app.store.loadJournal(taskId);
       const messages = stored ? transcriptOf(stored.spec, snapshot, entries) : [];
       const result = await app.store.loadResult(taskId).catch(() => undefined);
+      lineage.replaceChildren(...lineageOf(stored?.spec));
       const error =
         result?.error && describeError(result.error, app.settings.baseURL ?? 'https://api.anthropic.com');
       body.replaceChildren(

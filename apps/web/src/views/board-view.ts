@@ -1,5 +1,6 @@
 import type { Runtime } from '@troupe/core';
 import { isFinalStatus } from '@troupe/core/store';
+import { agentLabel } from '../app/agent-colors.js';
 import { h } from '../app/dom.js';
 import { type TaskView, type TaskViews, taskLine } from '../app/task-views.js';
 
@@ -10,14 +11,19 @@ export function statusLabel(view: TaskView): string {
   return view.status;
 }
 
+/** A task's progress line ({@link taskLine}) with its agent's label in the agent's `color`. */
+export function taskLineNodes(view: TaskView, color: string | undefined): (Node | string)[] {
+  return [agentLabel(view.agent, color), taskLine(view).slice(`[${view.agent}]`.length)];
+}
+
 /**
  * The task board: one row per task of {@link TaskViews} (main-agent runs left out), its status,
- * the CLI's progress line linking to the task's page, and Cancel while it runs. Returns the list
+ * the CLI's progress line (the agent's label in its `color`) linking to the task's page, and Cancel while it runs. Returns the list
  * (with a line saying when there is no task yet) and its unmount function.
  */
 export function boardView(
   views: TaskViews,
-  runtime: Pick<Runtime, 'cancel'>,
+  runtime: Pick<Runtime, 'cancel' | 'agents'>,
 ): { element: HTMLElement; unmount: () => void } {
   const board = h('ul', { class: 'board', 'aria-label': 'task board' });
   const empty = h('p', { class: 'muted empty-note' }, 'No task yet: the main agent starts them.');
@@ -32,7 +38,11 @@ export function boardView(
         dataset: { task: view.taskId, status: view.status },
       },
       h('span', { class: 'status' }, statusLabel(view)),
-      h('a', { href: `#/tasks/${encodeURIComponent(view.taskId)}`, class: 'line' }, taskLine(view)),
+      h(
+        'a',
+        { href: `#/tasks/${encodeURIComponent(view.taskId)}`, class: 'line' },
+        ...taskLineNodes(view, runtime.agents.get(view.agent)?.color),
+      ),
       !isFinalStatus(view.status) &&
         h(
           'button',

@@ -1,28 +1,20 @@
 import { isPlainObject } from './field-schemas.js';
-import type { AgentHookCommand, AgentHookMatcher, AgentHooks } from './types.js';
+import { HOOK_EVENTS, HOOK_TARGETS } from './hook-events.js';
+import type {
+  AgentHookCommand,
+  AgentHookHttp,
+  AgentHookMatcher,
+  AgentHookPrompt,
+  AgentHooks,
+} from './types.js';
 import { type DefinitionWarning, makeWarning, preview, type SourceLocation } from './warnings.js';
-
-/** Hook events Claude Code documents (v2.1.240); an agent file's `Stop` runs as `SubagentStop`. */
-export const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'Notification',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'SessionStart',
-  'SessionEnd',
-] as const;
 
 const EVENTS = new Set<string>(HOOK_EVENTS);
 
 /**
  * Reads an agent file's `hooks` in Claude Code's shape,
- * `{ [event]: [{ matcher?, hooks: [{ type: 'command', command, timeout? }] }] }`. Never throws: a
+ * `{ [event]: [{ matcher?, hooks: [{ type: 'command', command, timeout? }] }] }` (also `http` and
+ * `prompt` hooks). Never throws: a
  * malformed event, entry or command is dropped with a `field-ignored` warning naming the file, the
  * line of `hooks` and the entry's path (`hooks.PreToolUse[0].hooks[1]`). Returns undefined when
  * nothing usable is left.
@@ -97,27 +89,43 @@ function readCommand(
   hook: unknown,
   path: string,
   warn: (path: string, text: string) => void,
-): AgentHookCommand | undefined {
+): AgentHookCommand | AgentHookHttp | AgentHookPrompt | undefined {
   if (!isPlainObject(hook)) {
     warn(path, `expected { type: command, command }, got ${preview(hook)}`);
     return undefined;
   }
-  if (hook.type !== 'command') {
-    warn(`${path}.type`, `troupe runs only 'command' hooks, got ${preview(hook.type)}`);
+  const type = hook.type as keyof typeof HOOK_TARGETS;
+  const field = Object.hasOwn(HOOK_TARGETS, type) ? HOOK_TARGETS[type] : undefined;
+  if (!field) {
+    warn(
+      `${path}.type`,
+      `troupe runs 'command', 'http' and 'prompt' hooks (not 'agent': see the README's hooks section), got ${preview(hook.type)}`,
+    );
     return undefined;
   }
-  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    warn(`${path}.command`, `expected a shell command, got ${preview(hook.command)}`);
+  const target = hook[field];
+  if (
+    typeof target !== 'string' ||
+    target.trim() === '' ||
+    (field === 'url' && !/^https?:\/\//i.test(target))
+  ) {
+    warn(
+      `${path}.${field}`,
+      `expected ${field === 'url' ? 'an http(s) URL' : `a ${type}`}, got ${preview(target)}`,
+    );
     return undefined;
   }
-  const command: AgentHookCommand = { type: 'command', command: hook.command };
+  // Headers, variables and a model are checked where the hook runs (`@troupe/node`'s readHookConfig).
+  const kept: Record<string, unknown> = { type, [field]: target };
+  for (const key of ['headers', 'allowedEnvVars', 'model'])
+    if (hook[key] !== undefined) kept[key] = hook[key];
   if (hook.timeout !== undefined) {
     const seconds = typeof hook.timeout === 'string' ? Number(hook.timeout) : hook.timeout;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
       warn(`${path}.timeout`, `expected a number of seconds greater than 0, got ${preview(hook.timeout)}`);
       return undefined;
     }
-    command.timeout = seconds;
+    kept.timeout = seconds;
   }
-  return command;
+  return kept as unknown as AgentHookCommand | AgentHookHttp | AgentHookPrompt;
 }

@@ -103,7 +103,7 @@ describe("Claude Code's agent fields", () => {
           '      hooks:',
           '        - type: command',
           '          command: ./ok.sh',
-          '        - type: prompt',
+          '        - type: agent',
           '          prompt: is this fine?',
           '        - type: command',
           '          timeout: -1',
@@ -132,6 +132,36 @@ describe("Claude Code's agent fields", () => {
       'hooks.OnSave',
     ]);
     expect(warnings[0]!.message.startsWith('a.md:4: ')).toBe(true);
+  });
+
+  it('keeps http and prompt hooks (Claude Code hook types troupe runs)', () => {
+    const { definition, warnings } = parseAgentFile(
+      file(
+        [
+          'description: d',
+          'hooks:',
+          '  Stop:',
+          '    - hooks:',
+          '        - type: prompt',
+          '          prompt: Are the tests green? $ARGUMENTS',
+          '          timeout: 20',
+          '        - type: http',
+          '          url: http://127.0.0.1:9/hook',
+        ].join('\n'),
+      ),
+      { path: 'a.md' },
+    );
+    expect(warnings).toEqual([]);
+    expect(definition.hooks).toEqual({
+      Stop: [
+        {
+          hooks: [
+            { type: 'prompt', prompt: 'Are the tests green? $ARGUMENTS', timeout: 20 },
+            { type: 'http', url: 'http://127.0.0.1:9/hook' },
+          ],
+        },
+      ],
+    });
   });
 
   it('a hooks value that is not an object is a warning, never a crash', () => {

@@ -40,10 +40,29 @@ export interface AgentHookCommand {
   timeout?: number;
 }
 
+/** An HTTP hook (Claude Code's `{ type: 'http', url, headers, allowedEnvVars, timeout }`). */
+export interface AgentHookHttp {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+  /** Seconds before the request is given up. */
+  timeout?: number;
+}
+
+/** A prompt hook (Claude Code's `{ type: 'prompt', prompt, model, timeout }`): one model call judging the event. */
+export interface AgentHookPrompt {
+  type: 'prompt';
+  prompt: string;
+  model?: string;
+  /** Seconds before the model call is given up. */
+  timeout?: number;
+}
+
 /** The hooks run for one event when the matcher (a tool-name pattern, `|`-separated or a regex) fits. */
 export interface AgentHookMatcher {
   matcher?: string;
-  hooks: AgentHookCommand[];
+  hooks: (AgentHookCommand | AgentHookHttp | AgentHookPrompt)[];
 }
 
 /** Hooks by event name (`PreToolUse`, `PostToolUse`, `Stop`, …), in Claude Code's shape. */

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { DefinitionError } from '../errors.js';
-import { HOOK_EVENTS } from './agent-hooks.js';
 import { AGENT_NAME_MAX_LENGTH, AGENT_NAME_PATTERN } from './agent-name.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { isPlainObject } from './field-schemas.js';
+import { HOOK_EVENTS, HOOK_TARGETS } from './hook-events.js';
 import { AGENT_EFFORTS, type AgentDefinition, PERMISSION_MODES } from './types.js';
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 
@@ -12,6 +12,7 @@ const positive = (what: string) => v.pipe(v.number(what), v.integer(what), v.min
 const jsonSchema = v.custom<Record<string, unknown>>(isPlainObject, 'a JSON Schema object');
 
 /** The valibot schema of an {@link AgentDefinition} (what `createRuntime({ agents })` accepts). */
+
 const AgentDefinitionSchema = v.object({
   name: v.pipe(
     v.string('a name'),
@@ -52,12 +53,17 @@ const AgentDefinitionSchema = v.object({
       v.array(
         v.object({
           matcher: v.optional(v.string('a tool-name pattern')),
+          // What each hook runs is checked where it runs (`@troupe/node`'s readHookConfig, naming file and line).
           hooks: v.array(
-            v.object({
-              type: v.literal('command', "'command'"),
-              command: v.pipe(v.string('a shell command'), v.nonEmpty('a shell command')),
-              timeout: v.optional(v.pipe(v.number('seconds'), v.gtValue(0, 'seconds greater than 0'))),
-            }),
+            v.pipe(
+              v.looseObject({
+                type: v.picklist(['command', 'http', 'prompt'], "'command', 'http' or 'prompt'"),
+              }),
+              v.check((hook) => {
+                const target = (hook as Record<string, unknown>)[HOOK_TARGETS[hook.type]];
+                return typeof target === 'string' && target.trim() !== '';
+              }, 'a hook with its command, url or prompt'),
+            ),
             'a list of { type: command, command, timeout? }',
           ),
         }),

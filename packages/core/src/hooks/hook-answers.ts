@@ -1,10 +1,12 @@
-import type { Message } from '../model/types.js';
-import { describeThrown } from '../persistence/plain-json.js';
+import { describeThrown, toPlainJson } from '../persistence/plain-json.js';
+import { DEFAULT_INPUT_BOUNDS } from '../tools/bound-input.js';
 import type {
+  HookOutcomeBase,
   PostToolUseOutcome,
   PreToolUseOutcome,
   SubagentStartOutcome,
   SubagentStopOutcome,
+  UserPromptSubmitOutcome,
 } from './hook-points.js';
 
 /** The most characters of a hook's text (a reason, added context) that reach the model and the journal. */
@@ -45,20 +47,45 @@ export async function askHook<T>(
   return undefined;
 }
 
-/** A `PreToolUse` answer's fields, each read once. */
-export function readPreToolUse(value: Record<string, unknown>): PreToolUseOutcome {
-  const { decision, reason } = value;
-  const outcome: PreToolUseOutcome = {};
-  if (decision === 'allow' || decision === 'deny' || decision === 'ask') outcome.decision = decision;
-  const text = hookText(reason);
-  if (text) outcome.reason = text;
+/** The fields every answer may carry (`stop`, `systemMessage`, `source`), each read once. */
+function readCommon(value: Record<string, unknown>): HookOutcomeBase {
+  const { stop, systemMessage, source } = value;
+  const outcome: HookOutcomeBase = {};
+  // `continue: false` with no `stopReason` still stops: a hook that sets it means it.
+  if (stop !== undefined && stop !== null && stop !== false)
+    outcome.stop = hookText(stop) ?? 'no reason given';
+  const message = hookText(systemMessage);
+  if (message) outcome.systemMessage = message;
+  if (typeof source === 'string' && source.trim()) outcome.source = source.slice(0, 500);
   return outcome;
 }
 
-/** A `PostToolUse` answer's fields, each read once. */
+/**
+ * A `PreToolUse` answer's fields, each read once. `updatedInput` must be an object of plain JSON
+ * within a tool input's bounds; anything else throws (the answer then counts as none, with a warning).
+ */
+export function readPreToolUse(value: Record<string, unknown>): PreToolUseOutcome {
+  const { decision, reason, updatedInput, additionalContext } = value;
+  const outcome: PreToolUseOutcome = readCommon(value);
+  if (decision === 'allow' || decision === 'deny' || decision === 'ask') outcome.decision = decision;
+  const text = hookText(reason);
+  if (text) outcome.reason = text;
+  const context = hookText(additionalContext);
+  if (context) outcome.additionalContext = context;
+  if (updatedInput !== undefined && updatedInput !== null) {
+    const plain = toPlainJson(updatedInput, 'updatedInput', DEFAULT_INPUT_BOUNDS);
+    if (!plain.ok) throw new Error(`its updatedInput cannot be used: ${plain.where}: ${plain.reason}`);
+    if (typeof plain.value !== 'object' || plain.value === null || Array.isArray(plain.value))
+      throw new Error('its updatedInput is not an object of tool input fields');
+    outcome.updatedInput = plain.value as Record<string, unknown>;
+  }
+  return outcome;
+}
+
+/** A `PostToolUse` (or `PostToolUseFailure`) answer's fields, each read once. */
 export function readPostToolUse(value: Record<string, unknown>): PostToolUseOutcome {
   const { block, additionalContext } = value;
-  const outcome: PostToolUseOutcome = {};
+  const outcome: PostToolUseOutcome = readCommon(value);
   const reason = hookText(block);
   if (reason) outcome.block = reason;
   const context = hookText(additionalContext);
@@ -68,28 +95,36 @@ export function readPostToolUse(value: Record<string, unknown>): PostToolUseOutc
 
 /** A `SubagentStart` answer's fields. */
 export function readSubagentStart(value: Record<string, unknown>): SubagentStartOutcome {
+  const outcome: SubagentStartOutcome = readCommon(value);
   const context = hookText(value.additionalContext);
-  return context ? { additionalContext: context } : {};
+  if (context) outcome.additionalContext = context;
+  return outcome;
 }
 
-/** A `SubagentStop` answer's fields. */
+/** A `SubagentStop` (or `Stop`) answer's fields. */
 export function readSubagentStop(value: Record<string, unknown>): SubagentStopOutcome {
+  const outcome: SubagentStopOutcome = readCommon(value);
   const reason = hookText(value.block);
-  return reason ? { block: reason } : {};
+  if (reason) outcome.block = reason;
+  return outcome;
 }
 
-const STOP_FEEDBACK = 'Stop hook feedback: ';
-
-/** The user message that keeps a sub-agent going after a `SubagentStop` hook blocked its answer. */
-export function stopHookMessage(reason: string): Message {
-  return { role: 'user', content: `${STOP_FEEDBACK}${reason}` };
+/** A `UserPromptSubmit` answer's fields. */
+export function readUserPromptSubmit(value: Record<string, unknown>): UserPromptSubmitOutcome {
+  const outcome: UserPromptSubmitOutcome = readCommon(value);
+  const reason = hookText(value.block);
+  if (reason) outcome.block = reason;
+  const context = hookText(value.additionalContext);
+  if (context) outcome.additionalContext = context;
+  return outcome;
 }
 
-/** True when `message` is {@link stopHookMessage}'s (the sub-agent goes on because a stop hook blocked). */
-export function isStopHookMessage(message: Message | undefined): boolean {
-  return (
-    message?.role === 'user' &&
-    typeof message.content === 'string' &&
-    message.content.startsWith(STOP_FEEDBACK)
-  );
+/** `Stopped by a <point> hook (<source>): <reason>` — the message of a task a hook stopped. */
+export function hookStopMessage(point: string, outcome: HookOutcomeBase & { stop: string }): string {
+  return `Stopped by a ${point} hook${outcome.source ? ` (${outcome.source})` : ''}: ${outcome.stop}`;
+}
+
+/** `the <point> hook (<source>)` — a hook named in a message. */
+export function hookName(point: string, outcome: HookOutcomeBase | undefined): string {
+  return `the ${point} hook${outcome?.source ? ` (${outcome.source})` : ''}`;
 }

@@ -20,6 +20,7 @@ export {
   type JournalFeedOptions,
 } from '../persistence/task-documents.js';
 export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from '../redaction/redactor.js';
+export { type FollowUpRuntime, followUp } from '../runtime/follow-up.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
 export { type StoredTaskRunner, storedTaskRunnerOf } from '../runtime/stored-task-runner.js';
 export {

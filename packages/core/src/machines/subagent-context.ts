@@ -2,6 +2,7 @@ import type { SerializedError } from '../errors.js';
 import { textOf, toolUsesOf } from '../model/content.js';
 import type { ContentBlock, Message, ToolResultBlock, Usage } from '../model/types.js';
 import type { TaskLimits, TerminateReason } from '../persistence/types.js';
+import type { UsageByModel } from '../usage/usage-by-model.js';
 import type { ToolCallPlan } from './subagent-events.js';
 
 /** What a subagent actor starts from. */
@@ -53,6 +54,8 @@ export interface SubagentContext {
   usage: Usage;
   /** The model id the provider reported last. */
   modelUsed: string | undefined;
+  /** `usage` split by model, once a second model answered (absent while one model did). */
+  usageByModel?: UsageByModel;
   startedAt: number;
   /** Absolute ms; extended by time spent awaiting approval. */
   deadline: number;
@@ -81,6 +84,8 @@ export interface SubagentOutput {
   toolCalls: number;
   usage: Usage;
   model: string;
+  /** `usage` split by model, when more than one model answered. */
+  usageByModel?: UsageByModel;
   startedAt: number;
   endedAt: number;
   error?: SerializedError;

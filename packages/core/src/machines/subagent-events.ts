@@ -2,21 +2,31 @@ import type { SerializedError } from '../errors.js';
 import type { ModelResponse, ToolResultBlock } from '../model/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 
+/** What a `PreToolUse` hook changed about a call that runs (or awaits approval). */
+export interface HookedCallFields {
+  /** The input a `PreToolUse` hook put in place of the model's (already checked against the schema). */
+  input?: unknown;
+  /** A `PreToolUse` hook's `additionalContext`, given to the model with the call's result. */
+  context?: string;
+}
+
 /**
  * How one tool call of a model response will be handled, decided by the runtime when the
  * response arrives (registry and schema check, approval policy) and recorded in the event so the
- * machine stays deterministic.
+ * machine stays deterministic. `hook`: a `PreToolUse` hook is asked just before the call runs;
+ * its answer (`tool.hooked`) replaces the entry with one of the others.
  */
 export type ToolCallPlan =
-  | { toolUseId: string; name: string; access: ToolAccess; disposition: 'run' }
-  | {
+  | ({ toolUseId: string; name: string; access: ToolAccess; disposition: 'run' } & HookedCallFields)
+  | ({
       toolUseId: string;
       name: string;
       access: ToolAccess;
       disposition: 'approval';
       /** A `PreToolUse` hook allowed the call: the host is not asked (a policy's denial still holds). */
       hookAllowed?: true;
-    }
+    } & HookedCallFields)
+  | { toolUseId: string; name: string; access: ToolAccess; disposition: 'hook' }
   | { toolUseId: string; name: string; disposition: 'rejected'; result: ToolResultBlock };
 
 /** The outcome of checking a final answer against the agent's output schema. */
@@ -48,6 +58,13 @@ export type SubagentEvent =
       stopBlocked?: string;
     }
   | { type: 'model.failed'; at: number; turn: number; error: SerializedError }
+  /**
+   * What `PreToolUse` hooks answered about the next calls (the next one, and the read calls that
+   * run with it): each replaces the plan's `hook` entry of the same id.
+   */
+  | { type: 'tool.hooked'; at: number; plan: ToolCallPlan[] }
+  /** A hook answered `continue: false`: the task ends `cancelled`, `reason` naming the hook. */
+  | { type: 'hook.stopped'; at: number; reason: string }
   | { type: 'tool.started'; at: number; toolUseId: string }
   | { type: 'tool.finished'; at: number; toolUseId: string; result: ToolResultBlock }
   | { type: 'approval.granted'; at: number; toolUseId: string }

@@ -1,7 +1,8 @@
 import { and, assign, not, sendTo, setup } from 'xstate';
-import { stopHookMessage } from '../hooks/hook-answers.js';
+import { stopHookMessage } from '../hooks/stop-feedback.js';
 import { addUsage, textOf } from '../model/content.js';
 import type { Message, ModelResponse } from '../model/types.js';
+import { splitUsage } from '../usage/usage-by-model.js';
 import {
   lastAssistantText,
   messagesForGrace,
@@ -29,12 +30,21 @@ export {
 
 /** What every model response changes: the time, the turn count, usage, the model id, the conversation. */
 function afterResponse(context: SubagentContext, at: number, response: ModelResponse) {
+  const before = context.modelUsed ?? context.task.model;
+  const usageByModel = splitUsage(
+    context.usageByModel,
+    before,
+    context.usage,
+    response.model ?? before,
+    response.usage,
+  );
   return {
     now: at,
     turns: context.turns + 1,
     usage: addUsage(context.usage, response.usage),
     modelUsed: response.model ?? context.modelUsed,
     messages: [...context.messages, { role: 'assistant' as const, content: response.content }],
+    ...(usageByModel && { usageByModel }),
   };
 }
 
@@ -101,6 +111,10 @@ export const subagentMachine = setup({
         at < context.deadline
       );
     },
+    answersWaitingHooks: ({ context, event }) =>
+      (event as Event<'tool.hooked'>).plan.every((call) =>
+        context.step.plan.some((entry) => entry.toolUseId === call.toolUseId && entry.disposition === 'hook'),
+      ),
     isNextCall: ({ context, event }) =>
       nextCall(context)?.toolUseId === (event as Event<'tool.finished'>).toolUseId,
     isPendingApproval: ({ context, event }) =>
@@ -180,6 +194,19 @@ export const subagentMachine = setup({
           terminateReason: context.graceReason ?? ('ERROR' as const),
           output: lastAssistantText(context.messages),
           error,
+        },
+      };
+    }),
+    recordHookAnswers: assign(({ context, event }) => {
+      const { at, plan } = event as Event<'tool.hooked'>;
+      const answers = new Map(plan.map((call) => [call.toolUseId, call]));
+      return {
+        now: at,
+        step: {
+          ...context.step,
+          plan: context.step.plan.map((call) =>
+            call.disposition === 'hook' ? (answers.get(call.toolUseId) ?? call) : call,
+          ),
         },
       };
     }),
@@ -340,14 +367,19 @@ export const subagentMachine = setup({
       };
     }),
     cancel: assign(({ context, event }) => {
-      const { at, reason } = event as Event<'cancel.requested'>;
+      // `hook.stopped`: a hook's `continue: false` ends the task as a cancel does, with its own code.
+      const { at, reason, type } = event as Event<'cancel.requested' | 'hook.stopped'>;
       return {
         now: at,
         end: {
           endedAt: at,
           terminateReason: 'ABORTED' as const,
           output: lastAssistantText(context.messages),
-          error: { name: 'TroupeError', code: 'ABORTED', message: reason ?? 'The task was cancelled.' },
+          error: {
+            name: 'TroupeError',
+            code: type === 'hook.stopped' ? 'HOOK_STOPPED' : 'ABORTED',
+            message: reason ?? 'The task was cancelled.',
+          },
         },
       };
     }),
@@ -386,6 +418,7 @@ export const subagentMachine = setup({
       startedAt: context.startedAt,
       endedAt: end?.endedAt ?? context.now,
     };
+    if (context.usageByModel) output.usageByModel = context.usageByModel;
     if (end?.error) output.error = end.error;
     return output;
   },
@@ -394,6 +427,7 @@ export const subagentMachine = setup({
       on: {
         'task.started': { target: 'running', actions: 'start' },
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'hook.stopped': { target: 'cancelled', actions: 'cancel' },
         'task.steered': { actions: 'steerBeforeStart' },
       },
     },
@@ -403,6 +437,7 @@ export const subagentMachine = setup({
       invoke: { id: 'deadline', src: 'deadline', input: ({ context }) => ({ deadline: context.deadline }) },
       on: {
         'cancel.requested': { target: 'cancelled', actions: 'cancel' },
+        'hook.stopped': { target: 'cancelled', actions: 'cancel' },
         'task.steered': { actions: 'queueSteering' },
       },
       states: {
@@ -475,6 +510,13 @@ export const subagentMachine = setup({
           ],
           on: {
             'tool.started': { actions: 'toolStarted' },
+            // `PreToolUse` hooks answered: re-entering plans the calls anew (run, ask, or answer a refusal).
+            'tool.hooked': {
+              guard: 'answersWaitingHooks',
+              target: 'acting',
+              reenter: true,
+              actions: 'recordHookAnswers',
+            },
             'tool.finished': [
               // The common case, the last call of a turn within every limit, is one microstep.
               { guard: 'finishesTurnWithinLimits', target: 'thinking', actions: 'finishTurn' },

@@ -8,6 +8,11 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 const usageSchema = v.looseObject({ input: v.number(), output: v.number(), total: v.number() });
 
+/** A task's usage split by model (`TaskResult.usageByModel`, the machine's context), when present. */
+export const usageByModelSchema = v.optional(
+  v.record(v.string(), v.looseObject({ input: v.number(), output: v.number() })),
+);
+
 const TERMINATE_REASONS = ['GOAL', 'TIMEOUT', 'MAX_TURNS', 'TOKEN_LIMIT', 'ABORTED', 'ERROR'] as const;
 
 const STATUS_EVENTS = [
@@ -44,6 +49,7 @@ export const resultSchema = v.looseObject({
   durationMs: v.number(),
   model: v.string(),
   usage: usageSchema,
+  usageByModel: v.optional(v.record(v.string(), v.looseObject({ input: v.number(), output: v.number() }))),
   error: v.optional(v.looseObject({ name: v.string(), code: v.string(), message: v.string() })),
   workspace: v.optional(workspaceOutcomeSchema),
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { messageSchema } from './document-schemas.js';
+import { messageSchema, usageByModelSchema } from './document-schemas.js';
 
 // The shape of the subagent machine's persisted snapshot (`TaskSnapshotDocument.snapshot`), as far
 // as the runtime reads it when it drives a restored task. A snapshot document is checked as a
@@ -11,7 +11,7 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const planSchema = v.looseObject({
   toolUseId: v.string(),
   name: v.string(),
-  disposition: v.picklist(['run', 'approval', 'rejected']),
+  disposition: v.picklist(['run', 'approval', 'hook', 'rejected']),
 });
 
 const contextSchema = v.looseObject({
@@ -28,6 +28,7 @@ const contextSchema = v.looseObject({
   toolCalls: count,
   usage: v.looseObject({ input: v.number(), output: v.number() }),
   modelUsed: v.optional(v.string()),
+  usageByModel: usageByModelSchema,
   startedAt: v.number(),
   deadline: v.number(),
   now: v.number(),

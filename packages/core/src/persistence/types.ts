@@ -104,6 +104,11 @@ export interface TaskResult {
   /** The model id the provider actually used (the last one reported). */
   model: string;
   usage: Usage & { total: number };
+  /**
+   * `usage` split by the model that answered, present when more than one did (a fallback model,
+   * a fork continued under another agent's model): the ledger prices each part under its model.
+   */
+  usageByModel?: Readonly<Record<string, Usage>>;
   error?: SerializedError;
   /** What became of the task's own workspace (`isolation`): kept with its branch and changes, or removed. */
   workspace?: TaskWorkspaceOutcome;

@@ -18,7 +18,7 @@ import type { CreateTeamOptions, TeamHandle } from '../teams/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
-import { type UsageQuery, type UsageReport, usageReport } from '../usage/usage-report.js';
+import type { UsageQuery, UsageReport } from '../usage/usage-report.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { ForkSource } from './cache-fork.js';
 import type { FollowUpOptions } from './follow-up.js';
@@ -175,7 +175,12 @@ export class Runtime implements TaskClient {
     const registry = this.parts.tooling.registryForSpec(spec);
     recordFork(this.store, plan);
     const logic = restoredLogic(this.parts.subagent, plan.snapshot);
-    return this.parts.launcher.submit(spec, registry, { logic, journalLength: plan.entries.length }, true);
+    return this.parts.launcher.submit(
+      spec,
+      registry,
+      { logic, journalLength: plan.entries.length, forked: true },
+      true,
+    );
   }
 
   /** A task's current information, or undefined. */
@@ -230,10 +235,13 @@ export class Runtime implements TaskClient {
   /**
    * The usage ledger: tokens (input, output, cache read, cache write) and estimated cost of the
    * ended tasks matching `query` (a task, a session, an agent, a model), in total and by agent,
-   * model and session. Read from the store, so it covers tasks of earlier runs of the process.
-   * The main agent's own runs are not stored tasks: a host counts them from `session` replies.
+   * model and session, each task's usage priced under the model(s) that answered. Read from the
+   * store, so it covers tasks of earlier runs of the process and of other processes (cluster
+   * workers). Sessions store each ended main-agent run as a task of depth 0, counted in `main` too.
    */
-  usage(query: UsageQuery = {}): Promise<UsageReport> {
+  async usage(query: UsageQuery = {}): Promise<UsageReport> {
+    // Loaded when first asked for: a browser app that shows no ledger at start does not load it then.
+    const { usageReport } = await import('../usage/usage-report.js');
     return usageReport(this, query, this.prices);
   }
 

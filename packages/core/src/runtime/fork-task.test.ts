@@ -76,7 +76,8 @@ async function documentsOf(store: TaskStore, taskId: string) {
 
 describe('runtime.fork: a new task from a step of a stored task', () => {
   it("starts live from the step: its first model request is the original's request at that step", async () => {
-    const { runtime, model, clock, store } = setup();
+    const memory = createMemoryStore();
+    const { runtime, model, clock, store } = setup(memory);
     const original = runtime.spawn({ agent: 'explore', prompt: 'Look around.' });
     await original.result;
     const { entries } = await store.loadJournal(original.id);
@@ -109,6 +110,10 @@ describe('runtime.fork: a new task from a step of a stored task', () => {
     expect(forked.entries[0]!.forkedFrom!.shiftMs).toBeGreaterThanOrEqual(3_600_000);
     expect(forked.entries.map((entry) => entry.event.type)).toEqual(entries.map((entry) => entry.event.type));
     expect((await store.getTask(fork.id))!.spec.forkedFrom).toMatchObject({ taskId: original.id, step: 3 });
+    // Its status log reads as a new task's: queued, started (not resumed: it was never stopped), ended.
+    expect(
+      memory.records.filter((record) => record.taskId === fork.id).map((record) => record.event),
+    ).toEqual(['task.queued', 'task.started', 'task.completed']);
     // The original is untouched, and both replay exactly.
     expect(await documentsOf(store, original.id)).toBe(before);
     expect((await replayTask(store, original.id)).matches).toBe(true);

@@ -240,8 +240,10 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
         ...(status ? { status } : {}),
         ...(agent_name ? { agent: agent_name } : {}),
       });
-      if (tasks.length === 0) return 'No tasks.';
-      return tasks
+      // The session's own main-agent runs are stored as tasks of depth 0 (for the ledger): not listed.
+      const listed = tasks.filter((info) => info.depth > 0);
+      if (listed.length === 0) return 'No tasks.';
+      return listed
         .map(
           (info) =>
             `${info.id}  ${info.status.padEnd(16)} ${info.agent.padEnd(22)} ${info.description} (${info.toolCalls} tools, ${formatDuration(info.elapsedMs)})`,

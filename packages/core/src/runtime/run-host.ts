@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ApprovalRequest, TaskEventBase } from '../events.js';
 import type { RuntimeHooks } from '../hooks/hook-points.js';
+import type { StartContext } from '../hooks/start-hooks.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
@@ -33,10 +34,11 @@ export interface RunHost {
   /** The host's hooks (`createRuntime({ hooks })`), if any. */
   readonly hooks?: RuntimeHooks;
   /**
-   * Text given to a task with its prompt when it starts (its agent memory, `SubagentStart` hooks),
-   * journaled with `task.started`. Undefined: the task starts at once with none.
+   * Text given to a task with its prompt when it starts (its agent memory, `SubagentStart` hooks, a
+   * main agent's `UserPromptSubmit` hooks), journaled with `task.started`, or a hook's word that it
+   * must not start (journaled as `hook.stopped`). Undefined: the task starts at once with none.
    */
-  startContext?(spec: TaskSpec, signal: AbortSignal): Promise<string[]>;
+  startContext?(spec: TaskSpec, signal: AbortSignal): Promise<StartContext>;
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**

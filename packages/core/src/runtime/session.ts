@@ -7,13 +7,14 @@ import type { SessionEmitted, sessionMachine } from '../machines/session-machine
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import type { TaskResult, TaskSpec } from '../persistence/types.js';
+import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { isThenable } from './emitter.js';
 import { freezeTool } from './main-tools.js';
 import { prepareTask, type TaskPlanner } from './prepare-task.js';
 import type { RunHost } from './run-host.js';
+import { recordSessionRun } from './session-ledger.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import { toResult } from './task-results.js';
 import { TaskRun } from './task-run.js';
@@ -31,6 +32,8 @@ export interface SessionRuntime extends TaskPlanner {
   startRun(run: TaskRun, actor: SubagentRef): void;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
   withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
+  /** Where each ended main-agent run is stored, for the usage ledger (see `recordSessionRun`). */
+  readonly store: TaskStore;
 }
 
 /** Options of `runtime.createSession`. */
@@ -257,6 +260,13 @@ export class Session {
     if (!planned) return;
     this.planned.delete(runId);
     const result = toResult(planned.spec, output);
+    const refused = recordSessionRun(this.runtime.store, planned.spec, result, this.runtime.clock.now());
+    if (refused)
+      this.host.emitter.emit('runtime.warning', {
+        code: 'PERSISTENCE_FAILED',
+        message: refused,
+        taskId: runId,
+      });
     this.emit({ kind: 'reply', text, result });
     planned.resolve({ text, result });
   }

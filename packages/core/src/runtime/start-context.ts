@@ -1,25 +1,27 @@
-import { askHook, readSubagentStart } from '../hooks/hook-answers.js';
 import type { RuntimeHooks } from '../hooks/hook-points.js';
+import { loadHookRunner } from '../hooks/load-hook-runner.js';
+import type { StartContext, StartWarn } from '../hooks/start-hooks.js';
 import { type AgentMemory, memoryBriefing, memoryScopeOf } from '../memory/agent-memory.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import type { TaskSpec } from '../persistence/types.js';
 import type { AgentCatalog } from './agent-catalog.js';
 
-type Warn = (code: 'HOOK_FAILED' | 'MEMORY_FAILED', message: string, taskId: string) => void;
+export type { StartContext, StartWarn } from '../hooks/start-hooks.js';
 
 /**
  * What a task is given with its prompt when it starts: its agent memory's briefing (when its agent
- * has `memory` and the host keeps memory) and what `SubagentStart` hooks add (sub-agent tasks
- * only). Undefined when the host has neither, so tasks start at once. Never rejects: a memory that
- * cannot be read or a hook that fails is a warning, and the task starts without it.
+ * has `memory` and the host keeps memory) and what `SubagentStart` hooks add (sub-agent tasks), or
+ * a main agent's `UserPromptSubmit` hooks (its runs). Undefined when the host has none of these,
+ * so tasks start at once. Never rejects: a memory that cannot be read or a hook that fails is a
+ * warning, and the task starts without it.
  */
 export function startContextOf(
   agents: AgentCatalog,
   hooks: RuntimeHooks | undefined,
   memory: AgentMemory | undefined,
-  warn: Warn,
-): ((spec: TaskSpec, signal: AbortSignal) => Promise<string[]>) | undefined {
-  if (!hooks?.subagentStart && !memory) return undefined;
+  warn: StartWarn,
+): ((spec: TaskSpec, signal: AbortSignal) => Promise<StartContext>) | undefined {
+  if (!hooks?.subagentStart && !hooks?.userPromptSubmit && !memory) return undefined;
   return async (spec, signal) => {
     const texts: string[] = [];
     const definition = agents.get(spec.agent);
@@ -47,21 +49,12 @@ export function startContextOf(
         );
       }
     }
-    if (hooks?.subagentStart && spec.depth >= 1) {
-      const call = {
-        sessionId: spec.sessionKey,
-        agentId: spec.taskId,
-        agentType: spec.agent,
-        depth: spec.depth,
-      };
-      const answer = await askHook(
-        'SubagentStart',
-        () => hooks.subagentStart?.(call, signal),
-        readSubagentStart,
-        (message) => warn('HOOK_FAILED', `Task ${spec.taskId}: ${message}`, spec.taskId),
-      );
-      if (answer?.additionalContext) texts.push(`SubagentStart hook context: ${answer.additionalContext}`);
+    if (hooks?.subagentStart || hooks?.userPromptSubmit) {
+      const { startHookContext } = await loadHookRunner();
+      const hooked = await startHookContext(hooks, spec, signal, warn);
+      texts.push(...hooked.texts);
+      if (hooked.stop !== undefined) return { texts, stop: hooked.stop };
     }
-    return texts;
+    return { texts };
   };
 }

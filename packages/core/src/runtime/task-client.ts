@@ -1,5 +1,6 @@
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { TaskQuery, TaskResult } from '../persistence/types.js';
+import type { FollowUpOptions } from './follow-up.js';
 import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
@@ -39,6 +40,14 @@ export interface TaskClient {
    * Throws (or rejects) `TASK_NOT_FOUND` for an unknown task, `TASK_ENDED` for an ended one.
    */
   steer(id: string, text: string): Awaitable<void>;
+  /**
+   * Continues a finished sub-agent's conversation: `message` starts a new task of the same agent and
+   * session from the stored conversation of `target` (a task id, or an agent name when exactly one
+   * finished task of that agent is in the session), linked to it by `followUpOf`. Works after a
+   * restart and on every store. Rejects with `TASK_NOT_FOUND`, `TASK_AMBIGUOUS` (naming the
+   * candidates), `TASK_RUNNING` (steer it instead), or what `spawn` throws.
+   */
+  followUp(target: string, message: string, options?: FollowUpOptions): Promise<TaskHandle>;
   /** Cancels a queued or running task. False if it is unknown or already ended. */
   cancel(id: string, reason?: string): Awaitable<boolean>;
   /** Cancels every queued and running task of a session. Returns how many. */

@@ -1,4 +1,4 @@
-import type { AnyActorLogic, AnyActorRef } from 'xstate';
+import type { AnyActorRef } from 'xstate';
 import type { Clock } from '../clock.js';
 import type { QueuedTask } from '../machines/supervisor-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
@@ -13,14 +13,14 @@ import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskHandle } from './task-handle.js';
 import { TaskRun } from './task-run.js';
 import type { TaskSettler } from './task-settler.js';
-import type { TaskTable } from './task-table.js';
+import type { TaskEntry, TaskTable } from './task-table.js';
 import type { TaskTooling } from './task-tooling.js';
 
-/** A task that comes back from a stored state: its actor's logic (from a snapshot) and its journal's length. */
-export interface RestoredStart {
-  logic: AnyActorLogic | undefined;
-  journalLength: number;
-}
+/**
+ * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
+ * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
+ */
+export type RestoredStart = NonNullable<TaskEntry['restore']>;
 
 /** What launching tasks needs from the runtime. */
 export interface LauncherHost {
@@ -97,7 +97,7 @@ export class TaskLauncher {
     const registry = this.host.teams.loaded?.registryFor(own, entry.spec) ?? own;
     const run = new TaskRun(this.host.runHost, entry.spec, registry, entry.restore?.journalLength ?? 0);
     entry.run = run;
-    settler.record(taskId, entry.restore ? 'task.resumed' : 'task.started');
+    settler.record(taskId, entry.restore && !entry.restore.forked ? 'task.resumed' : 'task.started');
     entry.restore = undefined;
     this.attach(run, ref);
     for (const text of entry.steering ?? []) run.steer(text);

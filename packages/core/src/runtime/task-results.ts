@@ -45,6 +45,7 @@ export function toResult(spec: TaskSpec, output: SubagentOutput): TaskResult {
     model: output.model,
     usage: { ...output.usage, total: output.usage.input + output.usage.output },
   };
+  if (output.usageByModel) result.usageByModel = output.usageByModel;
   if (output.error) result.error = output.error;
   return result;
 }

@@ -88,13 +88,17 @@ export class TaskRun implements EffectRun {
   begin(): void {
     if (this.snapshot?.value !== 'pending') return;
     const gather = this.host.startContext;
-    // A main agent's run (depth 0) gets no start context: it starts at once, as it always did.
-    if (!gather || this.spec.depth < 1) {
+    // A main agent's run (depth 0) waits only for `UserPromptSubmit` hooks; without them it starts at once.
+    if (!gather || (this.spec.depth < 1 && !this.host.hooks?.userPromptSubmit)) {
       this.start(undefined);
       return;
     }
     gather(this.spec, this.signal).then(
-      (texts) => this.start(texts),
+      ({ texts, stop }) => {
+        if (stop === undefined) this.start(texts);
+        else if (!this.ended && this.snapshot?.value === 'pending')
+          this.send({ type: 'hook.stopped', at: this.host.clock.now(), reason: stop });
+      },
       (error: unknown) => {
         this.io.warn(
           'HOOK_FAILED',

@@ -27,7 +27,11 @@ export interface TaskEntry {
   endedAt: number | undefined;
   promise: Promise<TaskResult>;
   resolve: (result: TaskResult) => void;
-  restore: { logic: AnyActorLogic | undefined; journalLength: number } | undefined;
+  /**
+   * Where a task starts from other than its spec: a restored task (recorded `task.resumed`), or a
+   * fork's first start (`forked`: its journal was copied, so it is recorded `task.started`).
+   */
+  restore: { logic: AnyActorLogic | undefined; journalLength: number; forked?: boolean } | undefined;
   /** Steering messages for a task that has not started: given to it as it starts. */
   steering?: string[];
   /** Frozen info of a finished task. */

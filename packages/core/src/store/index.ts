@@ -54,6 +54,7 @@ export { createTaskStore, type PortStore, type TaskStoreOptions } from './port-s
 export type {
   MaybePromise,
   PortBatch,
+  PortNotice,
   PortWrite,
   StatusRead,
   StoragePort,

@@ -94,6 +94,7 @@ export function createMemoryStore(): TaskStore & { readonly records: readonly Ta
   const {
     close: _close,
     flushNow: _flushNow,
+    notify: _notify,
     unfinishedRecords: _unfinished,
     ...store
   } = createTaskStore(storage, { durability: 'sync' });

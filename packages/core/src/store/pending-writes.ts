@@ -5,7 +5,10 @@ import type {
   TaskSnapshotDocument,
   TaskStatusRecord,
 } from '../persistence/types.js';
-import type { MaybePromise, PortBatch, PortWrite, StoragePort } from './storage-port.js';
+import type { MaybePromise, PortBatch, PortNotice, PortWrite, StoragePort } from './storage-port.js';
+
+/** Told of each problem of a write (a failure, whose write is kept, or a refusal). */
+type WriteReport = (error: PersistenceError) => void;
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | undefined)?.then === 'function';
@@ -30,7 +33,7 @@ function failure(location: string, error: unknown): PersistenceError {
 /**
  * The writes a store has accepted but not yet handed to its port, and the code that hands them
  * over: journals, then snapshots and results (only the latest snapshot per task is produced),
- * then status records. A write the port fails stays buffered and is tried again next time; the
+ * then status records (notices go with a batch only). A write the port fails stays buffered and is tried again next time; the
  * first error of each write is kept for the next `flush()`.
  */
 export class PendingWrites {
@@ -38,6 +41,7 @@ export class PendingWrites {
   private journals = new Map<string, JournalEntry[]>();
   private snapshots = new Map<string, () => TaskSnapshotDocument>();
   private results = new Map<string, TaskResultDocument>();
+  private notices: PortNotice[] = [];
 
   constructor(private readonly port: StoragePort) {}
 
@@ -46,7 +50,8 @@ export class PendingWrites {
       this.status.length === 0 &&
       this.journals.size === 0 &&
       this.snapshots.size === 0 &&
-      this.results.size === 0
+      this.results.size === 0 &&
+      this.notices.length === 0
     );
   }
 
@@ -73,11 +78,15 @@ export class PendingWrites {
     this.results.set(taskId, document);
   }
 
+  addNotice(notice: PortNotice): void {
+    this.notices.push(notice);
+  }
+
   /**
    * Hands the buffered writes to the port (with `documents`, snapshots and results too), and
    * reports problems to `report`. Synchronous when the port is.
    */
-  write(documents: boolean, report: (error: PersistenceError) => void): MaybePromise<void> {
+  write(documents: boolean, report: WriteReport): MaybePromise<void> {
     if (this.empty) return;
     const port = this.port;
     if (port.writeBatch) return this.writeBatch(port.writeBatch.bind(port), documents, report);
@@ -131,6 +140,8 @@ export class PendingWrites {
         ),
       );
     }
+    // Notices ride a batch's transaction: a port that writes one by one has none, and drops them.
+    this.notices = [];
     if (port.endFlush) {
       const end = port.endFlush.bind(port);
       steps.push(() => this.attempt(end, () => {}, report));
@@ -142,16 +153,18 @@ export class PendingWrites {
   private writeBatch(
     write: (batch: PortBatch) => PortWrite,
     documents: boolean,
-    report: (error: PersistenceError) => void,
+    report: WriteReport,
   ): MaybePromise<void> {
     const batch = {
       journals: this.journals,
       snapshots: documents ? this.snapshots : new Map<string, () => TaskSnapshotDocument>(),
       results: documents ? this.results : new Map<string, TaskResultDocument>(),
       statuses: this.status,
+      notices: this.notices,
     };
     this.journals = new Map();
     this.status = [];
+    this.notices = [];
     if (documents) {
       this.snapshots = new Map();
       this.results = new Map();
@@ -166,6 +179,7 @@ export class PendingWrites {
         for (const [taskId, document] of batch.results)
           if (!this.results.has(taskId)) this.results.set(taskId, document);
         this.status = [...batch.statuses, ...this.status];
+        this.notices = [...batch.notices, ...this.notices];
       },
       report,
     );
@@ -179,11 +193,7 @@ export class PendingWrites {
   }
 
   /** One port write: refusals are reported, a failure is reported and the write kept. */
-  private attempt(
-    write: () => PortWrite,
-    keep: () => void,
-    report: (error: PersistenceError) => void,
-  ): MaybePromise<void> {
+  private attempt(write: () => PortWrite, keep: () => void, report: WriteReport): MaybePromise<void> {
     const failed = (error: unknown) => {
       keep();
       report(failure(this.port.location, error));

@@ -7,8 +7,17 @@ import type {
   TaskStatusRecord,
 } from '../persistence/types.js';
 import { createTaskStore, type PortStore } from './port-store.js';
-import type { StatusRead, StorageReads, WritesOneByOne } from './storage-port.js';
+import type {
+  PortBatch,
+  PortNotice,
+  StatusRead,
+  StorageReads,
+  TaskHistoryIndex,
+  WritesInBatches,
+  WritesOneByOne,
+} from './storage-port.js';
 import {
+  finishedRecord,
   journalEntryOf,
   queuedRecord,
   resultOf,
@@ -60,6 +69,30 @@ class AsyncPort implements StorageReads<number>, WritesOneByOne {
   }
   putResult(taskId: string, document: TaskResultDocument) {
     return this.write('result', () => this.results.set(taskId, document));
+  }
+  notices: PortNotice[] = [];
+  /** Writes a whole flush at once, as a port in batches does. */
+  writeAll(batch: PortBatch) {
+    return this.write('batch', () => {
+      for (const [taskId, entries] of batch.journals)
+        this.journals.set(taskId, [...(this.journals.get(taskId) ?? []), ...entries]);
+      for (const [taskId, produce] of batch.snapshots) this.snapshots.set(taskId, produce());
+      for (const [taskId, document] of batch.results) this.results.set(taskId, document);
+      this.records.push(...batch.statuses);
+      this.notices.push(...batch.notices);
+    });
+  }
+  /** The same storage as a port that writes each flush in one transaction. */
+  batched(): StorageReads<number> & WritesInBatches {
+    return {
+      location: this.location,
+      readStatus: (position) => this.readStatus(position),
+      readJournal: (taskId) => this.readJournal(taskId),
+      readSnapshot: (taskId) => this.readSnapshot(taskId),
+      readResult: (taskId) => this.readResult(taskId),
+      remove: (taskIds) => this.remove(taskIds),
+      writeBatch: (batch) => this.writeAll(batch),
+    };
   }
   async readStatus(position = 0): Promise<StatusRead<number>> {
     await later();
@@ -155,5 +188,79 @@ describe('createTaskStore over an asynchronous port', () => {
     await expect(store.flush()).rejects.toThrow('snapshot of t1: cyclic context');
     await store.flush();
     expect((await store.getTask('t1'))?.status).toBe('queued');
+  });
+});
+
+describe("createTaskStore's extension points", () => {
+  it('publishes notices with the batch of the writes accepted before them, kept with a failed one', async () => {
+    const port = new AsyncPort();
+    const store = createTaskStore(port.batched());
+    store.appendStatus(queuedRecord('t1'));
+    store.notify({ channel: 'events', taskId: 't1', payload: 'queued' });
+    port.failNext = 1;
+    await expect(store.flush()).rejects.toMatchObject({ code: 'PERSISTENCE_FAILED' });
+    expect(port.notices).toEqual([]);
+    store.notify({ channel: 'events', payload: 'any' });
+    await store.flush();
+    expect(port.writes).toEqual(['batch']);
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1']);
+    expect(port.notices.map((notice) => notice.payload)).toEqual(['queued', 'any']);
+    // A port that writes one by one has no transaction to send them in: they are dropped.
+    const oneByOne = new AsyncPort();
+    const plain = createTaskStore(oneByOne);
+    plain.notify({ channel: 'events', payload: 'dropped' });
+    await plain.flush();
+    expect(oneByOne.notices).toEqual([]);
+  });
+
+  it('drops the writes and notices of a task its write filter refuses, as they are made', async () => {
+    const port = new AsyncPort();
+    const givenUp = new Set(['t2']);
+    const store = createTaskStore(port.batched(), { writeFilter: (taskId) => !givenUp.has(taskId) });
+    for (const taskId of ['t1', 't2']) {
+      store.appendStatus(queuedRecord(taskId));
+      store.appendJournal(taskId, journalEntryOf(0));
+      store.saveSnapshot(taskId, () => snapshotDocumentOf(taskId, 1));
+      store.saveResult({ v: 2, result: resultOf(taskId) });
+      store.notify({ channel: 'events', taskId, payload: taskId });
+    }
+    await store.flush();
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1']);
+    expect([...port.journals.keys(), ...port.snapshots.keys(), ...port.results.keys()]).toEqual([
+      't1',
+      't1',
+      't1',
+    ]);
+    expect(port.notices.map((notice) => notice.payload)).toEqual(['t1']);
+    givenUp.delete('t2');
+    store.appendStatus(queuedRecord('t2'));
+    await store.flush();
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1', 't2']);
+  });
+
+  it("answers loadTasks and prune's choice from the port's history index when it has them", async () => {
+    const port = new AsyncPort();
+    const asked: string[] = [];
+    const stored = { spec: queuedRecord('t9').spec!, status: 'completed' as const, updatedAt: 5 };
+    const history: TaskHistoryIndex = {
+      list: async () => ({ tasks: [] }),
+      get: async () => undefined,
+      all: async () => {
+        asked.push('all');
+        return { tasks: [stored], warnings: [] };
+      },
+      endedBefore: async (olderThan) => {
+        asked.push(`endedBefore ${olderThan}`);
+        return ['t1'];
+      },
+    };
+    const store = createTaskStore(Object.assign(port, { history }));
+    store.appendStatus(queuedRecord('t1'));
+    store.appendStatus(finishedRecord('t1', 2_000));
+    store.appendStatus(queuedRecord('t2'));
+    expect(await store.loadTasks()).toEqual({ tasks: [stored], warnings: [] });
+    expect(await store.prune({ olderThan: 3_000 })).toBe(1);
+    expect(asked).toEqual(['all', 'endedBefore 3000']);
+    expect(port.records.map((record) => record.taskId)).toEqual(['t2']);
   });
 });

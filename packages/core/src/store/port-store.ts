@@ -16,7 +16,7 @@ import type {
 } from '../persistence/types.js';
 import { journalInOrder } from './journal-order.js';
 import { PendingWrites } from './pending-writes.js';
-import type { MaybePromise, StoragePort } from './storage-port.js';
+import type { MaybePromise, PortNotice, StoragePort } from './storage-port.js';
 import { TaskIndex } from './task-index.js';
 
 /** Options of {@link createTaskStore}. */
@@ -42,12 +42,23 @@ export interface TaskStoreOptions {
    * happens — background writes included; `flush()` rejects with the first of them too.
    */
   onError?: (error: PersistenceError) => void;
+  /**
+   * Which tasks this store may still write for: every write for a task it refuses is dropped, as
+   * is a notice about it (a cluster worker's tasks since claimed by another worker). Asked at each
+   * write; default: every task.
+   */
+  writeFilter?: (taskId: string) => boolean;
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
 export interface PortStore extends TaskStore {
   /** Hands everything buffered to the port now; synchronous when the port is. Errors wait for `flush()`. */
   flushNow(): MaybePromise<void>;
+  /**
+   * Publishes `notice` with the next flush, once every write accepted before it is stored (see
+   * `PortNotice`). Dropped when the store is closed or the write filter refuses its task.
+   */
+  notify(notice: PortNotice): void;
   /** The last status record of each task that never ended, from the status log as it is now. */
   unfinishedRecords(): Promise<ReadonlyMap<string, TaskStatusRecord>>;
   /** Flushes, then refuses further writes. */
@@ -100,27 +111,35 @@ class PortTaskStore implements PortStore {
   }
 
   appendStatus(record: TaskStatusRecord): void {
-    this.accept(record.taskId);
+    if (!this.accept(record.taskId)) return;
     this.pending.addStatus(record);
     this.schedule(false);
   }
 
   appendJournal(taskId: string, entry: JournalEntry): void {
-    this.accept(taskId);
+    if (!this.accept(taskId)) return;
     this.pending.addJournal(taskId, entry);
     this.schedule(false);
   }
 
   saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
-    this.accept(taskId);
+    if (!this.accept(taskId)) return;
     this.pending.addSnapshot(taskId, produce);
     this.schedule(true);
   }
 
   saveResult(document: TaskResultDocument): void {
     const taskId = this.accept(document.result?.taskId);
+    if (taskId === undefined) return;
     this.pending.addResult(taskId, document);
     this.schedule(true);
+  }
+
+  notify(notice: PortNotice): void {
+    if (this.closed) return;
+    if (notice.taskId !== undefined && this.options.writeFilter?.(notice.taskId) === false) return;
+    this.pending.addNotice(notice);
+    this.schedule(false);
   }
 
   async flush(): Promise<void> {
@@ -133,6 +152,7 @@ class PortTaskStore implements PortStore {
 
   async loadTasks(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
     await this.flushNow();
+    if (this.port.history?.all) return this.port.history.all();
     const { records, warnings } = await this.port.readStatus();
     return { tasks: [...foldStatusRecords(records).values()], warnings };
   }
@@ -186,10 +206,14 @@ class PortTaskStore implements PortStore {
       );
     }
     await this.flush();
-    await this.index.refresh();
     const removed = new Set<string>();
-    for (const summary of this.index.summaries())
-      if (isFinalStatus(summary.status) && summary.updatedAt < olderThan) removed.add(summary.taskId);
+    if (this.port.history?.endedBefore)
+      for (const taskId of await this.port.history.endedBefore(olderThan)) removed.add(taskId);
+    else {
+      await this.index.refresh();
+      for (const summary of this.index.summaries())
+        if (isFinalStatus(summary.status) && summary.updatedAt < olderThan) removed.add(summary.taskId);
+    }
     await this.port.remove(removed);
     this.index.forget(removed);
     return removed.size;
@@ -272,7 +296,8 @@ class PortTaskStore implements PortStore {
     } else this.cancelLines = this.soon(() => this.flushLines());
   }
 
-  private accept(taskId: unknown): string {
+  /** The task id of a write, checked; undefined when the write filter drops the write. */
+  private accept(taskId: unknown): string | undefined {
     if (this.closed) {
       throw new PersistenceError(
         'PERSISTENCE_FAILED',
@@ -280,7 +305,8 @@ class PortTaskStore implements PortStore {
         { path: this.port.location },
       );
     }
-    return this.check(taskId);
+    const checked = this.check(taskId);
+    return this.options.writeFilter?.(checked) === false ? undefined : checked;
   }
 
   private check(taskId: unknown): string {
@@ -323,6 +349,7 @@ export function createTaskStore(port: StoragePort, options: TaskStoreOptions = {
     loadResult: (taskId) => store.loadResult(taskId),
     prune: (options) => store.prune(options),
     flushNow: () => store.flushNow(),
+    notify: (notice) => store.notify(notice),
     unfinishedRecords: () => store.unfinishedRecords(),
     close: () => store.close(),
   };

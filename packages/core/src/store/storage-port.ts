@@ -48,6 +48,32 @@ export interface TaskHistoryIndex {
   list(query: TaskQuery): Promise<TaskPage>;
   /** One task's summary; undefined when the index has no such task (what `getTask` returns). */
   get(taskId: string): Promise<StoredTask | undefined>;
+  /**
+   * Every task, oldest first, with what could not be read as warnings (what `loadTasks` returns).
+   * Optional: without it `loadTasks` folds the whole status log.
+   */
+  all?(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }>;
+  /**
+   * The finished tasks that ended before `olderThan` (ms since the epoch): the tasks `prune`
+   * removes. Optional: without it prune chooses from the status log folded in memory.
+   */
+  endedBefore?(olderThan: number): Promise<Iterable<string>>;
+}
+
+/**
+ * A message published once every write accepted before it is stored, never before (an outbox):
+ * e.g. Postgres's `NOTIFY`, which tells other processes of a task's end only when they can read
+ * it. Kept and sent again with the writes when they fail; dropped with them when the port drops
+ * the writes of `taskId` (a fenced task). Notices ride a batch ({@link PortBatch}): a port that
+ * writes one by one has no transaction to send them in, and they are dropped.
+ */
+export interface PortNotice {
+  /** Where it goes (a Postgres channel, a broadcast channel's name). */
+  channel: string;
+  /** The task it is about, if any. */
+  taskId?: string;
+  /** What it says. */
+  payload: string;
 }
 
 /**
@@ -64,6 +90,8 @@ export interface PortBatch {
   results: ReadonlyMap<string, TaskResultDocument>;
   /** Status records, in the order appended. */
   statuses: readonly TaskStatusRecord[];
+  /** Notices to publish when the batch is stored, in the order given (see {@link PortNotice}). */
+  notices: readonly PortNotice[];
 }
 
 /** A port that takes each kind of write on its own (files), in the order described on {@link StoragePort}. */

@@ -1,3 +1,4 @@
+import type { TerminateReason } from '../persistence/types.js';
 import type { TeamEvent } from './team-events.js';
 import type { TeamConfig, TeamMessage, TeamTask, TeamTerminateReason } from './team-types.js';
 
@@ -44,6 +45,8 @@ export interface TeamState {
   usage: { input: number; output: number };
   /** The lead's last final answer. */
   leadOutput?: unknown;
+  /** How the lead's last spell ended (a team whose lead failed last does not end `completed`). */
+  leadEnd?: { status: 'completed' | 'failed' | 'cancelled'; terminateReason: TerminateReason };
   ended?: {
     status: 'completed' | 'failed' | 'cancelled';
     terminateReason: TeamTerminateReason;
@@ -141,9 +144,11 @@ export function applyTeamEvent(state: TeamState, event: TeamEvent): TeamState {
         input: next.usage.input + event.usage.input,
         output: next.usage.output + event.usage.output,
       };
-      return event.member === state.config.lead && event.output !== undefined
-        ? { ...ended, usage, leadOutput: event.output }
-        : { ...ended, usage };
+      if (event.member !== state.config.lead) return { ...ended, usage };
+      const leadEnd = { status: event.status, terminateReason: event.terminateReason };
+      return event.output !== undefined
+        ? { ...ended, usage, leadEnd, leadOutput: event.output }
+        : { ...ended, usage, leadEnd };
     }
     case 'team.task.created':
       return { ...next, tasks: [...next.tasks, event.task] };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Message } from '../model/types.js';
 import { finalRecord, queuedRecord, resultDocument } from '../persistence/task-documents.js';
 import { transcriptOf } from '../persistence/transcript.js';
 import type { JournalEntry, TaskStore } from '../persistence/types.js';
@@ -8,6 +9,19 @@ import { createMemoryStore } from '../store/memory-store.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { deliveredIds } from './mailbox.js';
 import { teamEventsOf } from './team-documents.js';
+
+/**
+ * Whether a rally player's last turn asks it to send: a turn of its own (its start, or messages that
+ * woke it), or a tool result that a teammate's message rides with (a message that arrives while the
+ * spell runs is steered in with the result). A bare tool result ends the spell.
+ */
+function asksForAMove(last: Message): boolean {
+  if (typeof last.content === 'string') return true;
+  const blocks = last.content;
+  if (blocks.some((block) => block.type === 'text' && block.text.includes('<teammate-message'))) return true;
+  return !blocks.some((block) => block.type === 'tool_result');
+}
+
 import type { TeamEvent } from './team-events.js';
 import type { TeamState } from './team-state.js';
 import { memberOf, receivedText, teamJobOptions, teamJobReply } from './test-team-job.js';
@@ -98,13 +112,7 @@ describe('agent teams', () => {
   it('stops a ping-pong pair at the message limit with MESSAGE_LIMIT', async () => {
     const { runtime } = fixtureRuntime((request) => {
       const first = JSON.stringify(request.messages[0]!.content);
-      const last = request.messages.at(-1)!;
-      if (
-        last.role === 'user' &&
-        typeof last.content !== 'string' &&
-        last.content.some((block) => block.type === 'tool_result')
-      )
-        return textReply('sent');
+      if (!asksForAMove(request.messages.at(-1)!)) return textReply('sent');
       return toolReply('SendMessage', {
         to: first.includes('You are \\"ping\\"') ? 'pong' : 'ping',
         message: 'your turn',
@@ -160,9 +168,7 @@ describe('agent teams', () => {
 
   it('stops a team at its token budget with TOKEN_LIMIT', async () => {
     const { runtime } = fixtureRuntime((request) => {
-      const last = request.messages.at(-1)!;
-      if (typeof last.content !== 'string' && last.content.some((block) => block.type === 'tool_result'))
-        return textReply('sent', { input: 40, output: 10 });
+      if (!asksForAMove(request.messages.at(-1)!)) return textReply('sent', { input: 40, output: 10 });
       const me = JSON.stringify(request.messages[0]!.content).includes('You are \\"ping\\"');
       return toolReply(
         'SendMessage',
@@ -179,6 +185,23 @@ describe('agent teams', () => {
     const result = await team.result;
     expect(result).toMatchObject({ status: 'failed', terminateReason: 'TOKEN_LIMIT' });
     expect(result.usage.total).toBeGreaterThanOrEqual(500);
+    await runtime.shutdown();
+  });
+
+  it("ends failed with the lead's reason when the lead's last spell failed", async () => {
+    const { runtime } = fixtureRuntime((request) => {
+      if (JSON.stringify(request.messages[0]!.content).includes('You are \\"team-lead\\"'))
+        return toolReply('TaskList', {});
+      return textReply('idle');
+    });
+    const team = await runtime.createTeam({
+      lead: 'explore',
+      prompt: 'Loop.',
+      teammates: [{ name: 'amy', agent: 'explore' }],
+    });
+    const result = await team.result;
+    expect(result).toMatchObject({ status: 'failed', terminateReason: 'MAX_TURNS' });
+    expect(result.message).toContain("The lead's last spell ended failed (MAX_TURNS)");
     await runtime.shutdown();
   });
 
@@ -219,7 +242,8 @@ describe('agent teams', () => {
         signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
       );
     for (const how of ['team', 'session'] as const) {
-      const { runtime } = fixtureRuntime(hanging);
+      // Working members count against maxConcurrent like any task: two run, the third waits.
+      const { runtime } = fixtureRuntime(hanging, { limits: { maxConcurrent: 2 } });
       const team = await runtime.createTeam({
         lead: 'explore',
         prompt: 'Go.',
@@ -231,6 +255,8 @@ describe('agent teams', () => {
       });
       await settle();
       expect(runtime.list({ active: true, sessionKey: 's1' })).toHaveLength(3);
+      expect(runtime.list({ status: 'running' })).toHaveLength(2);
+      expect(runtime.list({ status: 'queued' })).toHaveLength(1);
       if (how === 'team') team.cancel('Enough.');
       else runtime.cancelSession('s1');
       const result = await team.result;

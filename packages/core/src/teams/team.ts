@@ -448,6 +448,12 @@ export class Team implements TeamToolTarget {
         'TOKEN_LIMIT',
         `${waiting.map((member) => member.name).join(', ')} used ${waiting.length === 1 ? 'its' : 'their'} token budget with messages waiting.`,
       );
+    else if (this.state.leadEnd && this.state.leadEnd.status !== 'completed')
+      this.end(
+        'failed',
+        this.state.leadEnd.terminateReason,
+        `The lead's last spell ended ${this.state.leadEnd.status} (${this.state.leadEnd.terminateReason}), and no member works.`,
+      );
     else this.end('completed', 'GOAL');
   }
 

@@ -4,10 +4,11 @@ import type { TaskHistoryPage } from '../runtime/task-client.js';
 import type { TaskInfo } from '../runtime/task-info.js';
 import { estimateCost } from './estimate-cost.js';
 import { DEFAULT_PRICES, type PriceTable, priceOf } from './prices.js';
+import { usageParts } from './usage-by-model.js';
 
-/** Tokens and estimated cost of a group of ended tasks. */
+/** Tokens and estimated cost of a group of ended tasks (a session's main-agent runs included). */
 export interface UsageTotals {
-  /** Ended tasks counted. */
+  /** Ended tasks (and main-agent runs) counted. */
   tasks: number;
   /** Every input token, cache reads and writes included. */
   input: number;
@@ -18,7 +19,10 @@ export interface UsageTotals {
   cacheWrite1h: number;
   /** Estimated cost in US dollars, from the runtime's price table (an estimate, not a bill). */
   cost: number;
-  /** Tasks whose model has no price in the table (their tokens count, their cost does not). */
+  /**
+   * Tasks (or, of a task that used several models, parts) whose model has no price in the table:
+   * their tokens count, their cost does not.
+   */
   unpriced: number;
 }
 
@@ -27,13 +31,21 @@ export interface UsageQuery {
   taskId?: string;
   sessionKey?: string;
   agent?: string;
-  /** The model that answered (the result's `model`). */
+  /**
+   * A model that answered: a task that used several counts only its part on that model (see
+   * `TaskResult.usageByModel`).
+   */
   model?: string;
 }
 
 /** What `runtime.usage(query)` answers: totals, and the same split by agent, model and session. */
 export interface UsageReport {
   total: UsageTotals;
+  /**
+   * Of `total`, the sessions' main-agent runs (depth 0: one per message a session answered,
+   * stored when it ended); the rest is sub-agent tasks.
+   */
+  main: UsageTotals;
   byAgent: Record<string, UsageTotals>;
   byModel: Record<string, UsageTotals>;
   bySession: Record<string, UsageTotals>;
@@ -63,14 +75,18 @@ export function emptyTotals(): UsageTotals {
   };
 }
 
-/** Adds one ended task's (or call's) usage on `model` to `totals`, in place; returns them. */
+/**
+ * Adds one ended task's (or call's) usage on `model` to `totals`, in place; returns them. With
+ * `{ task: false }` it adds tokens and cost only (another part of a task already counted).
+ */
 export function addToTotals(
   totals: UsageTotals,
   usage: Usage,
   model: string | undefined,
   prices: PriceTable = DEFAULT_PRICES,
+  options: { task?: boolean } = {},
 ): UsageTotals {
-  totals.tasks++;
+  if (options.task !== false) totals.tasks++;
   totals.input += usage.input;
   totals.output += usage.output;
   totals.cacheRead += usage.cacheRead ?? 0;
@@ -87,16 +103,17 @@ const PAGE = 1_000;
 function matches(info: TaskInfo, query: UsageQuery): boolean {
   return (
     (query.sessionKey === undefined || info.sessionKey === query.sessionKey) &&
-    (query.agent === undefined || info.agent === query.agent) &&
-    (query.model === undefined || info.model === query.model)
+    (query.agent === undefined || info.agent === query.agent)
   );
 }
 
 /**
  * The usage ledger: tokens (input, output, cache read, cache write) and estimated cost of the ended
  * tasks that match `query`, in total and by agent, model and session. It is derived from the
- * stored task documents (each result carries its usage and model), so it survives restarts and
- * covers tasks that cluster workers ran; it pages through `history` (indexed by session and agent).
+ * stored task documents (each result carries its usage and model, split by model when several
+ * answered, each part priced under its own), so it survives restarts and covers tasks that cluster
+ * workers ran; it pages through `history` (indexed by session and agent). Sessions store each
+ * main-agent run as an ended task of depth 0, so they are counted too (and apart, in `main`).
  */
 export async function usageReport(
   source: UsageSource,
@@ -105,6 +122,7 @@ export async function usageReport(
 ): Promise<UsageReport> {
   const report: UsageReport = {
     total: emptyTotals(),
+    main: emptyTotals(),
     byAgent: {},
     byModel: {},
     bySession: {},
@@ -119,16 +137,23 @@ export async function usageReport(
     if (!matches(info, query)) return;
     const result = info.result;
     if (!result) {
-      report.unfinished++;
+      if (query.model === undefined || info.model === query.model) report.unfinished++;
       return;
     }
-    for (const totals of [
+    const parts = usageParts(result.usage, result.model, result.usageByModel).filter(
+      ([model]) => query.model === undefined || model === query.model,
+    );
+    if (parts.length === 0) return;
+    const groups = [
       report.total,
       group(report.byAgent, info.agent),
-      group(report.byModel, info.model),
       group(report.bySession, info.sessionKey),
-    ])
-      addToTotals(totals, result.usage, info.model, prices);
+    ];
+    if (info.depth === 0) groups.push(report.main);
+    parts.forEach(([model, usage], index) => {
+      for (const totals of groups) addToTotals(totals, usage, model, prices, { task: index === 0 });
+      addToTotals(group(report.byModel, model), usage, model, prices);
+    });
   };
   if (query.taskId !== undefined) {
     const info = await source.find(query.taskId);

@@ -2,9 +2,9 @@ import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
   createRuntime,
   createTaskId,
+  type FollowUpOptions,
   isFinalTaskEvent,
   type ModelAdapter,
-  PersistenceError,
   type Runtime,
   type RuntimeEventName,
   type RuntimeEvents,
@@ -20,26 +20,22 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
-import { prepareTask, storedTaskInfo, taskEventBase, taskPlannerOf } from '@troupe/core/internal';
-import { isFinalStatus, queuedRecord } from '@troupe/core/store';
+import { followUp, prepareTask, storedTaskInfo, taskPlannerOf } from '@troupe/core/internal';
+import { isFinalStatus } from '@troupe/core/store';
 import { checkUrl, connectionError } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
-import { writeBatchWith } from '../store/write-batch.js';
 import { cancelTasks } from './cancel-tasks.js';
 import {
-  APPLICATION_VERSION,
   CONTROL_CHANNEL,
   type ControlMessage,
   EVENTS_CHANNEL,
   type EventMessage,
-  encodeEvent,
   MAX_CONTROL_BYTES,
-  TASK_QUEUE,
-  TASK_WORKFLOW,
 } from './channels.js';
 import { type ClusterOptions, clusterLimits } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
+import { submitTasks } from './submit-tasks.js';
 
 /** A client never runs a model: it submits to the cluster's workers. */
 const noModel: ModelAdapter = {
@@ -115,7 +111,37 @@ export class ClusterClient implements TaskClient {
    */
   spawn(options: SpawnOptions): TaskHandle {
     this.assertOpen();
-    const { spec } = prepareTask(taskPlannerOf(this.planner), options, this.createId());
+    return this.enqueue(prepareTask(taskPlannerOf(this.planner), options, this.createId()).spec);
+  }
+
+  /**
+   * Continues a finished task's conversation, as `Runtime.followUp` does: the new task's spec
+   * carries the conversation read from the store (`followUpOf` names the task it continues) and is
+   * queued like a spawn, so any worker runs it. Rejects with `TASK_NOT_FOUND`, `TASK_AMBIGUOUS`,
+   * `TASK_RUNNING` (use `steer`), or what `spawn` throws.
+   */
+  async followUp(target: string, message: string, options: FollowUpOptions = {}): Promise<TaskHandle> {
+    this.assertOpen();
+    const planner = taskPlannerOf(this.planner);
+    return followUp(
+      {
+        store: this.store,
+        agents: planner.agents,
+        // The store says whether a task of the cluster has ended; no task runs in this client.
+        liveStatus: () => undefined,
+        spawnInternal: (spawn) => {
+          this.assertOpen();
+          return this.enqueue(prepareTask(planner, spawn, this.createId()).spec);
+        },
+      },
+      target,
+      message,
+      options,
+    );
+  }
+
+  /** Queues a planned task with this event-loop turn's batch; its handle's result waits for a worker to end it. */
+  private enqueue(spec: TaskSpec): TaskHandle {
     const ended = this.awaitResult(spec.taskId);
     const result = new Promise<TaskResult>((resolve, reject) => {
       ended.then(resolve);
@@ -135,7 +161,7 @@ export class ClusterClient implements TaskClient {
       this.batch = undefined;
       const specs = this.pending;
       this.pending = [];
-      return this.submit(specs);
+      return submitTasks(this.store.pool, this.dbos, specs);
     });
     this.batch = batch;
     this.submissions.add(batch);
@@ -144,50 +170,6 @@ export class ClusterClient implements TaskClient {
       () => this.submissions.delete(batch),
     );
     return batch;
-  }
-
-  /**
-   * In one transaction: the `task.queued` records, the tasks' DBOS workflows on the queue
-   * (partition = session), and the `task.queued` notifications.
-   */
-  private async submit(specs: TaskSpec[]): Promise<void> {
-    const client = await this.store.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await writeBatchWith(client, {
-        statuses: specs.map((spec) => queuedRecord(spec)),
-        journal: [],
-        snapshots: [],
-        results: [],
-      });
-      for (const spec of specs) {
-        await this.dbos.enqueueInTransaction(
-          client,
-          {
-            queueName: TASK_QUEUE,
-            workflowName: TASK_WORKFLOW,
-            workflowID: spec.taskId,
-            queuePartitionKey: spec.sessionKey,
-            appVersion: APPLICATION_VERSION,
-          },
-          spec.taskId,
-        );
-        const event = Object.assign(taskEventBase(spec, spec.createdAt), { position: -1 });
-        await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, encodeEvent('task.queued', event)]);
-      }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error instanceof TroupeError
-        ? error
-        : new PersistenceError(
-            'PERSISTENCE_FAILED',
-            `Could not queue ${specs.length === 1 ? `task ${specs[0]!.taskId}` : `${specs.length} tasks`}: ${(error as Error).message}`,
-            { cause: error },
-          );
-    } finally {
-      client.release();
-    }
   }
 
   /** A task's information from the store, or undefined. */

@@ -2,6 +2,7 @@ import type {
   ApprovalPolicy,
   ModelAdapter,
   ModelConfig,
+  PriceTable,
   RuntimeLimits,
   RuntimeOptions,
   Tool,
@@ -39,6 +40,8 @@ export interface WorkerOptions extends ClusterOptions {
   /** Unique among the cluster's live workers; the DBOS executor id. Default: host, pid and a random suffix. */
   workerId?: string;
   approval?: ApprovalPolicy;
+  /** The prices of the worker runtime's cost estimates (`runtime.usage()`); list prices by default. */
+  prices?: PriceTable;
   maxTokens?: number;
   graceMs?: number;
   /** Heartbeat period (ms). Default 1,000. */

@@ -65,6 +65,8 @@ export class ClusterWorker {
   readonly deadAfterMs: number;
   private readonly store: PostgresTaskStore;
   private readonly claims: ClaimedTasksStore;
+  /** Tasks given up to another worker: the store drops their writes until they are claimed again. */
+  private readonly abandoned = new Set<string>();
   private readonly waiting = new Map<string, (status: string) => void>();
   private readonly earlyCancels = new Map<string, string | undefined>();
   /** Steering notified for a task before it was here, given to it when it comes. */
@@ -83,8 +85,13 @@ export class ClusterWorker {
     this.claims = new ClaimedTasksStore(store, () => this.stopped);
     this.onTasksLost = options.onTasksLost;
     this.deadAfterMs = options.deadAfterMs ?? (options.heartbeatMs ?? 1_000) * 10;
-    // Writes for a task another worker has claimed are dropped by the store: give the task up.
-    store.fenceAs(id, (taskIds) => this.abandon(taskIds));
+    // Writes for a task another worker has claimed are dropped by the store: give the task up;
+    // those for a task given up are dropped before they are buffered.
+    store.fenceAs(
+      id,
+      (taskIds) => this.abandon(taskIds),
+      (taskId) => !this.abandoned.has(taskId),
+    );
     const limits = clusterLimits(options.limits);
     const { maxPerSession: _perSession, ...runtimeLimits } = limits;
     this.runtime = createRuntime({
@@ -97,6 +104,7 @@ export class ClusterWorker {
       store: this.claims,
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.models ? { models: options.models } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       ...(options.graceMs ? { graceMs: options.graceMs } : {}),
     });
@@ -141,6 +149,8 @@ export class ClusterWorker {
       () => this.stopped,
     );
     if (!claimed) return 'ended';
+    // Claimed again: its writes are this worker's again.
+    this.abandoned.delete(taskId);
     if ('unreadable' in claimed) return this.endUnreadable(taskId, claimed.spec, claimed.unreadable);
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
@@ -203,9 +213,9 @@ export class ClusterWorker {
    * then forgotten, and their workflows here return. Their new worker carries on from the store.
    */
   private abandon(taskIds: readonly string[]): void {
-    const lost = taskIds.filter((taskId) => !this.claims.isAbandoned(taskId));
+    const lost = taskIds.filter((taskId) => !this.abandoned.has(taskId));
     for (const taskId of lost) {
-      this.claims.abandon(taskId);
+      this.abandoned.add(taskId);
       this.cancelling.delete(taskId);
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
@@ -228,14 +238,14 @@ export class ClusterWorker {
   /** Gives a message to a task this worker runs. False if it does not run it (or it ended). */
   private steer(taskId: string, text: string): boolean {
     const info = this.runtime.get(taskId);
-    if (!info || info.result || this.claims.isAbandoned(taskId)) return false;
+    if (!info || info.result || this.abandoned.has(taskId)) return false;
     this.runtime.steer(taskId, text);
     return true;
   }
 
   private forward(name: RuntimeEventName, event: object): void {
     const taskId = (event as { taskId?: string }).taskId;
-    if (taskId !== undefined && this.claims.isAbandoned(taskId)) return;
+    if (taskId !== undefined && this.abandoned.has(taskId)) return;
     // Sent with the store's next write batch: a client hearing of a task's end can read it.
     this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent(name, event));
     if (isFinalTaskEvent(name) && taskId !== undefined) {

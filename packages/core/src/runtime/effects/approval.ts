@@ -40,12 +40,14 @@ export async function askApproval(
   call: Extract<ToolCallPlan, { disposition: 'approval' }>,
   signal: AbortSignal,
 ) {
-  const use = findUse(context, call.toolUseId) ?? {
+  const found = findUse(context, call.toolUseId) ?? {
     type: 'tool_use' as const,
     id: call.toolUseId,
     name: call.name,
     input: undefined,
   };
+  // The host decides on the input that would run: a `PreToolUse` hook's, when it gave one.
+  const use = call.input === undefined ? found : { ...found, input: call.input };
   const answer = await io.host.requestApproval(
     approvalRequest(io, use, call.name, call.access),
     signal,

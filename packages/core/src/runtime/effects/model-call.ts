@@ -1,7 +1,6 @@
 import { EFFORT_THINKING_BUDGET } from '../../definitions/effort.js';
 import { type SerializedError, serializeError } from '../../errors.js';
-import { stopHookAnswer } from '../../hooks/stop-hook.js';
-import { preToolUseAnswers } from '../../hooks/tool-hooks.js';
+import { loadHookRunner } from '../../hooks/load-hook-runner.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import { MAX_MODEL_TEXT_CHARS } from '../../model/cap-model-text.js';
@@ -85,19 +84,16 @@ export async function callModel(
       'MODEL_TEXT_TRUNCATED',
       `The model's text in turn ${turn} was cut: ${checked.textCut.toLocaleString('en-US')} characters past the ${MAX_MODEL_TEXT_CHARS.toLocaleString('en-US')}-character limit of a block were not kept.`,
     );
-  // Only with a PreToolUse hook does planning wait (the common turn stays synchronous here).
-  const hooked =
-    uses.length && host.hooks?.preToolUse
-      ? await preToolUseAnswers(io, uses, checked.refusedInputs, signal)
-      : undefined;
-  if (signal.aborted) return undefined;
-  const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs, hooked?.get(use.id)));
+  // A call a PreToolUse hook applies to is planned `hook`: the hook is asked just before it runs.
+  const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs));
   const event: SubagentEvent = { type: 'model.responded', at: host.clock.now(), turn, response, plan };
   if (!grace && uses.length === 0 && spec.outputSchema) {
     const check = host.checkOutput(spec, textOf(response.content));
     if (check) event.outputCheck = check;
   }
-  if (host.hooks?.subagentStop && !grace && uses.length === 0 && event.outputCheck?.ok !== false) {
+  const stopHook = spec.depth < 1 ? host.hooks?.stop : host.hooks?.subagentStop;
+  if (stopHook && !grace && uses.length === 0 && event.outputCheck?.ok !== false) {
+    const { stopHookAnswer } = await loadHookRunner();
     const blocked = await stopHookAnswer(io, context, response, signal);
     if (signal.aborted) return undefined;
     if (blocked !== undefined) {

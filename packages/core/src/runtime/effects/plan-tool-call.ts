@@ -2,6 +2,7 @@ import type { PreToolUseOutcome } from '../../hooks/hook-points.js';
 import type { ToolCallPlan } from '../../machines/subagent-events.js';
 import type { ToolUseBlock } from '../../model/types.js';
 import type { RefusedInput } from '../../model/validate-response.js';
+import type { Tool } from '../../tools/define-tool.js';
 import { checkToolCall, errorResult } from '../../tools/run-tool-call.js';
 import { approvalRequest } from './approval.js';
 import type { EffectIO } from './effect-io.js';
@@ -9,16 +10,15 @@ import type { EffectIO } from './effect-io.js';
 /**
  * How one call of a model response is handled, decided when the response arrives: rejected (a
  * repeated id, an oversized input, an unknown tool, an invalid input, a policy denial), run, or
- * run after an approval. A valid input is kept in `io.inputs` for when the call runs. `hook` is
- * what a `PreToolUse` hook answered about the call: `deny` rejects it, `ask` sends it through the
- * approval policy, `allow` answers the host's part of an approval (never a policy's denial).
+ * run after an approval; or, when a `PreToolUse` hook applies to it, `hook`: the hook is asked
+ * just before the call runs and `planHookedCall` (`pre-tool-use.ts`) decides then. A valid input is kept in
+ * `io.inputs` for when the call runs.
  */
 export function planToolCall(
   io: EffectIO,
   use: ToolUseBlock,
   seen: Set<string>,
   refused: ReadonlyMap<string, RefusedInput>,
-  hook?: PreToolUseOutcome,
 ): ToolCallPlan {
   const reject = (message: string): ToolCallPlan => ({
     toolUseId: use.id,
@@ -58,12 +58,25 @@ export function planToolCall(
   const checked = checkToolCall(io.registry, use);
   if (!checked.ok)
     return { toolUseId: use.id, name: use.name, disposition: 'rejected', result: checked.result };
-  if (hook?.decision === 'deny')
-    return reject(
-      `Error: a PreToolUse hook blocked this ${use.name} call${hook.reason ? `: ${hook.reason}` : '.'} Do not retry the same call.`,
-    );
-  io.inputs.set(use.id, checked.input);
   const tool = io.registry.get(use.name)!;
+  const hooks = io.host.hooks;
+  if (hooks?.preToolUse && (hooks.preToolUseApplies?.(io.spec.agent, tool.name) ?? true))
+    return { toolUseId: use.id, name: use.name, access: tool.access, disposition: 'hook' };
+  io.inputs.set(use.id, checked.input);
+  return decideCall(io, use, tool);
+}
+
+/**
+ * Run, ask or reject a valid call, by the approval policy and (when asked) its `PreToolUse` hook:
+ * `deny` was handled before; `ask` sends it through the approval policy; `allow` answers the
+ * host's part of an approval (never a policy's denial).
+ */
+export function decideCall(
+  io: EffectIO,
+  use: ToolUseBlock,
+  tool: Tool,
+  hook?: PreToolUseOutcome,
+): ToolCallPlan {
   if (tool.access === 'read')
     return {
       toolUseId: use.id,
@@ -83,7 +96,12 @@ export function planToolCall(
     );
   }
   if (typeof disposition === 'object')
-    return reject(`Permission to run ${tool.name} was denied: ${disposition.deny}`);
+    return {
+      toolUseId: use.id,
+      name: use.name,
+      disposition: 'rejected',
+      result: errorResult(use.id, `Permission to run ${tool.name} was denied: ${disposition.deny}`),
+    };
   if (disposition === 'approval' && hook?.decision === 'allow')
     return { toolUseId: use.id, name: use.name, access: tool.access, disposition, hookAllowed: true };
   return { toolUseId: use.id, name: use.name, access: tool.access, disposition };

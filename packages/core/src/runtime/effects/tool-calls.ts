@@ -1,4 +1,5 @@
-import { withPostToolUse } from '../../hooks/tool-hooks.js';
+import { loadHookRunner } from '../../hooks/load-hook-runner.js';
+import type { HookedResult } from '../../hooks/tool-hooks.js';
 import type { SubagentEvent, ToolCallPlan } from '../../machines/subagent-events.js';
 import type { SubagentContext } from '../../machines/subagent-machine.js';
 import type { ToolResultBlock, ToolUseBlock } from '../../model/types.js';
@@ -7,6 +8,8 @@ import { checkToolCall, errorResult, executeToolCall } from '../../tools/run-too
 import type { EffectIO } from './effect-io.js';
 import { findUse } from './find-use.js';
 
+/** A call of the plan that is not answered by a refusal. */
+export type PlannedCall = Exclude<ToolCallPlan, { disposition: 'rejected' }>;
 type RunnableCall = Extract<ToolCallPlan, { disposition: 'run' | 'approval' }>;
 
 /**
@@ -14,11 +17,13 @@ type RunnableCall = Extract<ToolCallPlan, { disposition: 'run' | 'approval' }>;
  * `tool.finished`. Read calls that need no approval start together, the next one and every read
  * call after it in the turn (several `task` calls in one reply run in parallel); their results
  * still enter the machine in call order. A write or execute call runs alone, after its
- * `tool.started` is durably journaled, so a crash never runs it twice.
+ * `tool.started` is durably journaled, so a crash never runs it twice. A call whose `PreToolUse`
+ * hook has not answered yet (and the read calls that would run with it) is first put to the hook:
+ * the effect then ends with `tool.hooked` (or `hook.stopped`), and the machine plans it anew.
  */
 export class ToolCalls {
   /** Read calls of the current turn already running, by tool_use id. */
-  private readonly running = new Map<string, Promise<ToolResultBlock>>();
+  private readonly running = new Map<string, Promise<HookedResult>>();
 
   constructor(private readonly io: EffectIO) {}
 
@@ -33,28 +38,32 @@ export class ToolCalls {
    */
   async run(
     context: SubagentContext,
-    call: RunnableCall,
+    call: PlannedCall,
     signal: AbortSignal,
     feed: (event: SubagentEvent) => boolean,
   ): Promise<SubagentEvent | undefined> {
+    if (call.disposition === 'hook' || context.step.plan.some((entry) => entry.disposition === 'hook')) {
+      const { answerPreToolUse, preToolUseDue } = await loadHookRunner();
+      const due = preToolUseDue(context);
+      if (due.length) return answerPreToolUse(this.io, context, due, signal);
+    }
+    if (call.disposition === 'hook') return undefined;
     const host = this.io.host;
     const toolUseId = call.toolUseId;
-    const finished = (result: ToolResultBlock): SubagentEvent => ({
-      type: 'tool.finished',
-      at: host.clock.now(),
-      toolUseId,
-      result,
-    });
-    const use = findUse(context, toolUseId);
-    if (!use) return finished(errorResult(toolUseId, 'Error: tool call not found.'));
+    const finished = ({ result, stop }: HookedResult): SubagentEvent =>
+      stop
+        ? { type: 'hook.stopped', at: host.clock.now(), reason: stop }
+        : { type: 'tool.finished', at: host.clock.now(), toolUseId, result };
+    const use = usedInput(findUse(context, toolUseId), call);
+    if (!use) return finished({ result: errorResult(toolUseId, 'Error: tool call not found.') });
     if (call.access !== 'read' && context.step.inFlight.includes(toolUseId))
       // Started before a crash and never finished: never run a write/execute tool twice.
-      return finished(
-        errorResult(
+      return finished({
+        result: errorResult(
           toolUseId,
           `Error: the ${call.name} call was interrupted (the runtime stopped while it was running); its outcome is unknown. Check the current state before trying again.`,
         ),
-      );
+      });
     if (call.disposition === 'run' && call.access === 'read') {
       this.startReadCalls(context, signal);
       const pending = this.running.get(toolUseId);
@@ -65,23 +74,23 @@ export class ToolCalls {
       }
     }
     const checked = this.validInput(use);
-    if (!checked.ok) return finished(checked.result);
+    if (!checked.ok) return finished({ result: checked.result });
     if (call.access !== 'read') {
       if (!feed({ type: 'tool.started', at: host.clock.now(), toolUseId })) return undefined;
       try {
         await host.store.flush();
       } catch (error) {
         if (signal.aborted) return undefined;
-        return finished(
-          errorResult(
+        return finished({
+          result: errorResult(
             toolUseId,
             `Error: not run, the task store could not record it: ${describeThrown(error)}`,
           ),
-        );
+        });
       }
       if (signal.aborted) return undefined;
     }
-    const result = await this.invoke(use, checked.input, signal);
+    const result = await this.invoke(use, checked.input, signal, call);
     return signal.aborted ? undefined : finished(result);
   }
 
@@ -92,12 +101,14 @@ export class ToolCalls {
       const call = plan[index]!;
       if (call.disposition !== 'run' || call.access !== 'read') break;
       if (this.running.has(call.toolUseId)) continue;
-      const use = findUse(context, call.toolUseId);
+      const use = usedInput(findUse(context, call.toolUseId), call);
       if (!use) break;
       const checked = this.validInput(use);
       this.running.set(
         call.toolUseId,
-        checked.ok ? this.invoke(use, checked.input, signal) : Promise.resolve(checked.result),
+        checked.ok
+          ? this.invoke(use, checked.input, signal, call)
+          : Promise.resolve({ result: checked.result }),
       );
     }
   }
@@ -115,8 +126,16 @@ export class ToolCalls {
     return checkToolCall(this.io.registry, use);
   }
 
-  /** Runs one tool call (and the `PostToolUse` hook), emitting `tool.started` and `tool.finished`. */
-  private invoke(use: ToolUseBlock, input: unknown, signal: AbortSignal): Promise<ToolResultBlock> {
+  /**
+   * Runs one tool call (and its `PostToolUse` or `PostToolUseFailure` hook), emitting `tool.started`
+   * and `tool.finished`; a `PreToolUse` hook's context for the model follows the result.
+   */
+  private invoke(
+    use: ToolUseBlock,
+    input: unknown,
+    signal: AbortSignal,
+    call: RunnableCall,
+  ): Promise<HookedResult> {
     const { host, spec } = this.io;
     const emitter = host.emitter;
     const started = host.clock.now();
@@ -129,12 +148,25 @@ export class ToolCalls {
       toolUseId: use.id,
       sessionKey: spec.sessionKey,
     };
-    const hooked = this.io.host.hooks?.postToolUse
-      ? executeToolCall(this.io.registry, use, input, context).then((result) =>
-          signal.aborted ? result : withPostToolUse(this.io, use, result, signal),
-        )
-      : executeToolCall(this.io.registry, use, input, context);
-    return hooked.then((result) => {
+    const hooks = this.io.host.hooks;
+    const executed = executeToolCall(this.io.registry, use, input, context);
+    const hooked: Promise<HookedResult> =
+      hooks?.postToolUse || hooks?.postToolUseFailure
+        ? executed.then((result) =>
+            signal.aborted
+              ? { result }
+              : loadHookRunner().then(({ withPostToolUse }) => withPostToolUse(this.io, use, result, signal)),
+          )
+        : executed.then((result) => ({ result }));
+    const added = call.context;
+    const withContext = added
+      ? hooked.then(async (outcome) => {
+          const { withTexts } = await loadHookRunner();
+          return { ...outcome, result: withTexts(outcome.result, [`PreToolUse hook context: ${added}`]) };
+        })
+      : hooked;
+    return withContext.then((outcome) => {
+      const result = outcome.result;
       if (!signal.aborted && emitter.listening('tool.finished'))
         emitter.emit(
           'tool.finished',
@@ -145,7 +177,13 @@ export class ToolCalls {
             durationMs: host.clock.now() - started,
           }),
         );
-      return result;
+      return outcome.stop ? { result, stop: outcome.stop } : { result };
     });
   }
+}
+
+/** The call's `tool_use` block with the input it runs with (a `PreToolUse` hook's, when it gave one). */
+function usedInput(use: ToolUseBlock | undefined, call: ToolCallPlan): ToolUseBlock | undefined {
+  if (!use || !('input' in call) || call.input === undefined) return use;
+  return { ...use, input: call.input };
 }

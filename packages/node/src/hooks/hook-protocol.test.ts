@@ -1,0 +1,234 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryStore, createRuntime, type ModelRequest, replayTask } from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createNodeTools } from '../tools/create-node-tools.js';
+import { readHookConfig } from './hook-config.js';
+import { createShellHooks, type ShellHooksOptions } from './shell-hooks.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'troupe-hooks-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const turnOf = (request: ModelRequest) =>
+  request.messages.filter((message) => message.role === 'assistant').length + 1;
+const lastMessage = (request: ModelRequest) => JSON.stringify(request.messages[request.messages.length - 1]);
+const call = (name: string, input: object, id = 'call-1') => ({
+  content: [{ type: 'tool_use' as const, id, name, input }],
+});
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+
+/** A hook script in the test folder. */
+function script(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+/** The hooks of a settings file written in the test folder (so messages name its lines). */
+function settingsFile(hooks: object) {
+  const file = join(dir, 'settings.json');
+  const body = JSON.stringify({ hooks }, null, 2);
+  writeFileSync(file, body);
+  const { config, problems } = readHookConfig(hooks, file, { text: body });
+  return { file, config, problems };
+}
+
+function runtimeWith(
+  hooks: object,
+  modelScript: Parameters<typeof scriptedModel>[0],
+  more: Partial<ShellHooksOptions> = {},
+) {
+  const { file, config, problems } = settingsFile(hooks);
+  expect(problems).toEqual([]);
+  const warnings: string[] = [];
+  const model = scriptedModel(modelScript);
+  const store = createMemoryStore();
+  const runtime = createRuntime({
+    model,
+    store,
+    tools: createNodeTools({ root: dir }),
+    agents: [{ name: 'worker', description: 'Works.', systemPrompt: 'You work.' }],
+    approval: 'auto',
+    hooks: createShellHooks({
+      cwd: dir,
+      settings: [config],
+      onWarning: (message) => warnings.push(message),
+      defaultTimeoutSeconds: 10,
+      ...more,
+    }),
+  });
+  runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+  return { runtime, model, store, warnings, file };
+}
+
+const command = (path: string, matcher?: string) => [
+  { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: path }] },
+];
+
+describe("Claude Code's hook output, from real shell hooks", () => {
+  it('updatedInput changes the command that runs, additionalContext reaches the model, and replay runs the same', async () => {
+    const hook = script(
+      'rewrite.sh',
+      `cat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe > out.txt"},"additionalContext":"commands run in a sandbox"}}'`,
+    );
+    const { runtime, model, store } = runtimeWith({ PreToolUse: command(hook, 'Bash') }, (request) =>
+      turnOf(request) === 1 ? call('bash', { command: 'echo risky > out.txt' }) : text('done'),
+    );
+    const { id, result } = runtime.spawn({ agent: 'worker', prompt: 'Write' });
+    expect((await result).status).toBe('completed');
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('safe\n');
+    expect(lastMessage(model.requests[1]!)).toContain('PreToolUse hook context: commands run in a sandbox');
+    writeFileSync(join(dir, 'out.txt'), 'untouched');
+    expect((await replayTask(store, id)).matches).toBe(true);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('untouched');
+    await runtime.shutdown();
+  });
+
+  it('continue: false stops the task with its stopReason, naming the hook file and line', async () => {
+    const hook = script(
+      'freeze.sh',
+      `cat > /dev/null\necho '{"continue":false,"stopReason":"deploys are frozen"}'`,
+    );
+    const { runtime, file } = runtimeWith({ PreToolUse: command(hook) }, [
+      call('bash', { command: 'touch x' }),
+    ]);
+    const result = await runtime.spawn({ agent: 'worker', prompt: 'Deploy' }).result;
+    expect(result).toMatchObject({ status: 'cancelled', error: { code: 'HOOK_STOPPED' } });
+    expect(result.error?.message).toMatch(
+      new RegExp(
+        `^Stopped by a PreToolUse hook \\(\`.*freeze.sh\` \\(${file}:\\d+\\)\\): deploys are frozen$`,
+      ),
+    );
+    await runtime.shutdown();
+  });
+
+  it('PostToolUseFailure fires once per failed call and sees the error; malformed output is a warning naming file and line', async () => {
+    const log = join(dir, 'failures.log');
+    const failure = script('failure.sh', `cat >> ${log}\necho >> ${log}`);
+    const bad = script('bad.sh', `cat > /dev/null\necho '{"continue":"no","decision":"maybe"}'`);
+    const { runtime, warnings, file } = runtimeWith(
+      { PostToolUseFailure: command(failure), PostToolUse: command(bad) },
+      (request) =>
+        turnOf(request) === 1
+          ? {
+              content: [
+                { type: 'tool_use' as const, id: 'r1', name: 'read', input: { file_path: 'missing.txt' } },
+                { type: 'tool_use' as const, id: 'l1', name: 'ls', input: { path: '.' } },
+                { type: 'tool_use' as const, id: 'r2', name: 'read', input: { file_path: 'gone.txt' } },
+              ],
+            }
+          : text('done'),
+    );
+    await runtime.spawn({ agent: 'worker', prompt: 'Read' }).result;
+    await runtime.shutdown();
+    const inputs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(inputs.map((input) => [input.hook_event_name, input.tool_use_id, input.is_interrupt])).toEqual([
+      ['PostToolUseFailure', 'r1', false],
+      ['PostToolUseFailure', 'r2', false],
+    ]);
+    expect(inputs[0].error).toContain('missing.txt');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const line = lines.findIndex((entry) => entry.includes('bad.sh')) + 1;
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `fields troupe cannot use: continue \\(not a boolean\\), decision "maybe".*\\(from ${file}:${line}\\)$`,
+        ),
+      ),
+    ]);
+  });
+
+  it('an http hook posts the event to an allowed URL; a URL not allowed is never requested', async () => {
+    const bodies: unknown[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        bodies.push(JSON.parse(body));
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            hookSpecificOutput: {
+              permissionDecision: 'deny',
+              permissionDecisionReason: 'policy server says no',
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const { runtime, model, warnings } = runtimeWith(
+        {
+          PreToolUse: [
+            { matcher: 'bash', hooks: [{ type: 'http', url, timeout: 5 }] },
+            { matcher: 'bash', hooks: [{ type: 'http', url: 'https://hooks.example.com/x' }] },
+          ],
+        },
+        (request) => (turnOf(request) === 1 ? call('bash', { command: 'touch made' }) : text('ok')),
+      );
+      await runtime.spawn({ agent: 'worker', prompt: 'Make' }).result;
+      await runtime.shutdown();
+      expect(bodies).toEqual([
+        expect.objectContaining({
+          hook_event_name: 'PreToolUse',
+          tool_name: 'bash',
+          tool_input: { command: 'touch made' },
+        }),
+      ]);
+      expect(lastMessage(model.requests[1]!)).toContain('policy server says no');
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          'https://hooks.example.com/x` was not run: its URL is not in allowedHttpHookUrls',
+        ),
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a prompt hook is one model call judging the event; ok: false blocks the main agent's stop with its reason", async () => {
+    const judge = scriptedModel((request) =>
+      String(request.messages[0]?.content).includes('"stop_hook_active":false')
+        ? text('```json\n{"ok": false, "reason": "You did not run the tests."}\n```')
+        : text('{"ok": true}'),
+    );
+    const { runtime, model } = runtimeWith(
+      { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Did the agent finish? $ARGUMENTS' }] }] },
+      (request) => text(`reply ${turnOf(request)}`),
+      { promptHooks: { model: judge, modelId: 'small-model' } },
+    );
+    const session = runtime.createSession({ sessionKey: 's' });
+    expect((await session.send('Fix it')).text).toBe('reply 2');
+    expect(lastMessage(model.requests[1]!)).toContain('Stop hook feedback: You did not run the tests.');
+    expect(judge.requests.map((request) => request.model)).toEqual(['small-model', 'small-model']);
+    expect(String(judge.requests[0]!.messages[0]!.content)).toMatch(
+      /^Did the agent finish\? \{.*"hook_event_name":"Stop"/,
+    );
+    await runtime.shutdown();
+  });
+
+  it('UserPromptSubmit: plain stdout is context for the main agent', async () => {
+    const hook = script('branch.sh', `cat > /dev/null\necho "current branch: feature/login"`);
+    const { runtime, model } = runtimeWith({ UserPromptSubmit: command(hook) }, [text('ok')]);
+    await runtime.createSession({ sessionKey: 's' }).send('What branch?');
+    await runtime.shutdown();
+    expect(lastMessage(model.requests[0]!)).toContain(
+      'UserPromptSubmit hook context: current branch: feature/login',
+    );
+  });
+});

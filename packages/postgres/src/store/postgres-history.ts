@@ -1,0 +1,172 @@
+import {
+  PersistenceError,
+  type StoredTask,
+  type StoreWarning,
+  type TaskPage,
+  type TaskResult,
+  type TaskStatus,
+} from '@troupe/core';
+import {
+  decodeCursor,
+  encodeCursor,
+  pageSize,
+  parseStatusRecord,
+  summaryOf,
+  type TaskHistoryIndex,
+} from '@troupe/core/store';
+import type pg from 'pg';
+import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
+
+/** Filter of `PostgresTaskStore.query`: status, agent, session, page size and cursor. */
+export interface TaskQuery {
+  status?: TaskStatus | readonly TaskStatus[];
+  agent?: string;
+  sessionKey?: string;
+  /** At most this many, newest first. Default 100. */
+  limit?: number;
+  /** The `cursor` of a previous page. */
+  cursor?: string;
+}
+
+const TASK_COLUMNS = 'task_id, created_at, v, spec, status, updated_at, result';
+
+/**
+ * A read; a failure to reach the server is a `PersistenceError` naming the store (`where`, its
+ * redacted URL).
+ */
+export async function readRows(
+  pool: pg.Pool,
+  where: string,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult> {
+  try {
+    return await pool.query(text, values);
+  } catch (error) {
+    throw new PersistenceError(
+      'PERSISTENCE_FAILED',
+      `The task store at ${where} is unreachable or refused a read: ${(error as Error).message || (error as { code?: string }).code}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The Postgres store's history: `troupe.tasks`, one row per task kept by `troupe.write_batch` in
+ * the transaction of each flush, answers `listTasks`, `getTask`, `loadTasks` and prune's choice
+ * with indexed queries, so they cost the same with a million stored tasks as with a hundred.
+ */
+export class PostgresHistory implements TaskHistoryIndex {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly where: string,
+  ) {}
+
+  async list(query: TaskQuery): Promise<TaskPage> {
+    const page = await this.query({ ...query, limit: pageSize(query) });
+    const tasks = page.tasks.map(summaryOf);
+    return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
+  }
+
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    const { rows } = await this.read(`SELECT ${TASK_COLUMNS} FROM troupe.tasks WHERE task_id = $1`, [taskId]);
+    return rows[0] ? storedTask(rows[0], []) : undefined;
+  }
+
+  async all(): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
+    const { rows } = await this.read(`SELECT ${TASK_COLUMNS} FROM troupe.tasks ORDER BY created_at, task_id`);
+    const warnings: StoreWarning[] = [];
+    const tasks: StoredTask[] = [];
+    for (const row of rows) {
+      const task = storedTask(row, warnings);
+      if (task) tasks.push(task);
+    }
+    return { tasks, warnings };
+  }
+
+  async endedBefore(olderThan: number): Promise<string[]> {
+    const { rows } = await this.read(
+      `SELECT task_id FROM troupe.tasks WHERE status IN ${FINAL_STATUS_LIST} AND updated_at < $1`,
+      [olderThan],
+    );
+    return rows.map((row) => row.task_id as string);
+  }
+
+  /** Tasks newest first, filtered, one page at a time (an index range scan). */
+  async query(query: TaskQuery = {}): Promise<{ tasks: StoredTask[]; cursor?: string }> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const statuses =
+      query.status === undefined ? [] : typeof query.status === 'string' ? [query.status] : query.status;
+    if (statuses.length) {
+      values.push(statuses);
+      where.push(`status = ANY($${values.length})`);
+    }
+    if (query.agent !== undefined) {
+      values.push(query.agent);
+      where.push(`agent = $${values.length}`);
+    }
+    if (query.sessionKey !== undefined) {
+      values.push(query.sessionKey);
+      where.push(`session_key = $${values.length}`);
+    }
+    if (query.cursor) {
+      const { createdAt, taskId } = decodeCursor(query.cursor);
+      values.push(createdAt, taskId);
+      where.push(`(created_at, task_id) < ($${values.length - 1}, $${values.length})`);
+    }
+    const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
+    values.push(limit + 1);
+    const { rows } = await this.read(
+      `SELECT ${TASK_COLUMNS} FROM troupe.tasks
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, task_id DESC LIMIT $${values.length}`,
+      values,
+    );
+    const tasks: StoredTask[] = [];
+    for (const row of rows.slice(0, limit)) {
+      const task = storedTask(row, []);
+      if (task) tasks.push(task);
+    }
+    const last = rows[limit - 1];
+    return rows.length > limit && last
+      ? { tasks, cursor: encodeCursor({ createdAt: Number(last.created_at), taskId: last.task_id }) }
+      : { tasks };
+  }
+
+  private read(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    return readRows(this.pool, this.where, text, values);
+  }
+}
+
+/**
+ * A task row as a `StoredTask`, its spec checked by the shared parser as the record that created
+ * it (of the version `v` it was written with). Undefined, with a warning, when it cannot be read.
+ */
+function storedTask(row: Record<string, unknown>, warnings: StoreWarning[]): StoredTask | undefined {
+  // The row's status and result are checked too: a status that is none (`sideways`) would be
+  // restored as running, a result that is not one would end the task in every view.
+  const parsed = parseStatusRecord({
+    v: row.v,
+    taskId: row.task_id,
+    event: 'task.queued',
+    status: row.status,
+    at: Number(row.created_at),
+    spec: row.spec,
+    ...(row.result === null || row.result === undefined ? {} : { result: row.result }),
+  });
+  if (!parsed.ok) {
+    warnings.push({
+      code: parsed.code,
+      message: `Task ${String(row.task_id)}: its row in troupe.tasks (spec, status, result) cannot be read: ${parsed.message}.`,
+    });
+    return undefined;
+  }
+  const task: StoredTask = {
+    spec: row.spec as StoredTask['spec'],
+    status: row.status as TaskStatus,
+    updatedAt: Number(row.updated_at),
+  };
+  if (row.result) task.result = row.result as TaskResult;
+  return task;
+}
