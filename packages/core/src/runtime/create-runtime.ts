@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
 import type { Message } from '../model/types.js';
 import { defaultGraceMs } from '../persistence/machine-input.js';
 import { isFinalStatus } from '../persistence/statuses.js';
@@ -407,6 +408,16 @@ export class Runtime implements TaskClient {
   /** @internal Used by sessions: a main-agent run follows its actor (a child of the session's) and starts. */
   startRun(run: TaskRun, actor: SubagentRef): void {
     this.parts.sessions.startRun(run, actor);
+  }
+
+  /** @internal The `skill` tool a session's main agent gets (Claude Code's `Skill`); undefined without skills. */
+  get skillTool(): Tool | undefined {
+    return this.parts.tooling.skillTool;
+  }
+
+  /** @internal The host's agent memory (a session's main agent with `memory` is told of it). */
+  get agentMemory(): AgentMemory | undefined {
+    return this.parts.options.memory;
   }
 
   /** @internal */

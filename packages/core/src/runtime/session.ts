@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError } from '../errors.js';
 import type { RuntimeEvents } from '../events.js';
 import type { SessionEmitted, sessionMachine } from '../machines/session-machine.js';
+import { type AgentMemory, memoryScopeOf } from '../memory/agent-memory.js';
 import type { Message } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
@@ -15,6 +16,8 @@ import { freezeTool } from './main-tools.js';
 import { prepareTask, type TaskPlanner } from './prepare-task.js';
 import type { RunHost } from './run-host.js';
 import { recordSessionRun } from './session-ledger.js';
+import { mainAgentBriefing } from './session-memory.js';
+import { withSkillTool } from './session-skills.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import { toResult } from './task-results.js';
 import { TaskRun } from './task-run.js';
@@ -34,6 +37,10 @@ export interface SessionRuntime extends TaskPlanner {
   withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
   /** Where each ended main-agent run is stored, for the usage ledger (see `recordSessionRun`). */
   readonly store: TaskStore;
+  /** The host's agent memory: a main agent with `memory` is told of it when a conversation starts. */
+  readonly agentMemory: AgentMemory | undefined;
+  /** The `skill` tool main agents get when the runtime has skills (Claude Code's `Skill`). */
+  readonly skillTool: Tool | undefined;
 }
 
 /** Options of `runtime.createSession`. */
@@ -101,6 +108,10 @@ export class Session {
   /** The main tools shown since the first run, and the agents the `task` tool described then. */
   private shownTools: Tool[] | undefined;
   private shownAgents: Map<string, string> | undefined;
+  /** The main agent's memory briefing for this conversation, read at its first message (agents with `memory`). */
+  private briefing: Promise<string | undefined> | undefined;
+  /** Whether this conversation's first message has been sent (it carries the briefing). */
+  private briefed: boolean;
 
   constructor(runtime: SessionRuntime, host: RunHost, options: SessionOptions) {
     this.runtime = runtime;
@@ -114,6 +125,7 @@ export class Session {
             ? { name: 'main', description: 'The main agent.', systemPrompt: DEFAULT_MAIN_PROMPT }
             : runtime.agents.require(agent)))
         : agent;
+    this.briefed = (options.messages?.length ?? 0) > 0;
     this.actor = runtime.openSession(this.actorId, this.sessionKey, options.messages ?? []);
     this.actor.on('run.replied', (event) => this.replied(event));
     this.unsubscribe = runtime.on('task.announced', (event) => {
@@ -138,21 +150,49 @@ export class Session {
    * `TroupeError` (`RUNTIME_STOPPED`) once the session is closed.
    */
   send(text: string): Promise<SessionReply> {
+    const briefing = this.briefingForMessage();
+    // Without agent memory a message is planned at once; with it, every message waits for the
+    // conversation's briefing, in the order sent.
+    return briefing ? briefing.then((brief) => this.plan(text, brief)) : this.plan(text, undefined);
+  }
+
+  /**
+   * The memory briefing this message waits for (the first message of a conversation gets its text,
+   * later ones wait for it to be read), or undefined when the main agent has no agent memory.
+   */
+  private briefingForMessage(): Promise<string | undefined> | undefined {
+    if (!this.runtime.agentMemory || !memoryScopeOf(this.definition)) return undefined;
+    this.briefing ??= mainAgentBriefing(
+      this.runtime.agentMemory,
+      this.definition,
+      `${this.sessionKey}#memory`,
+      (message) => this.host.emitter.emit('runtime.warning', { code: 'MEMORY_FAILED', message }),
+    );
+    const first = !this.briefed;
+    this.briefed = true;
+    return first ? this.briefing : this.briefing.then(() => undefined);
+  }
+
+  private plan(text: string, briefing: string | undefined): Promise<SessionReply> {
     return new Promise<SessionReply>((resolve, reject) => {
       if (this.closed) throw new TroupeError('RUNTIME_STOPPED', `Session ${this.actorId} is closed.`);
       const { mainTools, note } = this.mainToolsForRun();
       // Claude Code's `initialPrompt`: the first user turn of a conversation with this main agent.
       const initial = this.messages.length === 0 ? this.definition.initialPrompt : undefined;
-      const { spec, registry } = prepareTask(
-        this.runtime,
-        {
-          agent: this.definition.name,
-          prompt: [initial, note, text].filter((part) => part !== undefined).join('\n\n'),
-          description: 'main agent',
-          sessionKey: this.sessionKey,
-        },
-        nextRunId(this.runtime, this.sessionKey),
-        { definition: this.definition, mainTools },
+      const { spec, registry } = withSkillTool(
+        prepareTask(
+          this.runtime,
+          {
+            agent: this.definition.name,
+            prompt: [initial, briefing, note, text].filter((part) => part !== undefined).join('\n\n'),
+            description: 'main agent',
+            sessionKey: this.sessionKey,
+          },
+          nextRunId(this.runtime, this.sessionKey),
+          { definition: this.definition, mainTools },
+        ),
+        this.runtime.skillTool,
+        this.runtime.agents.selectionFor(this.definition),
       );
       this.planned.set(spec.taskId, { spec, registry, resolve, reject });
       this.actor.send({ type: 'message.received', run: machineInputFromSpec(spec), system: spec.system });
@@ -221,6 +261,9 @@ export class Session {
   clear(): boolean {
     if (this.isBusy) return false;
     this.actor.send({ type: 'conversation.cleared' });
+    // A new conversation: its first message gets the main agent's memory as it is then.
+    this.briefing = undefined;
+    this.briefed = false;
     return true;
   }
 

@@ -2,6 +2,7 @@ import type { AgentDefinition } from '../definitions/types.js';
 import { memoryScopeOf } from '../memory/agent-memory.js';
 import type { TaskSpec } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
+import { createSkillTool } from '../skills/skill-tool.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolSource } from '../tools/tool-source.js';
@@ -32,11 +33,14 @@ export interface TaskToolingOptions {
  */
 export class TaskTooling {
   private readonly skills: ReadonlyMap<string, Skill>;
+  /** The `skill` tool a session's main agent gets (Claude Code's `Skill`); undefined without skills. */
+  readonly skillTool: Tool | undefined;
   /** Agents whose missing skills were reported (once each). */
   private readonly skillsReported = new Set<string>();
 
   constructor(private readonly options: TaskToolingOptions) {
     this.skills = new Map((options.options.skills ?? []).map((skill) => [skill.name, skill]));
+    this.skillTool = createSkillTool(this.skills);
   }
 
   /** The registry a stored spec (restored, forked, run from another process) is planned with. */
@@ -68,7 +72,8 @@ export class TaskTooling {
     const { options, agents, emitter } = this.options;
     const { toolSources, memory } = options;
     const sources = toolSources ?? [];
-    const scope = memory && spec.depth >= 1 ? memoryScopeOf(definition) : undefined;
+    // A main agent's run (depth 0) gets its memory tools too, when its definition has `memory`.
+    const scope = memory ? memoryScopeOf(definition) : undefined;
     const unrestricted: ToolSource[] =
       memory && scope
         ? [
