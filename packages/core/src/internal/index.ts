@@ -19,6 +19,7 @@ export {
   type JournalFeed,
   type JournalFeedOptions,
 } from '../persistence/task-documents.js';
+export { isTeamTask } from '../persistence/task-facts.js';
 export { createRedactor, REDACTED, type Redactor, type RedactorOptions } from '../redaction/redactor.js';
 export { type FollowUpRuntime, followUp } from '../runtime/follow-up.js';
 export { prepareTask, type TaskPlanner } from '../runtime/prepare-task.js';
@@ -33,4 +34,6 @@ export {
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
 export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export { MAX_SKILL_CHARS, skillsOf } from '../skills/skill.js';
+export { teamConfigOf, teamEventsOf } from '../teams/team-documents.js';
+export { applyTeamEvent, initialTeamState } from '../teams/team-state.js';
 export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';
