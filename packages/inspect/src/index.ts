@@ -3,6 +3,11 @@
 
 export type { RelayReplay, RelayStoreError, RelayTaskList } from './relay/store-protocol.js';
 export { type FollowTaskOptions, followStoredTask, type TaskFollower } from './replay/follow-task.js';
+export {
+  type ReplayTeamTimeline,
+  type ReplayTeamTimelineOptions,
+  replayTeamTimeline,
+} from './replay/replay-team-timeline.js';
 export { type ReplayTimeline, type ReplayTimelineOptions, replayTimeline } from './replay/replay-timeline.js';
 export { applyPatch } from './timeline/context-patch.js';
 export { estimateCost, type ModelPrice, type TokenCounts } from './timeline/model-cost.js';
@@ -28,6 +33,18 @@ export {
   runTree,
 } from './timeline/run-tree.js';
 export { type TaskTrack, taskTrack } from './timeline/task-track.js';
+export {
+  type TeamArrow,
+  type TeamBoard,
+  type TeamChange,
+  type TeamLaneMember,
+  type TeamMessageKind,
+  type TeamSpell,
+  type TeamTrack,
+  teamBoard,
+  teamStateAt,
+  teamTracks,
+} from './timeline/team-track.js';
 export { TimelineError } from './timeline/timeline-error.js';
 export { formatTimeline, parseTimeline, timelineLine } from './timeline/timeline-jsonl.js';
 export { type StepTrace, stepTrace, type TraceBlock, type TraceMessage } from './timeline/trace.js';
@@ -40,6 +57,7 @@ export {
   type MicrostepRecord,
   type RecordedSnapshot,
   type SnapshotRecord,
+  type TeamRecord,
   TIMELINE_FORMAT,
   TIMELINE_VERSION,
   type Timeline,

@@ -4,6 +4,7 @@ import {
   type RelayReplay,
   type RelayStoreError,
   type RelayTaskList,
+  replayTeamTimeline,
   replayTimeline,
   type Timeline,
   type TimelineHeader,
@@ -64,11 +65,23 @@ export async function openTimelineFile(file: File): Promise<Timeline> {
 /**
  * Replays a stored task from the app's store (no model, no tools) and returns its timeline, and
  * whether it reproduced the whole stored snapshot and result (else the first difference, in words),
- * with the task's system prompt from its stored spec.
+ * with the task's system prompt from its stored spec. A team is replayed with all its spells.
  */
 export async function replayStoredTask(store: TaskStore, taskId: string): Promise<ReplayShown> {
-  const { timeline, outcome } = await replayTimeline(store, taskId);
   const spec = (await store.getTask(taskId))?.spec;
+  if (spec?.team && spec.team.member === undefined) {
+    // An agent team: its journal and every member's spell, in one timeline.
+    const { timeline, outcome } = await replayTeamTimeline(store, taskId);
+    const systems: Record<string, string> = {};
+    for (const spell of outcome.spells) {
+      const system = (await store.getTask(spell.taskId))?.spec.system;
+      if (system) systems[spell.taskId] = system;
+    }
+    return outcome.differences[0]
+      ? { timeline, exact: false, difference: outcome.differences[0], systems }
+      : { timeline, exact: outcome.matches, systems };
+  }
+  const { timeline, outcome } = await replayTimeline(store, taskId);
   const systems = spec?.system ? { systems: { [taskId]: spec.system } } : {};
   const forked = spec?.forkedFrom ? { forkedFrom: spec.forkedFrom } : {};
   return outcome.differences[0]

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { TaskStore } from '@troupe/core';
+import { isTeamTask } from '@troupe/core/internal';
 import type { RelayReplay, RelayStoreError, RelayTaskList } from '../relay/store-protocol.js';
+import { replayTeamTimeline } from '../replay/replay-team-timeline.js';
 import { replayTimeline } from '../replay/replay-timeline.js';
 import { formatTimeline } from '../timeline/timeline-jsonl.js';
 
@@ -26,7 +28,9 @@ function json(response: ServerResponse, status: number, body: RelayTaskList | Re
 
 async function replay(source: RelayStore, taskId: string): Promise<[number, RelayReplay | RelayStoreError]> {
   const { store, name } = source;
-  if (!(await store.getTask(taskId))) return [404, { error: `No task "${taskId}" in the store ${name}.` }];
+  const task = await store.getTask(taskId);
+  if (!task) return [404, { error: `No task "${taskId}" in the store ${name}.` }];
+  if (isTeamTask(task.spec)) return replayTeam(source, taskId);
   const journal = await store.loadJournal(taskId);
   const newer = journal.warnings.find((warning) => warning.code === 'PERSISTENCE_VERSION');
   if (newer) return [422, { error: `Cannot replay task ${taskId}: ${newer.message}` }];
@@ -53,9 +57,29 @@ async function replay(source: RelayStore, taskId: string): Promise<[number, Rela
   ];
 }
 
+/** A team of the store: its journal and every spell replayed into one timeline (`replayTeamTimeline`). */
+async function replayTeam(source: RelayStore, teamId: string): Promise<[number, RelayReplay]> {
+  const { timeline, outcome } = await replayTeamTimeline(source.store, teamId, {
+    storeName: source.name,
+    ...(source.secrets ? { secrets: source.secrets } : {}),
+  });
+  return [
+    200,
+    {
+      taskId: teamId,
+      exact: outcome.matches,
+      compared: [`the team's result and its ${outcome.spells.length} spells`],
+      ...(outcome.differences[0] ? { difference: outcome.differences[0] } : {}),
+      warnings: [],
+      timeline: formatTimeline(timeline),
+    },
+  ];
+}
+
 /**
  * The relay's store routes: `GET /store/tasks` lists the newest tasks; `GET /store/tasks/ID/replay`
- * replays one in this process (its journal through its machine: no model, no tool) and answers
+ * replays one in this process (its journal through its machine: no model, no tool; a team with
+ * all its spells) and answers
  * its timeline and whether it reproduced the stored run. Resolves false for any other path.
  */
 export async function serveStore(

@@ -1,7 +1,7 @@
 import { type ReplayOptions, type ReplayOutcome, replayTask, type TaskStore } from '@troupe/core';
 import type { InspectionEvent } from 'xstate';
 import { createRecorder } from '../timeline/recorder.js';
-import type { Timeline, TimelineRecord } from '../timeline/types.js';
+import type { Timeline, TimelineHeader, TimelineRecord } from '../timeline/types.js';
 
 /** Options of {@link replayTimeline}. */
 export interface ReplayTimelineOptions extends Pick<ReplayOptions, 'onStep' | 'until'> {
@@ -34,9 +34,23 @@ export async function replayTimeline(
   taskId: string,
   options: ReplayTimelineOptions = {},
 ): Promise<ReplayTimeline> {
-  let at = 0;
+  return recordReplay(store, taskId, options, 0);
+}
+
+/**
+ * {@link replayTimeline}, with the records made before the journal's first event gives a time (the
+ * actor's creation) stamped `startAt`: a team's spell starts at its own time, not at 0.
+ * @internal
+ */
+export async function recordReplay(
+  store: TaskStore,
+  taskId: string,
+  options: ReplayTimelineOptions,
+  startAt: number,
+): Promise<ReplayTimeline> {
+  let at = startAt;
   const recorder = createRecorder({
-    source: { kind: 'replay', taskId, ...(options.storeName ? { store: options.storeName } : {}) },
+    source: replaySource(taskId, options.storeName),
     now: () => at,
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
@@ -58,4 +72,9 @@ export async function replayTimeline(
   } finally {
     off();
   }
+}
+
+/** The header's source of a replay of `taskId`. @internal */
+export function replaySource(taskId: string, storeName: string | undefined): TimelineHeader['source'] {
+  return { kind: 'replay', taskId, ...(storeName ? { store: storeName } : {}) };
 }

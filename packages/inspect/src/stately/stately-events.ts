@@ -35,6 +35,8 @@ export function createStatelyExpander(
       definitions.set(record.key, record.definition);
       return undefined;
     }
+    // A team's journal event belongs to no actor: Stately has nothing to show it with.
+    if (record.type === 'troupe.team') return undefined;
     const common = {
       sessionId: record.sessionId,
       rootId: record.rootId ?? record.sessionId,

@@ -14,7 +14,11 @@ const RECORD_TYPES = new Set([
   '@xstate.snapshot',
   '@xstate.microstep',
   '@xstate.action',
+  'troupe.team',
 ]);
+
+/** Records that belong to no actor (no `sessionId`). */
+const ACTORLESS = new Set(['troupe.definition', 'troupe.team']);
 
 /** One line of a timeline file (the header or a record), with its newline. */
 export function timelineLine(entry: TimelineHeader | TimelineRecord): string {
@@ -69,10 +73,10 @@ export function parseTimeline(text: string, source = 'timeline'): Timeline {
       typeof value !== 'object' ||
       typeof record.type !== 'string' ||
       !RECORD_TYPES.has(record.type) ||
-      (record.type !== 'troupe.definition' && typeof record.sessionId !== 'string')
+      (!ACTORLESS.has(record.type) && typeof record.sessionId !== 'string')
     )
       throw new TimelineError(
-        `${source}:${index + 1}: not a timeline record (expected "type" one of ${[...RECORD_TYPES].join(', ')}, with a "sessionId").`,
+        `${source}:${index + 1}: not a timeline record (expected "type" one of ${[...RECORD_TYPES].join(', ')}, with a "sessionId" unless it is a definition or a team record).`,
         { source, line: index + 1 },
       );
     records.push(value as TimelineRecord);

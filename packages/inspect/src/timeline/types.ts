@@ -1,3 +1,5 @@
+import type { TeamConfig, TeamEvent } from '@troupe/core';
+
 /** The `format` field of a timeline's first line. */
 export const TIMELINE_FORMAT = 'troupe.timeline';
 
@@ -87,9 +89,26 @@ export interface ActionRecord extends Base {
   action: { type: string; params?: unknown };
 }
 
+/**
+ * One event of an agent team's journal (`team.message`, `team.spell.started`, `team.task.updated`,
+ * …), in its place among the records of its members' spells. The team's first record carries its
+ * config (members, lead, limits). Not an actor: it makes no frame; `teamTracks` reads these.
+ */
+export interface TeamRecord {
+  type: 'troupe.team';
+  /** The team's id (its own task's id). */
+  teamId: string;
+  /** Ms since epoch: the event's own time. */
+  at: number;
+  /** The team's config: on the team's first record. */
+  config?: TeamConfig;
+  event: TeamEvent;
+}
+
 /** Any line after the header. */
 export type TimelineRecord =
   | DefinitionRecord
+  | TeamRecord
   | ActorRecord
   | EventRecord
   | SnapshotRecord

@@ -1,0 +1,48 @@
+// A recorded agent team run for the team track's tests: core's scripted team job (a lead and three
+// teammates: task dependencies, a broadcast, plan approval) on a memory store, with a clock that
+// ticks 10 ms at every reading, so every event has its own time.
+import { type Clock, createMemoryStore, createRuntime, defineTool, type TaskStore } from '@troupe/core';
+import { scriptedModel } from '@troupe/core/testing';
+import * as v from 'valibot';
+import { teamJobOptions, teamJobReply } from '../../core/src/teams/test-team-job.js';
+
+/** A clock whose time moves 10 ms each time it is read; its timers never fire (no deadline is reached). */
+export function tickingClock(start = 1_700_000_000_000): Clock {
+  let now = start;
+  return {
+    now: () => {
+      now += 10;
+      return now;
+    },
+    setTimeout: () => 0,
+    clearTimeout: () => {},
+  };
+}
+
+/** A finished team run of the scripted job: its store and the team's id. */
+export async function recordTeamJob(store: TaskStore = createMemoryStore()) {
+  const save = defineTool({
+    name: 'save',
+    description: 'Write a note',
+    access: 'write',
+    input: v.object({ note: v.string() }),
+    execute: ({ note }) => `saved ${note}`,
+  });
+  const runtime = createRuntime({
+    model: scriptedModel((request) => teamJobReply(request)),
+    tools: [save],
+    agents: [
+      { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You lead.' },
+      { name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: [] },
+      { name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save'] },
+    ],
+    clock: tickingClock(),
+    store,
+    approval: 'auto',
+  });
+  const team = await runtime.createTeam(teamJobOptions);
+  const result = await team.result;
+  await runtime.shutdown({ keepTasks: true });
+  await store.flush();
+  return { store, teamId: team.id, result };
+}
