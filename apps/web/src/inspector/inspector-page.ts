@@ -10,9 +10,11 @@ import {
   runTree,
   type StepTrace,
   stepTrace,
+  type TeamTrack,
   type Timeline,
   type TimelineModel,
   type TimelineRecorder,
+  teamTracks,
 } from '@troupe/inspect';
 import { type Chart, layoutChartToFit } from '@troupe/inspect/chart';
 import { actorLabel, actorTree } from './actor-tree.js';
@@ -30,6 +32,8 @@ import {
   replayStoredTask,
 } from './sources.js';
 import { type TaskOrigin, taskPicker } from './task-picker.js';
+import type { TeamActions } from './team-chart.js';
+import { spellStep, stepAtRecord, teamView } from './team-view.js';
 import { traceView } from './trace-view.js';
 
 /** Where the page gets its timeline: the query of `#/inspector?...`. */
@@ -61,6 +65,9 @@ export function createInspectorPage(
   // Derived once per timeline: every actor as last seen (names for events before it appears), lanes.
   let everyActor = new Map<string, ActorState>();
   let lanes: Lane[] = [];
+  // The agent teams of the timeline (its `troupe.team` records) and the message selected in them.
+  let teams: TeamTrack[] = [];
+  let teamMessage: string | undefined;
   // System prompts by task id, when the source has them (a replay from the app's store).
   let systems: Record<string, string> = {};
   // Whose store the timeline's tasks are in: what "Fork from here" can do with them.
@@ -100,6 +107,7 @@ export function createInspectorPage(
   const playButton = button('▶', 'Play', 'play', () => togglePlay());
   const panes = h('div', { class: 'panes' });
   const lanesSlot = h('div', { class: 'lanes-slot' });
+  const teamSlot = h('div', { class: 'team-slot' });
   const log = h('div', { class: 'log-slot' });
   const transport: (HTMLButtonElement | HTMLInputElement)[] = [
     button('◀◀', 'First step', 'first', () => go(0)),
@@ -135,6 +143,7 @@ export function createInspectorPage(
       clock,
       current,
     ),
+    teamSlot,
     panes,
     lanesSlot,
     log,
@@ -147,6 +156,8 @@ export function createInspectorPage(
     everyActor = new Map();
     for (const step of model.frames) for (const [id, actor] of step.actors) everyActor.set(id, actor);
     lanes = runLanes(model);
+    teams = teamTracks(timeline);
+    if (!live) teamMessage = undefined;
     slider.max = String(Math.max(0, model.frames.length - 1));
     if (frame < 0 || (live && follow && atEnd)) frame = model.frames.length - 1;
     if (!live) frame = 0;
@@ -222,6 +233,7 @@ export function createInspectorPage(
         ),
       );
       lanesSlot.replaceChildren();
+      teamSlot.replaceChildren();
       log.replaceChildren();
       current.textContent = '';
       clock.textContent = '';
@@ -290,7 +302,48 @@ export function createInspectorPage(
       ),
     );
     log.replaceChildren(eventLog(model.events, frame, everyActor, go, start));
+    const spell = (actor?.context.task as { taskId?: string } | undefined)?.taskId;
+    const width = Math.max(280, (teamSlot.clientWidth || 900) - 24);
+    teamSlot.replaceChildren(
+      ...teams.map((track) =>
+        teamView(
+          track,
+          // The last step shows the team's events after it too (its spells' and its own end).
+          {
+            recordIndex: frame === model.frames.length - 1 ? Number.MAX_SAFE_INTEGER : step.recordIndex,
+            time: frame === model.frames.length - 1 ? Math.max(step.at, track.end) : step.at,
+            start,
+            message: teamMessage,
+            spell,
+          },
+          width,
+          teamActions,
+        ),
+      ),
+    );
   }
+
+  const teamActions: TeamActions = {
+    selectMessage(id) {
+      teamMessage = id;
+      render();
+    },
+    openSpell(taskId) {
+      const found = spellStep(model, taskId);
+      if (!found) return;
+      pinned = found.sessionId;
+      if (frame < found.frame) go(found.frame);
+      else render();
+    },
+    goToRecord: (recordIndex) => go(stepAtRecord(model, recordIndex)),
+  };
+  let resizing: ReturnType<typeof setTimeout> | undefined;
+  const onResize = () => {
+    if (teams.length === 0) return;
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 150);
+  };
+  addEventListener('resize', onResize);
 
   const show = (text: string, kind: 'ok' | 'error' = 'ok') => {
     status.textContent = text;
@@ -404,6 +457,8 @@ export function createInspectorPage(
   return () => {
     if (playing) clearInterval(playing);
     removeEventListener('keydown', onKey);
+    removeEventListener('resize', onResize);
+    clearTimeout(resizing);
     for (const stop of stops) stop();
     root.remove();
   };
