@@ -65,10 +65,12 @@ async function open(width: number): Promise<{ page: Page; errors: string[] }> {
 
 /** Moves the slider to a step (as a drag does: an input event). */
 async function goTo(page: Page, index: number) {
-  await page.getByTestId('slider').evaluate((slider, value) => {
-    (slider as HTMLInputElement).value = String(value);
+  // A string, run in the page (the tests are typed without the DOM library).
+  await page.evaluate(`(() => {
+    const slider = document.querySelector('[data-testid="slider"]');
+    slider.value = '${index}';
     slider.dispatchEvent(new Event('input', { bubbles: true }));
-  }, index);
+  })()`);
   await expect
     .poll(() => page.getByTestId('step').textContent())
     .toBe(`step ${index} / ${model.frames.length - 1}`);
