@@ -31,6 +31,11 @@ export {
   taskEventBase,
   taskInfoOf,
 } from '../runtime/task-info.js';
+export {
+  loadTeamHosting,
+  type TeamRegistryAccess,
+  teamRegistryOf,
+} from '../runtime/team-registry-of.js';
 export { taskPlannerOf } from '../runtime/task-planner-of.js';
 export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export { MAX_SKILL_CHARS, skillsOf } from '../skills/skill.js';

@@ -16,6 +16,7 @@ import type {
   TeamLink,
 } from '../persistence/types.js';
 import type { CreateTeamOptions, TeamHandle } from '../teams/index.js';
+import type { Teams } from '../teams/team-registry.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
@@ -114,6 +115,11 @@ export class Runtime implements TaskClient {
     const teams = await this.parts.teams.load();
     this.assertRunning();
     return teams.create(options);
+  }
+
+  /** @internal The runtime's teams, loaded (once). Reach it with `teamRegistryOf`. */
+  loadTeams(): Promise<Teams> {
+    return this.parts.teams.load();
   }
 
   /** A team this runtime created or restored, by id. */

@@ -9,7 +9,7 @@ import type { TeamEvent } from './team-events.js';
 import { type CreateTeamOptions, teamConfigFrom } from './team-options.js';
 import type { TeamRuntime } from './team-runtime.js';
 import type { TeamState } from './team-state.js';
-import { teamTools, withTeamTools } from './team-tools.js';
+import { type TeamToolTarget, teamTools, withTeamTools } from './team-tools.js';
 import type { TeamResult } from './team-types.js';
 
 /** A team a host created or restored: its result, its state, messages from the host, cancel. */
@@ -28,6 +28,16 @@ export interface TeamHandle {
 }
 
 /**
+ * A team as its members' spells reach it: the tool calls, its state, and whether a member may use
+ * write tools. A `Team` of this runtime, or a team another cluster worker hosts (seen through the
+ * store), given by {@link Teams.reachElsewhere}.
+ */
+export interface TeamAccess extends TeamToolTarget {
+  readonly snapshot: TeamState;
+  mayWrite(member: string): boolean;
+}
+
+/**
  * The runtime's teams: creates and restores them, gives their members' spells the team tools, and
  * refuses the write tools of a member whose plan is not approved.
  */
@@ -37,6 +47,8 @@ export class Teams {
   private readonly tools = new Map<string, Tool[]>();
   /** Restored teams not resumed yet. */
   private loaded: Team[] = [];
+  /** Teams hosted elsewhere (another cluster worker), for the spells of their members run here. */
+  private elsewhere: ((teamId: string) => TeamAccess | undefined) | undefined;
 
   constructor(
     private readonly runtime: TeamRuntime,
@@ -51,6 +63,14 @@ export class Teams {
     this.teams.set(teamId, team);
     team.start(teamSpec(teamId, config, this.runtime.clock.now()));
     return this.handleOf(team);
+  }
+
+  /**
+   * Lets the spells this runtime runs reach teams it does not hold (a cluster worker runs a member's
+   * spell; another worker hosts its team): `find` gives the team by id, or undefined.
+   */
+  reachElsewhere(find: (teamId: string) => TeamAccess | undefined): void {
+    this.elsewhere = find;
   }
 
   /** A team of this runtime (created or restored), by id. */
@@ -68,7 +88,7 @@ export class Teams {
     let tools = this.tools.get(key);
     if (!tools) {
       const planMode = this.memberConfig(teamId, link.member)?.planModeRequired === true;
-      tools = teamTools(() => this.teams.get(teamId), link.member, planMode);
+      tools = teamTools(() => this.reach(teamId), link.member, planMode);
       this.tools.set(key, tools);
     }
     return withTeamTools(registry, tools);
@@ -78,7 +98,7 @@ export class Teams {
   disposition(spec: TaskSpec, access: ToolAccess): { deny: string } | undefined {
     const link = spec.team;
     if (access === 'read' || !link?.member) return undefined;
-    const team = this.teams.get(link.teamId);
+    const team = this.reach(link.teamId);
     if (!team || team.mayWrite(link.member)) return undefined;
     return {
       deny: `your plan is not approved by the lead yet. Send it with ExitPlanMode { plan } and wait for the lead's answer before using write or execute tools.`,
@@ -149,7 +169,12 @@ export class Teams {
   }
 
   private memberConfig(teamId: string, member: string) {
-    return this.teams.get(teamId)?.snapshot.config.members.find((candidate) => candidate.name === member);
+    return this.reach(teamId)?.snapshot.config.members.find((candidate) => candidate.name === member);
+  }
+
+  /** The team of this runtime, else the one hosted elsewhere. */
+  private reach(teamId: string): TeamAccess | undefined {
+    return this.teams.get(teamId) ?? this.elsewhere?.(teamId);
   }
 
   private handleOf(team: Team): TeamHandle {

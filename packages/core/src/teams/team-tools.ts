@@ -23,14 +23,17 @@ export interface SendMessageInput {
   summary?: string | undefined;
 }
 
-/** What the team tools of one member need from its team: one call each, keyed for idempotence. */
+/**
+ * What the team tools of one member need from its team: one call each, keyed for idempotence. The
+ * team itself answers at once; a team hosted by another cluster worker answers asynchronously.
+ */
 export interface TeamToolTarget {
-  sendMessage(from: string, key: string, input: SendMessageInput): string;
-  createTask(by: string, key: string, input: TaskCreateInput): string;
-  updateTask(by: string, key: string, input: TaskUpdateInput): string;
-  listTasks(): string;
-  getTask(id: string): string;
-  requestPlanApproval(member: string, key: string, plan: string): string;
+  sendMessage(from: string, key: string, input: SendMessageInput): string | Promise<string>;
+  createTask(by: string, key: string, input: TaskCreateInput): string | Promise<string>;
+  updateTask(by: string, key: string, input: TaskUpdateInput): string | Promise<string>;
+  listTasks(): string | Promise<string>;
+  getTask(id: string): string | Promise<string>;
+  requestPlanApproval(member: string, key: string, plan: string): string | Promise<string>;
 }
 
 const TASK_STATUS = v.picklist(['pending', 'in_progress', 'completed', 'deleted']);

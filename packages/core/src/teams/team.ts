@@ -81,10 +81,13 @@ export class Team implements TeamToolTarget {
     return () => this.listeners.delete(listener);
   }
 
-  /** Records the team's task (its spec holds the config) and wakes the members that have a prompt. */
-  start(spec: TaskSpec): void {
+  /**
+   * Records the team's task (its spec holds the config) and wakes the members that have a prompt.
+   * `recorded`: the task is stored as queued already (a cluster client queued it), only its start is.
+   */
+  start(spec: TaskSpec, recorded = false): void {
     const store = this.runtime.store;
-    this.persist(() => store.appendStatus(queuedRecord(spec)));
+    if (!recorded) this.persist(() => store.appendStatus(queuedRecord(spec)));
     this.persist(() => store.appendStatus(statusRecord(this.id, 'task.started', this.runtime.clock.now())));
     for (const member of this.state.config.members) if (member.prompt) this.wake(member.name);
   }
