@@ -3,6 +3,7 @@
 export { CLUSTER_EVENTS } from './cluster/channels.js';
 export { ClusterClient, type ClusterClientOptions, connectCluster } from './cluster/cluster-client.js';
 export type { ClusterLimits, ClusterOptions, WorkerOptions } from './cluster/cluster-options.js';
+export type { ClusterTeamHandle } from './cluster/cluster-teams.js';
 export { ClusterWorker, startWorker } from './cluster/worker.js';
 export {
   openPostgresStore,

@@ -36,6 +36,8 @@ export class ClusterHarness {
   readonly workers = new Map<string, WorkerProcess>();
   pool!: pg.Pool;
   url!: string;
+  /** The worker process's script (the fixture `cluster-worker.ts` unless a test sets another). */
+  workerScript = WORKER;
   private constructor(readonly cluster: TestCluster) {}
 
   static async start(database: string, sessions: readonly string[]): Promise<ClusterHarness> {
@@ -71,7 +73,7 @@ export class ClusterHarness {
   ): Promise<WorkerProcess> {
     const args = [this.url, id, approval, String(deadAfterMs)];
     if (workerConcurrency !== undefined) args.push(String(workerConcurrency));
-    const child = fork(WORKER, args, {
+    const child = fork(this.workerScript, args, {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

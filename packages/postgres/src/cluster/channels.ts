@@ -20,6 +20,11 @@ export const CLUSTER_EVENTS: readonly RuntimeEventName[] = [
 export const CONTROL_CHANNEL = 'troupe_control';
 /** The DBOS queue every task workflow is enqueued on. */
 export const TASK_QUEUE = 'troupe_tasks';
+/**
+ * The DBOS queue a team's own workflow is enqueued on: it runs no model, so it counts against no
+ * concurrency limit (its members' spells are tasks of {@link TASK_QUEUE}, and count there).
+ */
+export const TEAM_QUEUE = 'troupe_teams';
 /** The DBOS workflow that runs one task. */
 export const TASK_WORKFLOW = 'troupe.runTask';
 /** The application version every troupe worker runs (DBOS dequeues only matching workflows). */
@@ -40,7 +45,41 @@ export type ControlMessage =
   /** `worker`: the worker that had claimed the task when it was sent (none while it was queued). */
   | { type: 'steer'; taskId: string; text: string; worker?: string }
   | { type: 'approve'; approvalId: string; always?: boolean }
-  | { type: 'deny'; approvalId: string; reason?: string };
+  | { type: 'deny'; approvalId: string; reason?: string }
+  | TeamCallMessage
+  | TeamReplyMessage;
+
+/** The team tools that change a team's state: run by the worker hosting the team. */
+export type TeamCallMethod = 'sendMessage' | 'createTask' | 'updateTask' | 'requestPlanApproval';
+
+/**
+ * A member's team tool call, from the worker running its spell to the worker hosting its team.
+ * `key` (`<spell id>:<tool_use id>`) makes it idempotent: sent again, it is answered again, once.
+ */
+export interface TeamCallMessage {
+  type: 'teamCall';
+  teamId: string;
+  /** The worker waiting for the reply. */
+  worker: string;
+  callId: string;
+  method: TeamCallMethod;
+  member: string;
+  key: string;
+  input: unknown;
+}
+
+/**
+ * The hosting worker's answer to a {@link TeamCallMessage}, sent with the journal write of the
+ * change it made (one transaction). No `answer` when too long for a notification: the caller reads
+ * it from the team's journal (`answers[key]`).
+ */
+export interface TeamReplyMessage {
+  type: 'teamReply';
+  worker: string;
+  callId: string;
+  answer?: string;
+  error?: string;
+}
 
 /** Postgres refuses notifications of 8,000 bytes or more. */
 const MAX_PAYLOAD = 7_900;

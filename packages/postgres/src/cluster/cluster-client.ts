@@ -1,5 +1,6 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
+  type CreateTeamOptions,
   createRuntime,
   createTaskId,
   type FollowUpOptions,
@@ -20,7 +21,7 @@ import {
   TroupeError,
   ValidationError,
 } from '@troupe/core';
-import { followUp, prepareTask, storedTaskInfo, taskPlannerOf } from '@troupe/core/internal';
+import { followUp, loadTeamHosting, prepareTask, storedTaskInfo, taskPlannerOf } from '@troupe/core/internal';
 import { isFinalStatus } from '@troupe/core/store';
 import { checkUrl, connectionError } from '../store/connect.js';
 import { openPostgresStore, type PostgresTaskStore } from '../store/postgres-store.js';
@@ -31,8 +32,10 @@ import {
   EVENTS_CHANNEL,
   type EventMessage,
   MAX_CONTROL_BYTES,
+  TEAM_QUEUE,
 } from './channels.js';
 import { type ClusterOptions, clusterLimits } from './cluster-options.js';
+import { type ClusterTeamHandle, storedTeamState } from './cluster-teams.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { submitTasks } from './submit-tasks.js';
@@ -170,6 +173,39 @@ export class ClusterClient implements TaskClient {
       () => this.submissions.delete(batch),
     );
     return batch;
+  }
+
+  /**
+   * Queues an agent team on the cluster (the options of `Runtime.createTeam`): a worker hosts it
+   * (its journal, mailbox and task list) and its members' spells are tasks any worker may run; their
+   * messages and task-list changes go through the store. Rejects on bad options (validated here, as
+   * the local runtime does) or if the team could not be queued. See the decision record
+   * `2026-11-26-agent-teams.md`, "Across workers".
+   */
+  async createTeam(options: CreateTeamOptions): Promise<ClusterTeamHandle> {
+    this.assertOpen();
+    const kit = await loadTeamHosting();
+    const config = kit.teamConfigFrom(options, (agent) => this.planner.agents.require(agent).name);
+    const spec = kit.teamSpec(this.createId(), config, Date.now());
+    const teamId = spec.taskId;
+    const ended = this.awaitResult(teamId);
+    const submitted = submitTasks(this.store.pool, this.dbos, [spec], TEAM_QUEUE);
+    this.submissions.add(submitted);
+    try {
+      await submitted;
+    } catch (error) {
+      this.handles.delete(teamId);
+      throw error;
+    } finally {
+      this.submissions.delete(submitted);
+    }
+    const state = () => storedTeamState(kit, this.store, teamId);
+    return {
+      id: teamId,
+      result: ended.then(async () => kit.teamResultOf(await state())),
+      state,
+      cancel: (reason) => this.cancel(teamId, reason),
+    };
   }
 
   /** A task's information from the store, or undefined. */

@@ -60,6 +60,8 @@ export interface WorkerOptions extends ClusterOptions {
   pollingIntervalMs?: number;
   /** Tasks this worker runs at once at most (DBOS worker concurrency). Default: no limit of its own. */
   workerConcurrency?: number;
+  /** How often a worker hosting a team asks the store which of its members' spells ended (ms). Default 250. */
+  teamPollMs?: number;
 }
 
 /** The cluster's limits with defaults applied. */

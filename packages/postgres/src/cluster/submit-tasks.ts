@@ -4,14 +4,27 @@ import { taskEventBase } from '@troupe/core/internal';
 import { queuedRecord } from '@troupe/core/store';
 import type pg from 'pg';
 import { writeBatchWith } from '../store/write-batch.js';
-import { APPLICATION_VERSION, EVENTS_CHANNEL, encodeEvent, TASK_QUEUE, TASK_WORKFLOW } from './channels.js';
+import {
+  APPLICATION_VERSION,
+  EVENTS_CHANNEL,
+  encodeEvent,
+  TASK_QUEUE,
+  TASK_WORKFLOW,
+  TEAM_QUEUE,
+} from './channels.js';
 
 /**
  * Queues planned tasks on the cluster in one transaction: their `task.queued` records, their DBOS
- * workflows on the queue (partition = session), and the `task.queued` notifications. Rejects with
- * a `PersistenceError` naming the task(s) when Postgres refuses; nothing is queued then.
+ * workflows on the queue (partition = session; a team's own task on {@link TEAM_QUEUE}, which has
+ * no partitions), and the `task.queued` notifications. Rejects with a `PersistenceError` naming the
+ * task(s) when Postgres refuses; nothing is queued then.
  */
-export async function submitTasks(pool: pg.Pool, dbos: DBOSClient, specs: TaskSpec[]): Promise<void> {
+export async function submitTasks(
+  pool: pg.Pool,
+  dbos: DBOSClient,
+  specs: TaskSpec[],
+  queue: typeof TASK_QUEUE | typeof TEAM_QUEUE = TASK_QUEUE,
+): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -25,10 +38,10 @@ export async function submitTasks(pool: pg.Pool, dbos: DBOSClient, specs: TaskSp
       await dbos.enqueueInTransaction(
         client,
         {
-          queueName: TASK_QUEUE,
+          queueName: queue,
           workflowName: TASK_WORKFLOW,
           workflowID: spec.taskId,
-          queuePartitionKey: spec.sessionKey,
+          ...(queue === TASK_QUEUE ? { queuePartitionKey: spec.sessionKey } : {}),
           appVersion: APPLICATION_VERSION,
         },
         spec.taskId,

@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
   createRuntime,
   isFinalTaskEvent,
   type Runtime,
   type RuntimeEventName,
+  type StoredTask,
   TroupeError,
   ValidationError,
 } from '@troupe/core';
@@ -20,6 +21,7 @@ import {
   encodeEvent,
   TASK_QUEUE,
   TASK_WORKFLOW,
+  TEAM_QUEUE,
 } from './channels.js';
 import { claimTask } from './claim-task.js';
 import { ClaimedTasksStore } from './claimed-tasks-store.js';
@@ -29,6 +31,7 @@ import { NotificationListener } from './notification-listener.js';
 import { quarantine } from './quarantine-task.js';
 import { untilReachable } from './until-reachable.js';
 import { WorkerLiveness } from './worker-liveness.js';
+import { WorkerTeams } from './worker-teams.js';
 
 /** Queued tasks whose steering a worker holds for when it runs them, at most. */
 const MAX_EARLY_STEERED = 10_000;
@@ -77,6 +80,10 @@ export class ClusterWorker {
   private liveness: WorkerLiveness | undefined;
   private stopped = false;
   private readonly onTasksLost: WorkerOptions['onTasksLost'];
+  /** Agent teams: those hosted here, and the spells run here of teams hosted anywhere. */
+  private readonly teams: WorkerTeams;
+  /** A DBOS client for queueing a hosted team's spells (made at the first). */
+  private dbosClient: Promise<DBOSClient> | undefined;
 
   /** @internal Use {@link startWorker}. */
   constructor(options: WorkerOptions, store: PostgresTaskStore, id: string) {
@@ -109,6 +116,19 @@ export class ClusterWorker {
       ...(options.graceMs ? { graceMs: options.graceMs } : {}),
     });
     this.runner = storedTaskRunnerOf(this.runtime);
+    this.teams = new WorkerTeams({
+      workerId: id,
+      runtime: this.runtime,
+      postgres: store,
+      store: this.claims,
+      dbos: () =>
+        (this.dbosClient ??= DBOSClient.create({
+          systemDatabaseUrl: options.postgres,
+          systemDatabasePoolSize: 2,
+        })),
+      stopped: () => this.stopped,
+      pollMs: options.teamPollMs ?? 250,
+    });
     for (const name of CLUSTER_EVENTS) this.runtime.on(name, (event) => this.forward(name, event));
   }
 
@@ -152,6 +172,24 @@ export class ClusterWorker {
     // Claimed again: its writes are this worker's again.
     this.abandoned.delete(taskId);
     if ('unreadable' in claimed) return this.endUnreadable(taskId, claimed.spec, claimed.unreadable);
+    const team = claimed.task.spec.team;
+    if (team && team.member === undefined) return this.hostTeam(claimed.task, claimed.cancelRequested);
+    if (team?.member !== undefined) {
+      // A member's spell: its team tools reach the team wherever it is hosted.
+      try {
+        await untilReachable(
+          () => this.teams.attachSpell(taskId, team.teamId),
+          () => this.stopped,
+        );
+      } catch (error) {
+        if (this.stopped) return new Promise<string>(() => {});
+        return this.endUnreadable(
+          taskId,
+          claimed.task.spec,
+          `Spell ${taskId} cannot run on worker ${this.id}: ${(error as Error)?.message ?? String(error)}`,
+        );
+      }
+    }
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
     this.claims.claim(claimed.task);
     try {
@@ -192,6 +230,35 @@ export class ClusterWorker {
   }
 
   /**
+   * Hosts a team whose task this worker claimed, until it ends or another worker takes it over
+   * (see {@link WorkerTeams.host}). The workflow ends once the team's end is in the store.
+   */
+  private async hostTeam(task: StoredTask, cancelRequested: string | undefined): Promise<string> {
+    const taskId = task.spec.taskId;
+    const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
+    const requested = this.earlyCancels.has(taskId) ? (this.earlyCancels.get(taskId) ?? '') : cancelRequested;
+    this.earlyCancels.delete(taskId);
+    this.teams.host(task, requested).then(
+      (status) => {
+        const resolve = this.waiting.get(taskId);
+        this.waiting.delete(taskId);
+        resolve?.(status);
+      },
+      (error: unknown) => {
+        const resolve = this.waiting.get(taskId);
+        this.waiting.delete(taskId);
+        if (!resolve || this.stopped) return;
+        const message = `Team ${taskId} cannot be hosted on worker ${this.id}: ${(error as Error)?.message ?? String(error)}`;
+        void this.endUnreadable(taskId, task.spec, message).then(resolve);
+      },
+    );
+    const status = await done;
+    if (status === ABANDONED) return status;
+    if (!(await this.persisted())) return new Promise<string>(() => {});
+    return status;
+  }
+
+  /**
    * Ends a claimed task this worker cannot run from what is stored (its spec unreadable, its
    * restore thrown): failed with `PERSISTENCE_CORRUPT` and `message`, which names the task and the
    * document. Quarantined, not retried: a record that cannot be read now never will be, and
@@ -220,6 +287,7 @@ export class ClusterWorker {
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(ABANDONED);
+      if (this.teams.abandon(taskId)) continue;
       if (!this.runtime.get(taskId)) continue;
       this.runtime.cancel(taskId, 'Taken over by another worker.');
       void this.runtime.result(taskId).then(() => this.runtime.forget(taskId));
@@ -230,6 +298,7 @@ export class ClusterWorker {
   /** Asks a running task to stop, once. False if this worker does not run it. */
   private cancel(taskId: string, reason: string | undefined): boolean {
     if (this.cancelling.has(taskId)) return true;
+    if (this.teams.cancel(taskId, reason)) return true;
     if (!this.runtime.cancel(taskId, reason)) return false;
     this.cancelling.add(taskId);
     return true;
@@ -239,7 +308,11 @@ export class ClusterWorker {
   private steer(taskId: string, text: string): boolean {
     const info = this.runtime.get(taskId);
     if (!info || info.result || this.abandoned.has(taskId)) return false;
-    this.runtime.steer(taskId, text);
+    if (this.teams.isSpell(taskId))
+      this.teams.steerSpell(taskId, text, (given) => {
+        if (!this.abandoned.has(taskId)) this.runtime.steer(taskId, given);
+      });
+    else this.runtime.steer(taskId, text);
     return true;
   }
 
@@ -288,8 +361,11 @@ export class ClusterWorker {
           if (this.earlySteers.size > MAX_EARLY_STEERED)
             this.earlySteers.delete(this.earlySteers.keys().next().value!);
         }
-      } else if (message.type === 'cancelSession')
+      } else if (message.type === 'cancelSession') {
+        this.teams.cancelSession(message.sessionKey, message.reason);
         this.runtime.cancelSession(message.sessionKey, message.reason);
+      } else if (message.type === 'teamCall') this.teams.call(message);
+      else if (message.type === 'teamReply') this.teams.replied(message);
       else if (message.type === 'approve')
         this.runtime.approve(message.approvalId, message.always ? { always: true } : {});
       else if (message.type === 'deny') this.runtime.deny(message.approvalId, message.reason);
@@ -300,12 +376,14 @@ export class ClusterWorker {
 
   /** Hands the dead workers' unfinished task workflows back to the queue, for any worker to run. */
   private async takeOver(dead: string[]): Promise<void> {
-    const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: dead, queueName: TASK_QUEUE });
-    if (pending.length)
-      await DBOS.resumeWorkflows(
-        pending.map((workflow) => workflow.workflowID),
-        { queueName: TASK_QUEUE },
-      );
+    for (const queueName of [TASK_QUEUE, TEAM_QUEUE]) {
+      const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: dead, queueName });
+      if (pending.length)
+        await DBOS.resumeWorkflows(
+          pending.map((workflow) => workflow.workflowID),
+          { queueName },
+        );
+    }
   }
 
   /**
@@ -317,7 +395,9 @@ export class ClusterWorker {
     this.stopped = true;
     await this.liveness?.stop();
     await this.listener?.close();
+    this.teams.stop();
     await this.runtime.shutdown({ keepTasks: true });
+    await (await this.dbosClient?.catch(() => undefined))?.destroy();
     await DBOS.shutdown();
     await this.store.close();
     current = undefined;
@@ -361,6 +441,11 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       partitionConcurrency: limits.maxPerSession,
       minPollingIntervalMs: options.pollingIntervalMs ?? 50,
       ...(options.workerConcurrency ? { workerConcurrency: options.workerConcurrency } : {}),
+      onConflict: 'always_update',
+    });
+    // A team's own workflow runs no model: no limit counts it (its members' spells count above).
+    await DBOS.registerQueue(TEAM_QUEUE, {
+      minPollingIntervalMs: options.pollingIntervalMs ?? 50,
       onConflict: 'always_update',
     });
     await worker.start(options);
