@@ -1,6 +1,6 @@
-import { defineTool, type TaskStore, type TeamResult } from '@troupe/core';
-import { transcriptOf } from '@troupe/core/store';
 import { fileURLToPath } from 'node:url';
+import { defineTool, replayTeam, type TaskStore, type TeamResult } from '@troupe/core';
+import { transcriptOf } from '@troupe/core/store';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterClient, connectCluster } from '../src/index.js';
@@ -15,7 +15,10 @@ let client: ClusterClient;
 beforeAll(async () => {
   harness = await ClusterHarness.start('teams', []);
   harness.workerScript = TEAM_WORKER;
-  await Promise.all([harness.startWorker('t1', 'auto', 2_000, 1), harness.startWorker('t2', 'auto', 2_000, 1)]);
+  await Promise.all([
+    harness.startWorker('t1', 'auto', 2_000, 1),
+    harness.startWorker('t2', 'auto', 2_000, 1),
+  ]);
   client = await connectCluster({
     postgres: harness.url,
     agents: [
@@ -73,7 +76,11 @@ async function received(store: TaskStore, result: TeamResult): Promise<Record<st
 
 /** What every finished team of the job shows: its end, its task list, each message once and in order, each write once. */
 async function expectJobDone(result: TeamResult): Promise<void> {
-  expect(result).toMatchObject({ status: 'completed', terminateReason: 'GOAL', output: 'The report is written.' });
+  expect(result).toMatchObject({
+    status: 'completed',
+    terminateReason: 'GOAL',
+    output: 'The report is written.',
+  });
   expect(result.tasks.map((task) => [task.id, task.status, task.owner])).toEqual([
     ['1', 'completed', 'alice'],
     ['2', 'completed', 'bob'],
@@ -99,10 +106,14 @@ async function expectJobDone(result: TeamResult): Promise<void> {
     [result.teamId],
   );
   expect(finals).toEqual([{ n: 1 }]);
+  // The stored run replays exactly, message interleaving included, whichever workers ran it.
+  const replay = await replayTeam(client.store, result.teamId);
+  expect(replay.differences).toEqual([]);
+  expect(replay.matches).toBe(true);
 }
 
 describe('an agent team on a cluster', () => {
-  it('runs its members’ spells on both workers: every message delivered once and in order, dependencies kept', async () => {
+  it('runs its members’ spells on both workers: every message delivered once and in order, dependencies kept, the run replays exactly', async () => {
     const handle = await team('s1', 'Write the report with your team.');
     const result = await handle.result;
     await expectJobDone(result);
@@ -120,10 +131,30 @@ describe('an agent team on a cluster', () => {
     ]);
   }, 60_000);
 
+  it('cancels a running team from a client: its host cancels every member’s spell', async () => {
+    const handle = await team('s3', 'Write the report with your team.');
+    await harness.until(async () => {
+      const { rows } = await harness.pool.query("SELECT 1 FROM probe_calls WHERE task_id LIKE $1 || '-%'", [
+        handle.id,
+      ]);
+      return rows.length > 0;
+    }, 'a spell of the team');
+    expect(await handle.cancel('not needed')).toBe(true);
+    const result = await handle.result;
+    expect(result).toMatchObject({ status: 'cancelled', terminateReason: 'ABORTED', message: 'not needed' });
+    await harness.until(async () => {
+      const { rows } = await harness.pool.query(
+        `SELECT task_id FROM troupe.tasks WHERE task_id LIKE $1 || '-%' AND result IS NULL`,
+        [handle.id],
+      );
+      return rows.length === 0;
+    }, 'every spell ended');
+  }, 60_000);
+
   it('carries on when the worker hosting the team is SIGKILLed mid-run: nothing lost or doubled, no write re-run', async () => {
     const handle = await team('s2', 'Write the report with your team. [kill point]');
     await harness.until(async () => {
-      const { rows } = await harness.pool.query('SELECT 1 FROM probe_writes WHERE task_id LIKE $1 || \'-%\'', [
+      const { rows } = await harness.pool.query("SELECT 1 FROM probe_writes WHERE task_id LIKE $1 || '-%'", [
         handle.id,
       ]);
       return rows.length > 0;

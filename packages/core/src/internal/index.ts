@@ -31,14 +31,16 @@ export {
   taskEventBase,
   taskInfoOf,
 } from '../runtime/task-info.js';
+export { taskPlannerOf } from '../runtime/task-planner-of.js';
+export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export {
   loadTeamHosting,
   type TeamRegistryAccess,
   teamRegistryOf,
 } from '../runtime/team-registry-of.js';
-export { taskPlannerOf } from '../runtime/task-planner-of.js';
-export { cancelledBeforeStart, corruptBeforeRestore } from '../runtime/task-results.js';
 export { MAX_SKILL_CHARS, skillsOf } from '../skills/skill.js';
 export { teamConfigOf, teamEventsOf } from '../teams/team-documents.js';
+export type { TeamAccess } from '../teams/team-registry.js';
+export type { TeamRuntime } from '../teams/team-runtime.js';
 export { applyTeamEvent, initialTeamState } from '../teams/team-state.js';
 export { mcpToolName, sanitiseMcpName } from '../tools/mcp-names.js';

@@ -1,6 +1,8 @@
 // What a cluster worker needs to host a team and to reach one another worker hosts
 // (`@troupe/postgres`'s cluster): loaded on first use through `loadTeamHosting` of
 // `@troupe/core/internal`, like every team module (the first bundle of a browser app does not carry it).
+
+export { idsInText } from './mailbox.js';
 export {
   describeTask,
   describeTaskList,
@@ -8,7 +10,6 @@ export {
   type TaskCreateInput,
   type TaskUpdateInput,
 } from './task-list.js';
-export { idsInText } from './mailbox.js';
 export { Team } from './team.js';
 export {
   teamConfigOf,

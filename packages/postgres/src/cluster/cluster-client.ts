@@ -202,7 +202,16 @@ export class ClusterClient implements TaskClient {
     const state = () => storedTeamState(kit, this.store, teamId);
     return {
       id: teamId,
-      result: ended.then(async () => kit.teamResultOf(await state())),
+      result: ended.then(async (task) => {
+        const folded = await state();
+        // Ended before a worker hosted it (cancelled while queued, quarantined): its task says how.
+        if (folded.ended) return kit.teamResultOf(folded);
+        const status = task.status === 'completed' ? 'failed' : task.status;
+        const message =
+          task.error?.message ?? `Team ${teamId} ended ${task.status} before a worker hosted it.`;
+        const terminateReason = status === 'cancelled' ? 'ABORTED' : 'ERROR';
+        return kit.teamResultOf({ ...folded, ended: { status, terminateReason, message } });
+      }),
       state,
       cancel: (reason) => this.cancel(teamId, reason),
     };

@@ -17,11 +17,18 @@ export interface ClusterTeamHandle {
 }
 
 /** A team's state from the store: its config (its task's spec) and its journal, folded. */
-export async function storedTeamState(kit: TeamHosting, store: TaskStore, teamId: string): Promise<TeamState> {
+export async function storedTeamState(
+  kit: TeamHosting,
+  store: TaskStore,
+  teamId: string,
+): Promise<TeamState> {
   const task = await store.getTask(teamId);
   const config = task ? kit.teamConfigOf(task.spec) : undefined;
   if (!config)
-    throw new TroupeError('TASK_NOT_FOUND', `The cluster has no team "${teamId}" (or its stored config is unreadable).`);
+    throw new TroupeError(
+      'TASK_NOT_FOUND',
+      `The cluster has no team "${teamId}" (or its stored config is unreadable).`,
+    );
   const { entries } = await store.loadJournal(teamId);
   let state = kit.initialTeamState(teamId, config);
   for (const event of kit.teamEventsOf(entries)) state = kit.applyTeamEvent(state, event);

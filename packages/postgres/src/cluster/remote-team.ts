@@ -88,7 +88,8 @@ export class RemoteTeam {
   async getTask(id: string): Promise<string> {
     await this.refresh();
     const task = this.kit.findTask(this.state, id);
-    if (!task) throw new Error(`Task #${id.replace(/^#/, '')} does not exist. Call TaskList to see the tasks.`);
+    if (!task)
+      throw new Error(`Task #${id.replace(/^#/, '')} does not exist. Call TaskList to see the tasks.`);
     return this.kit.describeTask(this.state, task);
   }
 
@@ -116,7 +117,9 @@ export class RemoteTeam {
           `The team has ended (${ended.terminateReason}${ended.message ? `: ${ended.message}` : ''}).`,
         );
       if (this.host.stopped())
-        throw new Error(`Team ${this.teamId}: worker ${this.host.workerId} is stopping; the call was not made.`);
+        throw new Error(
+          `Team ${this.teamId}: worker ${this.host.workerId} is stopping; the call was not made.`,
+        );
       const callId = `${key}#${Math.random().toString(36).slice(2, 10)}`;
       const reply = this.host.reply(callId, CALL_RETRY_MS);
       await this.host.send({ ...message, callId });

@@ -10,7 +10,7 @@ import {
   encodeEvent,
   TASK_QUEUE,
   TASK_WORKFLOW,
-  TEAM_QUEUE,
+  type TEAM_QUEUE,
 } from './channels.js';
 
 /**

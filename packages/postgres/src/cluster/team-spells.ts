@@ -3,7 +3,13 @@ import type { Runtime, RuntimeWarning, TaskHandle, TaskResult, TaskStore } from 
 import { prepareTask, type TeamRuntime, taskPlannerOf } from '@troupe/core/internal';
 import type { PostgresTaskStore } from '../store/postgres-store.js';
 import { cancelTasks } from './cancel-tasks.js';
-import { CONTROL_CHANNEL, type ControlMessage, EVENTS_CHANNEL, encodeEvent, MAX_CONTROL_BYTES } from './channels.js';
+import {
+  CONTROL_CHANNEL,
+  type ControlMessage,
+  EVENTS_CHANNEL,
+  encodeEvent,
+  MAX_CONTROL_BYTES,
+} from './channels.js';
 import { submitTasks } from './submit-tasks.js';
 import { untilReachable } from './until-reachable.js';
 
@@ -61,11 +67,14 @@ export class TeamSpells implements TeamRuntime {
     const result = this.result(taskId);
     // Queued only once the journal that names it is committed: a restored team finds it, or
     // starts it again with the same id.
-    void untilReachable(async () => {
-      await this.store.flush();
-      if (this.closed) return;
-      await submitTasks(this.host.postgres.pool, await this.host.dbos(), [spec]);
-    }, () => this.closed || this.host.stopped()).catch((error: unknown) => {
+    void untilReachable(
+      async () => {
+        await this.store.flush();
+        if (this.closed) return;
+        await submitTasks(this.host.postgres.pool, await this.host.dbos(), [spec]);
+      },
+      () => this.closed || this.host.stopped(),
+    ).catch((error: unknown) => {
       if (this.closed || this.host.stopped()) return;
       this.emit('runtime.warning', {
         code: 'PERSISTENCE_FAILED',
@@ -88,8 +97,8 @@ export class TeamSpells implements TeamRuntime {
     this.host.postgres.notify(CONTROL_CHANNEL, this.teamId, payload);
   }
 
+  /** Cancels a spell wherever it is (queued, or running on any worker): a live one, or an orphan after a restore. */
   cancel(id: string, reason = 'The team was cancelled.'): boolean {
-    if (!this.live.has(id)) return false;
     void untilReachable(async () => {
       await this.store.flush();
       const outcome = await cancelTasks(this.host.postgres.pool, { taskId: id }, reason);

@@ -1,8 +1,8 @@
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Runtime, StoredTask, TaskStore } from '@troupe/core';
 import { loadTeamHosting, type TeamAccess, taskEventBase, teamRegistryOf } from '@troupe/core/internal';
-import type { PostgresTaskStore } from '../store/postgres-store.js';
 import { FINAL_STATUS_LIST } from '../store/final-statuses-sql.js';
+import type { PostgresTaskStore } from '../store/postgres-store.js';
 import {
   CONTROL_CHANNEL,
   EVENTS_CHANNEL,
@@ -77,7 +77,8 @@ export class WorkerTeams {
    */
   async attachSpell(taskId: string, teamId: string): Promise<void> {
     const kit = await this.load();
-    if (!this.spells.has(taskId)) this.spells.set(taskId, { teamId, given: new Set(), queue: Promise.resolve() });
+    if (!this.spells.has(taskId))
+      this.spells.set(taskId, { teamId, given: new Set(), queue: Promise.resolve() });
     if (this.hosts.has(teamId)) return;
     let remote = this.remote.get(teamId);
     if (!remote) {
@@ -109,7 +110,10 @@ export class WorkerTeams {
   steerSpell(taskId: string, text: string, give: (text: string) => void): void {
     const spell = this.spells.get(taskId);
     const kit = this.kit;
-    if (!spell || !kit) return give(text);
+    if (!spell || !kit) {
+      give(text);
+      return;
+    }
     const ids = kit.idsInText(text);
     spell.queue = spell.queue.then(async () => {
       try {
@@ -151,7 +155,9 @@ export class WorkerTeams {
       const { entries } = await this.worker.store.loadJournal(teamId);
       team = new kit.Team(spells, teamId, config, kit.teamEventsOf(entries), spec.createdAt);
       this.hosts.set(teamId, { team, spells });
-      const known = Object.values(team.snapshot.members).flatMap((member) => (member.spell ? [member.spell] : []));
+      const known = Object.values(team.snapshot.members).flatMap((member) =>
+        member.spell ? [member.spell] : [],
+      );
       const { rows } = await this.worker.postgres.pool.query<{ task_id: string }>(
         `SELECT task_id FROM troupe.tasks
          WHERE spec->'team'->>'teamId' = $1 AND spec->'team'->>'member' IS NOT NULL
@@ -167,7 +173,10 @@ export class WorkerTeams {
     spells.close();
     if (this.hosts.get(teamId)?.team !== team) return 'abandoned';
     this.hosts.delete(teamId);
-    const taskResult = kit.teamTaskResult(result, Math.max(0, this.worker.runtime.clock.now() - spec.createdAt));
+    const taskResult = kit.teamTaskResult(
+      result,
+      Math.max(0, this.worker.runtime.clock.now() - spec.createdAt),
+    );
     const event = Object.assign(taskEventBase(spec, this.worker.runtime.clock.now()), { result: taskResult });
     this.worker.postgres.notify(EVENTS_CHANNEL, teamId, encodeEvent(`task.${result.status}`, event));
     return result.status;
@@ -212,7 +221,8 @@ export class WorkerTeams {
     const { team } = hosted;
     let reply: TeamReplyMessage;
     try {
-      if (!team.snapshot.members[message.member]) throw new Error(`${message.member} is not a member of team ${message.teamId}.`);
+      if (!team.snapshot.members[message.member])
+        throw new Error(`${message.member} is not a member of team ${message.teamId}.`);
       const input = message.input as never;
       const answer =
         message.method === 'sendMessage'
@@ -227,7 +237,12 @@ export class WorkerTeams {
         reply = { type: 'teamReply', worker: message.worker, callId: message.callId };
     } catch (error) {
       const text = (error as Error)?.message ?? String(error);
-      reply = { type: 'teamReply', worker: message.worker, callId: message.callId, error: text.slice(0, 4_000) };
+      reply = {
+        type: 'teamReply',
+        worker: message.worker,
+        callId: message.callId,
+        error: text.slice(0, 4_000),
+      };
     }
     // With the journal write of the change (one transaction): an answer is never ahead of it.
     this.worker.postgres.notify(CONTROL_CHANNEL, message.teamId, JSON.stringify(reply));
@@ -255,6 +270,9 @@ export class WorkerTeams {
   }
 
   private async send(message: TeamCallMessage): Promise<void> {
-    await this.worker.postgres.pool.query('SELECT pg_notify($1, $2)', [CONTROL_CHANNEL, JSON.stringify(message)]);
+    await this.worker.postgres.pool.query('SELECT pg_notify($1, $2)', [
+      CONTROL_CHANNEL,
+      JSON.stringify(message),
+    ]);
   }
 }
