@@ -4,6 +4,7 @@ import type { TeamHosting } from './remote-team.js';
 
 /** A team queued on a cluster (`ClusterClient.createTeam`): any worker hosts it. */
 export interface ClusterTeamHandle {
+  /** The team's id: its own task's id (its members' spells are `<id>-<member>-<n>`). */
   readonly id: string;
   /**
    * Resolves when the team ends, with what its journal holds (members, messages, task list,
