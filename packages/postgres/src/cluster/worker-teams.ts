@@ -13,6 +13,7 @@ import {
 } from './channels.js';
 import { RemoteTeam, type TeamHosting } from './remote-team.js';
 import { TeamSpells } from './team-spells.js';
+import { untilReachable } from './until-reachable.js';
 
 type Team = InstanceType<TeamHosting['Team']>;
 
@@ -158,11 +159,16 @@ export class WorkerTeams {
       const known = Object.values(team.snapshot.members).flatMap((member) =>
         member.spell ? [member.spell] : [],
       );
-      const { rows } = await this.worker.postgres.pool.query<{ task_id: string }>(
-        `SELECT task_id FROM troupe.tasks
-         WHERE spec->'team'->>'teamId' = $1 AND spec->'team'->>'member' IS NOT NULL
-           AND status NOT IN ${FINAL_STATUS_LIST} AND result IS NULL`,
-        [teamId],
+      // Read again while the server is away (a lost connection must not fail the team for good).
+      const { rows } = await untilReachable(
+        () =>
+          this.worker.postgres.pool.query<{ task_id: string }>(
+            `SELECT task_id FROM troupe.tasks
+             WHERE spec->'team'->>'teamId' = $1 AND spec->'team'->>'member' IS NOT NULL
+               AND status NOT IN ${FINAL_STATUS_LIST} AND result IS NULL`,
+            [teamId],
+          ),
+        () => this.worker.stopped(),
       );
       const unfinished = rows.map((row) => row.task_id);
       spells.markLive(unfinished.filter((id) => known.includes(id)));
