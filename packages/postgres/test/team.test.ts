@@ -49,7 +49,7 @@ const team = (session: string, prompt: string) =>
     prompt,
     teammates: [
       { name: 'alice', agent: 'member' },
-      { name: 'bob', agent: 'member' },
+      { name: 'bob', agent: 'member', planModeRequired: true },
     ],
     sessionKey: session,
   });
@@ -90,7 +90,14 @@ async function expectJobDone(result: TeamResult): Promise<void> {
     expect(byMember[member] ?? [], member).toEqual(
       result.messages.filter((message) => message.to === member).map((message) => message.id),
     );
-  // bob was refused #2 while #1 was open, and claimed it once it was completed.
+  // bob's write before his plan was approved was refused (on whichever worker ran it): no write ran.
+  const bob = await client.store.getTask(`${result.teamId}-bob-1`);
+  const first = transcriptOf(
+    bob!.spec,
+    await client.store.loadSnapshot(bob!.spec.taskId),
+    (await client.store.loadJournal(bob!.spec.taskId)).entries,
+  );
+  expect(JSON.stringify(first)).toContain('your plan is not approved by the lead yet');
   const { rows: writes } = await harness.pool.query(
     `SELECT split_part(substr(task_id, length($1) + 2), '-', 1) AS member, count(*)::int AS n
      FROM probe_writes WHERE task_id LIKE $1 || '-%' GROUP BY 1 ORDER BY 1`,
@@ -113,7 +120,7 @@ async function expectJobDone(result: TeamResult): Promise<void> {
 }
 
 describe('an agent team on a cluster', () => {
-  it('runs its members’ spells on both workers: every message delivered once and in order, dependencies kept, the run replays exactly', async () => {
+  it('runs its members’ spells on both workers: every message delivered once and in order, dependencies and plan approval kept, the run replays exactly', async () => {
     const handle = await team('s1', 'Write the report with your team.');
     const result = await handle.result;
     await expectJobDone(result);
@@ -122,12 +129,14 @@ describe('an agent team on a cluster', () => {
       [handle.id],
     );
     expect(rows.map((row) => row.worker)).toEqual(['t1', 't2']);
-    // The lead's message to both, alice's to bob, bob's to the lead.
-    expect((await handle.state()).messages.map((message) => `${message.from}>${message.to}`)).toEqual([
-      'lead>alice',
-      'lead>bob',
+    // The lead's message to both, bob's plan and its approval, alice's news to bob, bob's to the lead.
+    expect((await handle.state()).messages.map((message) => `${message.from}>${message.to}`).sort()).toEqual([
       'alice>bob',
       'bob>lead',
+      'bob>lead',
+      'lead>alice',
+      'lead>bob',
+      'lead>bob',
     ]);
   }, 60_000);
 
