@@ -204,7 +204,7 @@ function board(state: TeamState): HTMLElement {
         h('h4', {}, `${title} `, h('span', { class: 'muted' }, `(${tasks.length})`)),
         tasks.length
           ? h('ul', {}, ...tasks.map((task) => card(task, done)))
-          : h('p', { class: 'muted' }, 'none'),
+          : h('p', { class: 'muted team-empty' }, 'none'),
       ),
     );
   }
