@@ -7,8 +7,10 @@ import { createRelay, type Relay } from '../src/node/relay.js';
 import type { RelayReplay, RelayStoreError, RelayTaskList } from '../src/relay/store-protocol.js';
 import { replayTimeline } from '../src/replay/replay-timeline.js';
 import { createRecorder } from '../src/timeline/recorder.js';
+import { teamTracks } from '../src/timeline/team-track.js';
 import { parseTimeline } from '../src/timeline/timeline-jsonl.js';
 import { API_KEY, scenarios } from './fixtures.js';
+import { recordTeamJob } from './team-fixture.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -145,6 +147,23 @@ describe('createRelay with a task store', () => {
     // No live timeline: nothing streams.
     expect((await fetch(`${relay.url}/timeline/events`)).status).toBe(404);
     expect(() => relay.publish(timeline.records[0]!)).toThrow(/no timeline/);
+  });
+
+  it('replays a team of the store whole: its journal and every spell, in one timeline', async () => {
+    const { store, teamId, result } = await recordTeamJob();
+    const relay = await createRelay({ store: { store, name: 'the store' } });
+    cleanup.push(() => relay.close());
+    const replay = (await (
+      await fetch(`${relay.url}/store/tasks/${encodeURIComponent(teamId)}/replay`)
+    ).json()) as RelayReplay;
+    expect(replay).toMatchObject({ taskId: teamId, exact: true, warnings: [] });
+    const spells = result.members.reduce((sum, member) => sum + member.spells, 0);
+    expect(replay.compared).toEqual([`the team's result and its ${spells} spells`]);
+    const [track] = teamTracks(parseTimeline(replay.timeline, 'relay'));
+    expect(track!.messages.map((message) => message.id)).toEqual(
+      result.messages.map((message) => message.id),
+    );
+    expect(track!.spells).toHaveLength(spells);
   });
 
   it('answers an unknown task, a bad id and a journal of another version with an error in words', async () => {
