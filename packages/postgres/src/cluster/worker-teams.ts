@@ -51,7 +51,7 @@ export class WorkerTeams {
   private readonly hosts = new Map<string, Hosted>();
   private readonly remote = new Map<string, RemoteTeam>();
   private readonly replies = new Map<string, (reply: TeamReplyMessage | undefined) => void>();
-  /** The spells this worker ran, by task id: their team, and the message ids given to them here. */
+  /** The spells this worker runs, by task id: their team, and the message ids given to them here. */
   private readonly spells = new Map<string, { teamId: string; given: Set<string>; queue: Promise<void> }>();
 
   constructor(private readonly worker: WorkerTeamsHost) {}
@@ -98,7 +98,19 @@ export class WorkerTeams {
     await remote.refresh();
   }
 
-  /** Whether `taskId` is a team member's spell this worker runs or ran. */
+  /**
+   * A task this worker ran ended: if a spell, it is forgotten here (a steer for it is no longer
+   * given), and so is its team's {@link RemoteTeam} once no spell of the team runs here.
+   */
+  spellEnded(taskId: string): void {
+    const spell = this.spells.get(taskId);
+    if (!spell) return;
+    this.spells.delete(taskId);
+    for (const other of this.spells.values()) if (other.teamId === spell.teamId) return;
+    this.remote.delete(spell.teamId);
+  }
+
+  /** Whether `taskId` is a team member's spell this worker runs. */
   isSpell(taskId: string): boolean {
     return this.spells.has(taskId);
   }

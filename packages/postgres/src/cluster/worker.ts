@@ -323,6 +323,7 @@ export class ClusterWorker {
     this.store.notify(EVENTS_CHANNEL, taskId, encodeEvent(name, event));
     if (isFinalTaskEvent(name) && taskId !== undefined) {
       this.cancelling.delete(taskId);
+      this.teams.spellEnded(taskId);
       const resolve = this.waiting.get(taskId);
       this.waiting.delete(taskId);
       resolve?.(name.slice('task.'.length));
