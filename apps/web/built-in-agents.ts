@@ -30,7 +30,9 @@ export function builtInAgentsPlugin(): Plugin {
       }>(parserFile, {
         configFile: false,
         logLevel: 'silent',
-        resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] },
+        // runnerImport runs the parser in its own `inline` environment (conditions `node`, ...): the
+        // `source` condition resolves core's own `#` imports to its source files, as in the app.
+        environments: { inline: { resolve: { conditions: ['source'] } } },
       });
       const definitions: AgentDefinition[] = [];
       for (const file of readdirSync(agentsDir)

@@ -106,6 +106,18 @@ describe('the production bundle', () => {
     expect(size.gzipBytes).toBeGreaterThan(10_000);
     expect(size.gzipBytes).toBeLessThanOrEqual(150 * 1024);
   });
+
+  it('has re2js (the engine of JSON Schema patterns) in a chunk of its own, loaded on demand only', () => {
+    const size = JSON.parse(readFileSync(join(outDir, 'bundle-size.json'), 'utf8')) as {
+      chunks: { file: string; modules: string[]; lazy: boolean }[];
+    };
+    const re2js = (chunk: { modules: string[] }) => chunk.modules.some((id) => id.includes('/re2js/'));
+    expect(size.chunks.filter((chunk) => !chunk.lazy && re2js(chunk)).map((chunk) => chunk.file)).toEqual([]);
+    const engine = size.chunks.filter(re2js);
+    expect(engine).toEqual([expect.objectContaining({ lazy: true })]);
+    // Nothing else rides along: the chunk is fetched for a pattern, not for other code.
+    expect(engine[0]!.modules.every((id) => id.includes('/re2js/'))).toBe(true);
+  });
 });
 
 describe('the web app in Chromium', () => {

@@ -11,6 +11,7 @@ export {
   type ShadowedAgent,
 } from './definitions/agent-registry.js';
 export { type ParseAgentOptions, type ParsedAgent, parseAgentFile } from './definitions/parse-agent-file.js';
+export { loadPatternEngine, withPatternEngine } from './definitions/pattern-engine.js';
 export { type ResolveModelOptions, resolveModel } from './definitions/resolve-model.js';
 export type {
   AgentDefinition,

@@ -35,6 +35,7 @@ describe('@troupe/core entry points', () => {
       'formatTokens',
       'isFinalTaskEvent',
       'isValidAgentName',
+      'loadPatternEngine',
       'mcpServerOf',
       'normaliseAgentName',
       'parseAgentFile',
@@ -47,6 +48,7 @@ describe('@troupe/core entry points', () => {
       'textOf',
       'toolResultText',
       'usageReport',
+      'withPatternEngine',
     ]);
   });
 

@@ -8,6 +8,7 @@ import {
   type ToolSource,
   type ToolSourceAnswer,
   ValidationError,
+  withPatternEngine,
 } from '@troupe/core';
 import { sanitiseMcpName, systemClock } from '@troupe/core/internal';
 import * as v from 'valibot';
@@ -230,11 +231,14 @@ export class McpHub {
     for (const info of infos) {
       let tool: McpTool;
       try {
-        tool = createMcpTool(
-          connection,
-          info,
-          accessOf(info.name, info.annotations, config),
-          this.options.maxResultChars,
+        // In a browser, a schema with a pattern loads the pattern engine first (on demand).
+        tool = await withPatternEngine(() =>
+          createMcpTool(
+            connection,
+            info,
+            accessOf(info.name, info.annotations, config),
+            this.options.maxResultChars,
+          ),
         );
         if (info.annotations?.readOnlyHint === true) this.readOnlyHinted.add(tool.name);
       } catch (error) {

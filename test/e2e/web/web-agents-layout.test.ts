@@ -1,14 +1,23 @@
 // The agents editor (issue #24, item 4) and the app anywhere (item 5): every problem of a file at
 // once, warnings apart from errors, unknown tools and models, a built-in shadowed, deletes
-// confirmed, whole descriptions, each location once; every page at 390, 768 and 1280 px without
-// sideways scrolling, axe-core on every page, keyboard use, a favicon.
+// confirmed, whole descriptions, each location once, an output schema's pattern checked and run
+// with re2js fetched only then; every page at 390, 768 and 1280 px without sideways scrolling,
+// axe-core on every page, keyboard use, a favicon.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startFakeAnthropic,
+  systemOf,
+  textStep,
+  toolResultsOf,
+  toolStep,
+} from '../../fake-anthropic/index.js';
 import { expectAccessible } from '../accessibility.js';
-import { row, screenshot, sidewaysOverflow, statusOf, WebApp } from './web-page.js';
+import { row, screenshot, send, sidewaysOverflow, statusOf, useClaude, WebApp } from './web-page.js';
 
 const app = new WebApp();
+const KEY = 'sk-ant-web-agents-0001';
 beforeAll(() => app.open(), 120_000);
 afterAll(() => app.close());
 
@@ -71,6 +80,71 @@ describe('the agents editor', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it("checks an output schema's pattern with re2js, fetched only then, and runs an agent that has one", async () => {
+    const agent = (pattern: string) =>
+      `---\nname: coder\ndescription: Makes codes.\ntools: read\noutputSchema:\n  type: object\n  required: [code]\n  properties:\n    code: { type: string, pattern: '${pattern}' }\n---\nYou make codes.\n`;
+    let codes = 0;
+    const fake = await startFakeAnthropic({
+      apiKey: KEY,
+      cors: app.url,
+      handler: (request) => {
+        if (systemOf(request).includes('You make codes.'))
+          // A code the pattern refuses, then (told what was wrong) one it accepts.
+          return textStep(++codes === 1 ? '{"code": "ab-1"}' : '{"code": "AB-12"}');
+        return toolResultsOf(request).length === 0
+          ? toolStep('task', { description: 'Make a code', prompt: 'Make a code.', subagent_type: 'coder' })
+          : textStep('The code is AB-12.');
+      },
+    });
+    const { context, page, errors } = await app.newPage();
+    try {
+      const size = (await (await page.request.get(`${app.url}/bundle-size.json`)).json()) as {
+        chunks: { file: string; modules: string[] }[];
+      };
+      const engine = size.chunks.find((chunk) => chunk.modules.some((id) => id.includes('/re2js/')))!.file;
+      // Whether this document loaded the engine's chunk (from the network or the cache).
+      const loadedEngine = async () =>
+        (
+          (await page.evaluate(
+            "performance.getEntriesByType('resource').map((entry) => entry.name)",
+          )) as string[]
+        ).some((name) => name.endsWith(engine));
+      const status = page.locator('.muted[role="status"]');
+      await app.goto(page, '/#/agents');
+      await expect.poll(() => status.textContent()).toMatch(/^Valid: my-agent/);
+      expect(await loadedEngine()).toBe(false);
+
+      const editor = page.locator('textarea[name="agent"]');
+      await editor.fill(agent('^(?=A)[A-Z]+$'));
+      await expect
+        .poll(() => problems(page, 'error'))
+        .toEqual([expect.stringMatching(/outputSchema.*look-around or back-references/)]);
+      await screenshot(page, 'agents-pattern');
+      expect(await loadedEngine()).toBe(true);
+      await editor.fill(agent('^[A-Z]{2}-\\d+$'));
+      await expect.poll(() => status.textContent()).toMatch(/^Valid: coder/);
+      await page.getByRole('button', { name: 'Save agent' }).click();
+      await expect.poll(() => status.textContent()).toMatch(/^Saved coder/);
+
+      // After the reload, the app parses the saved agent (loading the engine again) and runs it: its
+      // first answer fails the pattern, the second passes.
+      await useClaude(app, page, KEY, fake.url);
+      await send(page, 'Make a code.');
+      await expect.poll(() => statusOf(page, 'Make a code'), { timeout: 30_000 }).toBe('completed');
+      expect(codes).toBe(2);
+      const retry = fake.requests.filter((request) => systemOf(request).includes('You make codes.'))[1]!;
+      expect(JSON.stringify(retry.body)).toMatch(
+        /code: expected a string matching .*got a string \(\\"ab-1\\"\)/,
+      );
+      expect(await loadedEngine()).toBe(true);
+      expect(await page.locator('#notices').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await fake.close();
+    }
+  }, 90_000);
 
   it('shows whole descriptions and asks before deleting an agent', async () => {
     const { context, page, errors } = await app.newPage();

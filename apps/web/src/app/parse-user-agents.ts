@@ -1,17 +1,19 @@
-import { type AgentDefinition, parseAgentFile } from '@troupe/core';
+import { type AgentDefinition, parseAgentFile, withPatternEngine } from '@troupe/core';
 
 /**
  * Parses the user's agent files (name → Markdown), skipping any that no longer parse and telling
- * `onProblem` which and why. Loaded on demand: the YAML parser is not part of the page's start.
+ * `onProblem` which and why. Loaded on demand: the YAML parser is not part of the page's start, and
+ * the pattern engine loads only for a file whose schemas have a `pattern`.
  */
-export function parseUserAgents(
+export async function parseUserAgents(
   files: Map<string, string>,
   onProblem: (text: string) => void,
-): AgentDefinition[] {
+): Promise<AgentDefinition[]> {
   const definitions: AgentDefinition[] = [];
   for (const [name, text] of files) {
     try {
-      definitions.push({ ...parseAgentFile(text, { path: `${name}.md` }).definition, source: 'user' });
+      const { definition } = await withPatternEngine(() => parseAgentFile(text, { path: `${name}.md` }));
+      definitions.push({ ...definition, source: 'user' });
     } catch (error) {
       onProblem(`Your agent "${name}" is not loaded: ${(error as Error).message}`);
     }

@@ -1,5 +1,6 @@
+import { withPatternEngine } from '@troupe/core';
 import { agentLabel } from '../app/agent-colors.js';
-import { checkAgentFile } from '../app/agent-problems.js';
+import { type AgentCheck, checkAgentFile } from '../app/agent-problems.js';
 import { builtInAgents, deleteUserAgent, loadUserAgentFiles, saveUserAgent } from '../app/agents.js';
 import type { AppContext } from '../app/app-context.js';
 import { h } from '../app/dom.js';
@@ -33,8 +34,7 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
   const report = h('ul', { class: 'problems', 'aria-label': 'problems', 'aria-live': 'polite' });
   const status = h('p', { class: 'muted', role: 'status' });
   const mine = h('ul', { class: 'agents-mine', 'aria-label': 'your agents' });
-  const validate = () => {
-    const found = checkAgentFile(editor.value, context);
+  const show = (found: AgentCheck) => {
     report.replaceChildren(
       ...found.problems.map((problem) =>
         h(
@@ -49,6 +49,14 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
     status.textContent = found.definition
       ? `Valid: ${found.definition.name}${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`
       : `Not valid yet: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.`;
+  };
+  // Checks what the editor holds and shows it, unless a later edit's check started meanwhile. A
+  // schema with a `pattern` loads the pattern engine (a chunk of its own) on the first such check.
+  let checks = 0;
+  const validate = async (text = editor.value): Promise<AgentCheck> => {
+    const run = ++checks;
+    const found = await withPatternEngine(() => checkAgentFile(text, context));
+    if (run === checks) show(found);
     return found;
   };
   const refresh = async () => {
@@ -65,7 +73,7 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
               class: 'link',
               onclick: () => {
                 editor.value = text;
-                validate();
+                void validate();
               },
             },
             // The colour the runtime has for it (registered when the page loaded; a new one after a reload).
@@ -92,20 +100,21 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
     );
     if (files.size === 0) mine.replaceChildren(h('li', { class: 'muted' }, 'None yet: write one below.'));
   };
-  editor.addEventListener('input', validate);
+  editor.addEventListener('input', () => void validate());
   const save = h(
     'button',
     {
       type: 'button',
       onclick: async () => {
-        const found = validate();
+        const text = editor.value;
+        const found = await validate(text);
         if (!found.definition) {
           status.textContent = 'Not saved: fix the errors listed below first.';
           return;
         }
         const name = found.definition.name;
         try {
-          await saveUserAgent(name, editor.value);
+          await saveUserAgent(name, text);
           status.textContent = context.builtIns.includes(name)
             ? `Saved ${name}: it replaces the built-in agent of that name after a reload.`
             : `Saved ${name}; it is offered to the main agent after a reload.`;
@@ -139,7 +148,7 @@ export function mountAgentsPage(element: HTMLElement, app: AppContext): () => vo
     report,
     save,
   );
-  validate();
+  void validate();
   void refresh();
   return () => {};
 }

@@ -4,6 +4,7 @@ import { pointerSegments, readablePath, resolvePointer } from './json-pointer.js
 import { invalidPatterns, JSON_SCHEMA_META_SCHEMA } from './json-schema-meta.js';
 import { hasPatternProperties, linearSchema, originalErrors, propertyNames } from './linear-patterns.js';
 import { MAX_VALUE_DEPTH, nestedDeeperThan, schemaShapeProblems } from './schema-shape.js';
+import { PATTERN_ENGINE_NOT_LOADED } from './untrusted-pattern.js';
 import { errorWhere, locationPrefix, type SourceLocation } from './warnings.js';
 
 /** The outcome of validating a value against a JSON Schema. */
@@ -25,15 +26,17 @@ let metaValidator: Validator | undefined;
  * schema itself is invalid: not an object, nested too deep, too large once YAML aliases are
  * expanded, referring to itself without descending into the value (`{"$ref": "#"}`), a keyword
  * with a wrong value, a regular expression that does not compile or needs backtracking, or a
- * `$ref` that does not resolve inside the schema.
+ * `$ref` that does not resolve inside the schema. In a browser, a schema with a pattern needs the
+ * pattern engine loaded first (`withPatternEngine` / `loadPatternEngine`); before that it throws a
+ * {@link DefinitionError} saying so.
  */
 export function compileJsonSchema(
   schema: unknown,
   where: SourceLocation & { agent?: string | undefined } = {},
 ): JsonSchemaValidator {
+  const field = where.field ?? 'schema';
+  const agent = where.agent === undefined ? '' : `agent '${where.agent}': `;
   const fail = (problems: string[]): never => {
-    const field = where.field ?? 'schema';
-    const agent = where.agent === undefined ? '' : `agent '${where.agent}': `;
     throw new DefinitionError(
       `${locationPrefix(where)}${agent}${field} is not a valid JSON Schema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`,
       errorWhere(where),
@@ -49,6 +52,11 @@ export function compileJsonSchema(
   const meta = metaValidator.validate(schema);
   if (!meta.valid) fail(formatErrors(meta.errors, JSON_SCHEMA_META_SCHEMA, schema).map((e) => `at ${e}`));
   const patterns = invalidPatterns(schema);
+  if (patterns.some((problem) => problem.endsWith(PATTERN_ENGINE_NOT_LOADED)))
+    throw new DefinitionError(
+      `${locationPrefix(where)}${agent}${field} has a regular expression (pattern or patternProperties) that cannot be checked yet: ${PATTERN_ENGINE_NOT_LOADED}.`,
+      errorWhere(where),
+    );
   if (patterns.length > 0) fail(patterns);
   const refs = unresolvedRefs(schema as Schema);
   if (refs.length > 0) fail(refs);

@@ -1,10 +1,14 @@
-import { RE2JS } from 're2js';
+import { patternEngine } from './pattern-engine.js';
 
 /** A regular expression compiled for a linear-time engine: safe to run on any text. */
 export interface UntrustedPattern {
   /** Whether the pattern matches somewhere in `text` (as `RegExp.prototype.test` does). */
   test(text: string): boolean;
 }
+
+/** Why a pattern cannot be compiled yet: the engine is loaded on demand (see `withPatternEngine`). */
+export const PATTERN_ENGINE_NOT_LOADED =
+  'the linear-time engine that runs patterns (re2js) is not loaded yet: compile the schema inside withPatternEngine(...), or after await loadPatternEngine() (@troupe/core)';
 
 const compiled = new Map<string, UntrustedPattern | string>();
 const CACHE_LIMIT = 1_000;
@@ -14,11 +18,14 @@ const CACHE_LIMIT = 1_000;
  * time is linear in the text, so a pattern such as `^(a+)+$` cannot stall the event loop on text
  * a model wrote. ECMAScript's `\uXXXX` and `\u{X}` escapes are accepted. Returns a sentence saying
  * why when the pattern needs a backtracking engine (look-around, back-references) or does not
- * compile. Results are cached by pattern.
+ * compile, or {@link PATTERN_ENGINE_NOT_LOADED} before `loadPatternEngine` has loaded re2js (in a
+ * browser; not cached). Results are cached by pattern.
  */
 export function compileUntrustedPattern(pattern: string): UntrustedPattern | string {
   const cached = compiled.get(pattern);
   if (cached !== undefined) return cached;
+  const RE2JS = patternEngine();
+  if (!RE2JS) return PATTERN_ENGINE_NOT_LOADED;
   let result: UntrustedPattern | string;
   try {
     const engine = RE2JS.compile(toRe2Syntax(pattern));

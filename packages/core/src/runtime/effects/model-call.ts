@@ -1,4 +1,5 @@
 import { EFFORT_THINKING_BUDGET } from '../../definitions/effort.js';
+import { patternEngineLoaded, withPatternEngine } from '../../definitions/pattern-engine.js';
 import { type SerializedError, serializeError } from '../../errors.js';
 import { loadHookRunner } from '../../hooks/load-hook-runner.js';
 import type { SubagentEvent } from '../../machines/subagent-events.js';
@@ -88,7 +89,13 @@ export async function callModel(
   const plan = uses.map((use) => planToolCall(io, use, seen, checked.refusedInputs));
   const event: SubagentEvent = { type: 'model.responded', at: host.clock.now(), turn, response, plan };
   if (!grace && uses.length === 0 && spec.outputSchema) {
-    const check = host.checkOutput(spec, textOf(response.content));
+    const text = textOf(response.content);
+    // In a browser, a schema with a pattern may need its engine loaded here (a restored task's schema
+    // may not have been compiled since the page loaded); where it is loaded, nothing waits.
+    const check = patternEngineLoaded()
+      ? host.checkOutput(spec, text)
+      : await withPatternEngine(() => host.checkOutput(spec, text));
+    if (signal.aborted) return undefined;
     if (check) event.outputCheck = check;
   }
   const stopHook = spec.depth < 1 ? host.hooks?.stop : host.hooks?.subagentStop;
