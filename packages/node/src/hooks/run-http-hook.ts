@@ -40,14 +40,8 @@ export function interpolateHeader(value: string, allowed: readonly string[], env
  * at most `maxOutputChars` of the response body. Never rejects.
  */
 export async function runHttpHook(request: HttpHookRequest): Promise<HttpHookRun> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
-  const onAbort = () => controller.abort();
-  request.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   try {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     for (const [name, value] of Object.entries(request.headers ?? {}))
@@ -57,19 +51,17 @@ export async function runHttpHook(request: HttpHookRequest): Promise<HttpHookRun
       headers,
       body: request.input,
       redirect: 'manual',
-      signal: controller.signal,
+      signal,
     });
     const body = await readCapped(response, request.maxOutputChars);
     return { status: response.status, body, timedOut: false };
   } catch (error) {
+    const timedOut = timeout.aborted;
     return {
       body: '',
       timedOut,
       failed: timedOut ? 'timed out' : error instanceof Error ? error.message : String(error),
     };
-  } finally {
-    clearTimeout(timer);
-    request.signal?.removeEventListener('abort', onAbort);
   }
 }
 

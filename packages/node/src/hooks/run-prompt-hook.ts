@@ -29,14 +29,8 @@ const SYSTEM = `You evaluate a hook condition for a coding agent. You are given 
  * Never rejects: a model error, a timeout or an answer that is not such an object is `failed`.
  */
 export async function runPromptHook(request: PromptHookRequest): Promise<PromptHookRun> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
-  const onAbort = () => controller.abort();
-  request.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   const content = request.prompt.includes('$ARGUMENTS')
     ? request.prompt.split('$ARGUMENTS').join(request.input)
     : `${request.prompt}\n\n${request.input}`;
@@ -49,7 +43,7 @@ export async function runPromptHook(request: PromptHookRequest): Promise<PromptH
         tools: [],
         maxTokens: 1024,
       },
-      controller.signal,
+      signal,
     );
     const text = response.content
       .map((block) => (block.type === 'text' ? block.text : ''))
@@ -73,11 +67,8 @@ export async function runPromptHook(request: PromptHookRequest): Promise<PromptH
       };
     return { failed: 'its model answered without "ok": true or false' };
   } catch (error) {
-    return timedOut
+    return timeout.aborted
       ? { failed: 'timed out', timedOut: true }
       : { failed: `its model call failed: ${error instanceof Error ? error.message : String(error)}` };
-  } finally {
-    clearTimeout(timer);
-    request.signal?.removeEventListener('abort', onAbort);
   }
 }
