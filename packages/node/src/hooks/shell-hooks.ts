@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HookCallBase, Message, ModelAdapter, RuntimeHooks } from '@troupe/core';
+import type { HookCallBase, Message, ModelAdapter, PreToolUseCall, RuntimeHooks } from '@troupe/core';
 import { bashEnvironment } from '../tools/bash-environment.js';
 import { type HookConfig, type HookEventName, matcherSelects } from './hook-config.js';
 import type { HookVerdict } from './hook-output.js';
@@ -90,16 +90,24 @@ export function createShellHooks(options: ShellHooksOptions): RuntimeHooks {
       if (verdict.problem) warn(`${verdict.problem} (from ${verdict.hook.source})`);
     return verdicts;
   };
+  /** A tool event's hooks: matched on the tool's name, given its name, input and call id before `fields`. */
+  const runForTool = (
+    event: 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure',
+    call: PreToolUseCall,
+    fields: Record<string, unknown>,
+    signal: AbortSignal,
+  ) =>
+    run(
+      event,
+      call,
+      call.toolName,
+      { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId, ...fields },
+      signal,
+    );
   return {
     preToolUseApplies: (agentType, toolName) => selected('PreToolUse', agentType, toolName).length > 0,
     async preToolUse(call, signal) {
-      const verdicts = await run(
-        'PreToolUse',
-        call,
-        call.toolName,
-        { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId },
-        signal,
-      );
+      const verdicts = await runForTool('PreToolUse', call, {}, signal);
       if (!verdicts) return undefined;
       const outcome = common(verdicts);
       if (outcome.stop) return outcome;
@@ -126,34 +134,12 @@ export function createShellHooks(options: ShellHooksOptions): RuntimeHooks {
       return outcome;
     },
     async postToolUse(call, signal) {
-      const verdicts = await run(
-        'PostToolUse',
-        call,
-        call.toolName,
-        {
-          tool_name: call.toolName,
-          tool_input: call.toolInput,
-          tool_use_id: call.toolUseId,
-          tool_response: call.toolResponse,
-        },
-        signal,
-      );
+      const verdicts = await runForTool('PostToolUse', call, { tool_response: call.toolResponse }, signal);
       return verdicts ? withFeedback(verdicts) : undefined;
     },
     async postToolUseFailure(call, signal) {
-      const verdicts = await run(
-        'PostToolUseFailure',
-        call,
-        call.toolName,
-        {
-          tool_name: call.toolName,
-          tool_input: call.toolInput,
-          tool_use_id: call.toolUseId,
-          error: call.error,
-          is_interrupt: call.isInterrupt,
-        },
-        signal,
-      );
+      const fields = { error: call.error, is_interrupt: call.isInterrupt };
+      const verdicts = await runForTool('PostToolUseFailure', call, fields, signal);
       return verdicts ? withFeedback(verdicts) : undefined;
     },
     async subagentStart(call, signal) {
