@@ -1,30 +1,22 @@
-import { addToTotals, emptyTotals, type UsageReport } from '@troupe/core';
+import { emptyTotals } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
 import { createColors } from '../src/render/colors.js';
 import { formatDollars, usageLedgerLines } from '../src/render/usage-ledger.js';
+import { ledgerOf } from './helpers/usage-ledger.js';
 
 const plain = createColors(false);
 
 describe('/cost by agent and model', () => {
-  it('lists tokens and estimated cost per agent and per model, most expensive first, and names unpriced models', () => {
-    const report: UsageReport = {
-      total: emptyTotals(),
-      main: emptyTotals(),
-      byAgent: {},
-      byModel: {},
-      bySession: {},
-      unfinished: 0,
-    };
-    const add = (agent: string, model: string, input: number, output: number, cacheRead = 0) => {
-      const usage = { input, output, cacheRead, cacheWrite: 0 };
-      report.byAgent[agent] ??= emptyTotals();
-      report.byModel[model] ??= emptyTotals();
-      for (const totals of [report.total, report.byAgent[agent], report.byModel[model]])
-        addToTotals(totals, usage, model);
-    };
-    add('explore', 'claude-haiku-4-5', 1_000_000, 0, 900_000); // 100k × $1 + 900k × $0.1 = $0.19
-    add('reviewer', 'claude-sonnet-4-5', 1_000_000, 100_000); // $3 + $1.5 = $4.50
-    add('local', 'llama-3', 5_000, 100);
+  it('lists tokens and estimated cost per agent and per model, most expensive first, and names unpriced models', async () => {
+    const report = await ledgerOf([
+      {
+        agent: 'explore',
+        model: 'claude-haiku-4-5',
+        usage: { input: 1_000_000, output: 0, cacheRead: 900_000 },
+      }, // 100k × $1 + 900k × $0.1 = $0.19
+      { agent: 'reviewer', model: 'claude-sonnet-4-5', usage: { input: 1_000_000, output: 100_000 } }, // $3 + $1.5 = $4.50
+      { agent: 'local', model: 'llama-3', usage: { input: 5_000, output: 100 } },
+    ]);
     const text = usageLedgerLines(report, plain).join('\n');
     expect(text).toMatch(/AGENT\s+RUNS\s+INPUT\s+CACHE READ\s+CACHE WRITE\s+OUTPUT\s+COST/);
     expect(text).toMatch(
