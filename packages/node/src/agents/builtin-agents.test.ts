@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SEED_AGENT_ALIASES } from '../../../core/src/definitions/agent-aliases.js';
 import type { AgentRegistry } from '../../../core/src/definitions/agent-registry.js';
 import { checkFinalAnswer } from '../../../core/src/definitions/check-final-answer.js';
 import { taskToolDescription } from '../../../core/src/definitions/task-tool-description.js';
@@ -116,16 +117,11 @@ describe('built-in agents', () => {
   });
 
   it('answer to the seed names', () => {
-    const seeds = {
-      Explore: 'explore',
-      Plan: 'plan',
-      code: 'general-purpose',
-      'file-search': 'explore',
-      'code-analysis': 'codebase-investigator',
-      'codebase-explorer': 'explore',
-      codebase_investigator: 'codebase-investigator',
-    };
-    for (const [seed, name] of Object.entries(seeds)) expect(registry.get(seed)?.name).toBe(name);
+    expect(Object.keys(SEED_AGENT_ALIASES)).toHaveLength(7);
+    for (const [seed, name] of Object.entries(SEED_AGENT_ALIASES))
+      expect(registry.get(seed)?.name).toBe(name);
+    expect(registry.get('Explore')?.name).toBe('explore');
+    expect(registry.get('code')?.name).toBe('general-purpose');
   });
 
   it('fit the task tool listing compactly', () => {
