@@ -5,85 +5,55 @@ import type {
   TaskSpec,
   TaskStatusRecord,
 } from '@troupe/core';
+import { finalRecord, queuedRecord, storeRecords } from '@troupe/core/store';
 
-/** A complete task spec for tests; `prompt` can be padded to make long lines. */
-export function specOf(taskId: string, prompt = 'Find the auth code', createdAt = 1_000): TaskSpec {
+// The file store's tests use core's store records (`storeRecords`), with a prompt of their own
+// (padded to make long lines) and a test model.
+
+/** What the file store's tests change in core's spec: the prompt (and its message) and the model. */
+function specFields(prompt: string): Partial<TaskSpec> {
   return {
-    taskId,
-    agent: 'explore',
     description: 'Find auth',
     prompt,
-    sessionKey: 's1',
-    depth: 1,
-    background: false,
-    announce: false,
     model: 'claude-test',
     system: 'You explore code.',
-    tools: ['read', 'grep'],
-    limits: { maxTurns: 10, tokenBudget: 100_000, timeoutMs: 300_000 },
     messages: [{ role: 'user', content: prompt }],
-    createdAt,
   };
 }
 
+/**
+ * A complete task spec for tests; `prompt` can be padded to make long lines. It has no `graceMs`,
+ * as the specs of the version-1 store fixtures (written before it existed).
+ */
+export function specOf(taskId: string, prompt = 'Find the auth code', createdAt = 1_000): TaskSpec {
+  const { graceMs: _, ...spec } = storeRecords.specOf(taskId, createdAt, specFields(prompt));
+  return spec;
+}
+
+/** A result of `status`, answering where the auth code lives. */
 export function resultOf(taskId: string, status: TaskResult['status'] = 'completed'): TaskResult {
   return {
-    taskId,
-    agent: 'explore',
-    status,
-    terminateReason: status === 'completed' ? 'GOAL' : status === 'cancelled' ? 'ABORTED' : 'ERROR',
+    ...storeRecords.resultOf(taskId, status),
     output: 'auth lives in src/auth.ts',
-    turns: 2,
-    toolCalls: 1,
     durationMs: 1_234,
     model: 'claude-test',
-    usage: { input: 100, output: 20, total: 120 },
   };
 }
 
-export const queued = (taskId: string, at = 1_000, prompt?: string): TaskStatusRecord => ({
-  v: 2,
-  taskId,
-  event: 'task.queued',
-  status: 'queued',
-  at,
-  spec: specOf(taskId, prompt, at),
-});
+export const queued = (taskId: string, at = 1_000, prompt?: string): TaskStatusRecord =>
+  queuedRecord(specOf(taskId, prompt, at));
 
-export const started = (taskId: string, at = 1_100): TaskStatusRecord => ({
-  v: 2,
-  taskId,
-  event: 'task.started',
-  status: 'running',
-  at,
-});
+export const started = (taskId: string, at = 1_100): TaskStatusRecord =>
+  storeRecords.startedRecord(taskId, at);
 
 export const finished = (
   taskId: string,
   at = 2_000,
   status: TaskResult['status'] = 'completed',
-): TaskStatusRecord => ({
-  v: 2,
-  taskId,
-  event: `task.${status}`,
-  status,
-  at,
-  result: resultOf(taskId, status),
-});
+): TaskStatusRecord => finalRecord(resultOf(taskId, status), at);
 
-export const journalEntry = (seq: number, at = 1_100 + seq): JournalEntry => ({
-  v: 2,
-  seq,
-  event:
-    seq === 0
-      ? { type: 'task.started', at, deadline: at + 300_000 }
-      : { type: 'tool.started', at, toolUseId: `toolu_${seq}` },
-});
+export const journalEntry = (seq: number, at = 1_100 + seq): JournalEntry =>
+  storeRecords.journalEntryOf(seq, at);
 
-export const snapshotOf = (taskId: string, journalLength: number, marker = 'turn'): TaskSnapshotDocument => ({
-  v: 2,
-  taskId,
-  journalLength,
-  savedAt: 1_500,
-  snapshot: { status: 'active', value: { running: 'thinking' }, context: { marker, journalLength } },
-});
+export const snapshotOf = (taskId: string, journalLength: number, marker = 'turn'): TaskSnapshotDocument =>
+  storeRecords.snapshotDocumentOf(taskId, journalLength, marker);
