@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { homedir } from 'node:os';
 import { createAnthropicModel } from '@troupe/anthropic';
-import { createRuntime } from '@troupe/core';
+import { createRuntime, TASK_EVENT_NAMES } from '@troupe/core';
 import { createFileStore, createNodeTools, loadAgentDirectories } from '@troupe/node';
 
 const workspace = process.env.WORKSPACE ?? process.cwd();
@@ -33,19 +33,7 @@ function broadcast(event, data) {
   for (const client of clients) client.write(frame);
 }
 
-const EVENTS = [
-  'task.queued',
-  'task.started',
-  'task.progress',
-  'tool.started',
-  'tool.finished',
-  'approval.requested',
-  'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-];
-for (const name of EVENTS) runtime.on(name, (event) => broadcast(name, event));
+for (const name of TASK_EVENT_NAMES) runtime.on(name, (event) => broadcast(name, event));
 session.on('message', (message) => broadcast('message', { kind: message.kind, text: message.text }));
 
 /** Reads a small JSON request body. */

@@ -93,7 +93,12 @@ export {
   type PermissionPolicyOptions,
 } from './permissions/permission-policy.js';
 export { type PermissionRule, parsePermissionRule } from './permissions/permission-rule.js';
-export { FINAL_TASK_EVENTS, type FinalTaskEvent, isFinalTaskEvent } from './persistence/statuses.js';
+export {
+  FINAL_TASK_EVENTS,
+  type FinalTaskEvent,
+  isFinalTaskEvent,
+  TASK_EVENT_NAMES,
+} from './persistence/statuses.js';
 export type {
   ForkLink,
   JournalEntry,

@@ -17,6 +17,7 @@ describe('@troupe/core entry points', () => {
       'PersistenceError',
       'Runtime',
       'Session',
+      'TASK_EVENT_NAMES',
       'TASK_TOOL_NAMES',
       'ToolError',
       'TroupeError',

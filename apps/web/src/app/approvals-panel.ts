@@ -1,16 +1,10 @@
-import type { ApprovalRequest, Runtime } from '@troupe/core';
+import { type ApprovalRequest, FINAL_TASK_EVENTS, type Runtime } from '@troupe/core';
 import { h } from './dom.js';
 
 type ApprovalRuntime = Pick<Runtime, 'on' | 'approve' | 'deny' | 'pendingApprovals'>;
 
 /** Runtime events after which the list of waiting approvals may have changed. */
-const CHANGES = [
-  'approval.requested',
-  'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-] as const;
+const CHANGES = ['approval.requested', 'approval.resolved', ...FINAL_TASK_EVENTS] as const;
 
 /**
  * The approvals panel: the runtime's waiting approvals (`pendingApprovals()`), drawn again after

@@ -1,4 +1,4 @@
-import { formatTokens, type Runtime, type UsageTotals } from '@troupe/core';
+import { FINAL_TASK_EVENTS, formatTokens, type Runtime, type UsageTotals } from '@troupe/core';
 import { h } from './dom.js';
 
 const dollars = (cost: number) => `$${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
@@ -9,8 +9,6 @@ const CELL = 'padding:0.15em 0.4em;text-align:right;white-space:nowrap;font-vari
 const NAME = 'padding:0.15em 0.4em;text-align:left;white-space:nowrap;font-weight:normal';
 const HEAD =
   'padding:0.15em 0.4em;text-align:right;white-space:nowrap;border-bottom:1px solid #ccc;font-weight:600';
-
-const FINAL_EVENTS = ['task.completed', 'task.failed', 'task.cancelled'] as const;
 
 function rows(groups: Record<string, UsageTotals>): HTMLTableRowElement[] {
   return Object.entries(groups)
@@ -80,7 +78,7 @@ export function usageSection(runtime: Runtime): HTMLElement {
       ),
     );
   };
-  const stops = FINAL_EVENTS.map((name) =>
+  const stops = FINAL_TASK_EVENTS.map((name) =>
     runtime.on(name, () => {
       if (shown && !section.isConnected) {
         for (const stop of stops) stop();

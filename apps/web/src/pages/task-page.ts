@@ -1,4 +1,10 @@
-import { type Message, type RuntimeEventName, type TaskSpec, toolResultText } from '@troupe/core';
+import {
+  FINAL_TASK_EVENTS,
+  type Message,
+  type RuntimeEventName,
+  type TaskSpec,
+  toolResultText,
+} from '@troupe/core';
 import { transcriptOf } from '@troupe/core/store';
 import type { AppContext } from '../app/app-context.js';
 import { h } from '../app/dom.js';
@@ -59,9 +65,7 @@ const TASK_EVENTS: RuntimeEventName[] = [
   'tool.finished',
   'approval.requested',
   'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
+  ...FINAL_TASK_EVENTS,
 ];
 
 /**

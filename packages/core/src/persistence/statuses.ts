@@ -1,3 +1,4 @@
+import type { RuntimeEventName } from '../events.js';
 import type { TaskStatus } from './types.js';
 
 /** Every status a task can have, in the order of its life. */
@@ -36,3 +37,20 @@ export const FINAL_TASK_EVENTS = Object.freeze(['task.completed', 'task.failed',
 export function isFinalTaskEvent(name: string): name is FinalTaskEvent {
   return name === 'task.completed' || name === 'task.failed' || name === 'task.cancelled';
 }
+
+/**
+ * Every runtime event about a task, in the order of a task's life: what a host forwards to show
+ * tasks elsewhere (a page over server-sent events, a cluster's clients). The runtime's other
+ * events (`store.error`, `runtime.warning`) are about the runtime.
+ */
+export const TASK_EVENT_NAMES: readonly RuntimeEventName[] = Object.freeze([
+  'task.queued',
+  'task.started',
+  'task.progress',
+  'tool.started',
+  'tool.finished',
+  'approval.requested',
+  'approval.resolved',
+  ...FINAL_TASK_EVENTS,
+  'task.announced',
+]);

@@ -1,21 +1,15 @@
-import type { RuntimeEventName, RuntimeEvents } from '@troupe/core';
+import { type RuntimeEventName, type RuntimeEvents, TASK_EVENT_NAMES } from '@troupe/core';
 
 /** Postgres NOTIFY channel carrying runtime events from workers (and submitters) to every client. */
 export const EVENTS_CHANNEL = 'troupe_events';
 
-/** The runtime events a worker forwards to every client (the events a client can listen to). */
-export const CLUSTER_EVENTS: readonly RuntimeEventName[] = [
-  'task.started',
-  'task.progress',
-  'tool.started',
-  'tool.finished',
-  'approval.requested',
-  'approval.resolved',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-  'task.announced',
-];
+/**
+ * The runtime events a worker forwards to every client (the events a client can listen to): every
+ * task event but `task.queued`, which the submitter sends itself when it queues (`submitTasks`).
+ */
+export const CLUSTER_EVENTS: readonly RuntimeEventName[] = TASK_EVENT_NAMES.filter(
+  (name) => name !== 'task.queued',
+);
 /** Postgres NOTIFY channel carrying cancellations and approval decisions to the workers. */
 export const CONTROL_CHANNEL = 'troupe_control';
 /** The DBOS queue every task workflow is enqueued on. */
