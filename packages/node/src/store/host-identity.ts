@@ -40,7 +40,26 @@ export function onThisHost(writer: { host: string; hostId?: string | undefined }
   return writer.host === THIS_HOST.host;
 }
 
-/** Reads an optional `hostId` field of a parsed store file. */
-export function hostIdOf(value: { hostId?: unknown }): string | undefined {
-  return typeof value.hostId === 'string' && value.hostId.length <= 200 ? value.hostId : undefined;
+/**
+ * A process as a store file names it (a lock's holder, a record's owner): its pid, its host and,
+ * where known, when it started (so that a new process that reused the pid does not pass for it).
+ */
+export interface StoredProcess extends HostIdentity {
+  pid: number;
+  /** Linux: clock ticks since boot when the process started. */
+  start?: number;
+}
+
+/**
+ * The process a parsed store file names: its `pid` and `host`, with `hostId` and `start` when they
+ * are well formed. Undefined when `pid` or `host` is missing or not of its type (the file is
+ * someone else's input: nothing else of it is taken).
+ */
+export function storedProcessOf(value: unknown): StoredProcess | undefined {
+  const fields = value as { pid?: unknown; host?: unknown; hostId?: unknown; start?: unknown } | null;
+  if (!fields || typeof fields.pid !== 'number' || typeof fields.host !== 'string') return undefined;
+  const read: StoredProcess = { pid: fields.pid, host: fields.host };
+  if (typeof fields.hostId === 'string' && fields.hostId.length <= 200) read.hostId = fields.hostId;
+  if (typeof fields.start === 'number') read.start = fields.start;
+  return read;
 }

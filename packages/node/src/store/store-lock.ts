@@ -1,22 +1,16 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { PersistenceError, type PersistenceErrorCode } from '@troupe/core';
-import { hostIdOf, onThisHost, THIS_HOST } from './host-identity.js';
+import { onThisHost, type StoredProcess, storedProcessOf, THIS_HOST } from './host-identity.js';
 import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
 
-/** Who holds a lock file: written into it when the lock is taken. */
-export interface LockHolder {
-  pid: number;
-  host: string;
-  /** Linux: boot id and pid namespace, where the pid can be checked (see host-identity.ts). */
-  hostId?: string;
+/**
+ * Who holds a lock file (its process, see `StoredProcess`): written into it when the lock is
+ * taken. `hostId` and `start` are absent in locks of older troupes and off Linux.
+ */
+export interface LockHolder extends StoredProcess {
   /** When the lock was taken, in ms since the epoch. */
   at: number;
-  /**
-   * When the holder process started (Linux: clock ticks since boot), so that a new process that
-   * reused the pid does not pass for the holder. Absent in locks of older troupes and off Linux.
-   */
-  start?: number;
 }
 
 /** A lock file this process holds. */
@@ -50,14 +44,9 @@ const UNREADABLE_STALE_MS = 60_000;
 /** The holder written in the lock file at `path`, or undefined when it cannot be read. */
 export function readHolder(path: string): LockHolder | undefined {
   try {
-    const holder = JSON.parse(readRegularFileSync(path)) as LockHolder;
-    if (typeof holder.pid !== 'number' || typeof holder.host !== 'string' || typeof holder.at !== 'number')
-      return undefined;
-    const read: LockHolder = { pid: holder.pid, host: holder.host, at: holder.at };
-    const hostId = hostIdOf(holder);
-    if (hostId !== undefined) read.hostId = hostId;
-    if (typeof holder.start === 'number') read.start = holder.start;
-    return read;
+    const holder = JSON.parse(readRegularFileSync(path)) as { at?: unknown } | null;
+    const process = storedProcessOf(holder);
+    return process && typeof holder?.at === 'number' ? { ...process, at: holder.at } : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostIdOf, onThisHost, THIS_HOST } from './host-identity.js';
+import { onThisHost, type StoredProcess, storedProcessOf, THIS_HOST } from './host-identity.js';
 import { processAlive, processStart } from './process-liveness.js';
 import { readRegularFileSync } from './regular-files.js';
 import type { SilenceWatch } from './silence-watch.js';
@@ -16,11 +16,7 @@ import type { SilenceWatch } from './silence-watch.js';
  * process does not pass for the old owner. `hostId` (Linux: boot id and pid namespace) says where
  * the pid can be checked: on another host the runner file's heartbeat decides instead.
  */
-export interface TaskOwner {
-  host: string;
-  hostId?: string;
-  pid: number;
-  start?: number;
+export interface TaskOwner extends StoredProcess {
   runner: string;
 }
 
@@ -152,16 +148,9 @@ export function removeDeadRunners(dir: string): void {
     if (!/^runner-[0-9a-f]{16}\.lock$/.test(name)) continue;
     const path = join(dir, name);
     try {
-      const holder = JSON.parse(readRegularFileSync(path)) as {
-        pid?: unknown;
-        host?: unknown;
-        hostId?: unknown;
-        start?: unknown;
-      };
-      if (typeof holder.host !== 'string' || typeof holder.pid !== 'number') continue;
-      if (!onThisHost({ host: holder.host, hostId: hostIdOf(holder) })) continue;
-      const start = typeof holder.start === 'number' ? holder.start : undefined;
-      if (!processAlive(holder.pid, start)) rmSync(path, { force: true });
+      const holder = storedProcessOf(JSON.parse(readRegularFileSync(path)));
+      if (!holder || !onThisHost(holder)) continue;
+      if (!processAlive(holder.pid, holder.start)) rmSync(path, { force: true });
     } catch {
       // Being written, or not ours to judge: left alone.
     }
@@ -170,20 +159,10 @@ export function removeDeadRunners(dir: string): void {
 
 /** Reads a record's `owner` field, or undefined when it has none (a record of an older store). */
 export function ownerOf(record: unknown): TaskOwner | undefined {
-  const owner = (record as { owner?: unknown } | null)?.owner as Partial<TaskOwner> | undefined;
-  if (
-    !owner ||
-    typeof owner.host !== 'string' ||
-    typeof owner.pid !== 'number' ||
-    typeof owner.runner !== 'string' ||
-    !/^[0-9a-f]{16}$/.test(owner.runner)
-  )
-    return undefined;
-  const read: TaskOwner = { host: owner.host, pid: owner.pid, runner: owner.runner };
-  const hostId = hostIdOf(owner);
-  if (hostId !== undefined) read.hostId = hostId;
-  if (typeof owner.start === 'number') read.start = owner.start;
-  return read;
+  const owner = (record as { owner?: { runner?: unknown } | null } | null)?.owner;
+  const process = storedProcessOf(owner);
+  if (!process || typeof owner?.runner !== 'string' || !/^[0-9a-f]{16}$/.test(owner.runner)) return undefined;
+  return { ...process, runner: owner.runner };
 }
 
 /** How to name an owner in a message. */
