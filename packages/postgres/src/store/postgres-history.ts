@@ -3,6 +3,7 @@ import {
   type StoredTask,
   type StoreWarning,
   type TaskPage,
+  type TaskQuery,
   type TaskResult,
   type TaskStatus,
 } from '@troupe/core';
@@ -17,16 +18,8 @@ import {
 import type pg from 'pg';
 import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
 
-/** Filter of `PostgresTaskStore.query`: status, agent, session, page size and cursor. */
-export interface TaskQuery {
-  status?: TaskStatus | readonly TaskStatus[];
-  agent?: string;
-  sessionKey?: string;
-  /** At most this many, newest first. Default 100. */
-  limit?: number;
-  /** The `cursor` of a previous page. */
-  cursor?: string;
-}
+/** Filter of `PostgresTaskStore.query`: core's `TaskQuery` (status, agent, session, page size, cursor). */
+export type { TaskQuery };
 
 const TASK_COLUMNS = 'task_id, created_at, v, spec, status, updated_at, result';
 
@@ -92,7 +85,10 @@ export class PostgresHistory implements TaskHistoryIndex {
     return rows.map((row) => row.task_id as string);
   }
 
-  /** Tasks newest first, filtered, one page at a time (an index range scan). */
+  /**
+   * Tasks newest first, filtered, one page at a time (an index range scan): at most `limit` (default
+   * 100, at most 10,000: more than `listTasks` allows).
+   */
   async query(query: TaskQuery = {}): Promise<{ tasks: StoredTask[]; cursor?: string }> {
     const where: string[] = [];
     const values: unknown[] = [];
