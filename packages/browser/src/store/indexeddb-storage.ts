@@ -9,15 +9,11 @@ import {
 } from '@troupe/core';
 import {
   jsonTextOf,
-  type Parsed,
   type PortBatch,
-  parseJournalEntry,
-  parseJsonDocument,
-  parseResultDocument,
-  parseSnapshotDocument,
-  parseStatusRecord,
+  parseStoredDocument,
   type StatusRead,
   type StorageReads,
+  type StoredDocuments,
   type StoredLine,
   snapshotRefusal,
   type WritesInBatches,
@@ -37,11 +33,6 @@ import { resultKey, snapshotKey } from './store-keys.js';
 // keys laid out as store-keys.ts says, documents kept as the file store's JSON text and read back
 // with core's parsers. Buffering, retries, folding the status log, paging and prune's choice live
 // once in core (`createTaskStore`).
-
-/** Parses a stored value: JSON text as the store writes it, or anything else as found. */
-function parseStored<T>(value: unknown, parse: (value: unknown) => Parsed<T>, what: string): Parsed<T> {
-  return typeof value === 'string' ? parseJsonDocument(value, parse, what) : parse(value);
-}
 
 /** The failure of a whole batch: IndexedDB refused the transaction (a full disk, mostly). */
 function batchFailure(error: unknown, taskIds: string[], location: string): PersistenceError {
@@ -135,7 +126,7 @@ export class IndexedDbStorage implements StorageReads<StatusPosition>, WritesInB
     let next = position ?? 0;
     for (const { seq, value } of await this.read('the status log', () => readStatusLog(this.use, position))) {
       next = seq + 1;
-      const parsed = parseStored(value, parseStatusRecord, 'The status record');
+      const parsed = parseStoredDocument('status', value);
       if (parsed.ok) records.push(parsed.value);
       else {
         const path = `${this.location}/status/${seq}`;
@@ -159,7 +150,7 @@ export class IndexedDbStorage implements StorageReads<StatusPosition>, WritesInB
     const warnings: StoreWarning[] = [];
     for (const [index, stored] of (await this.read(path, () => readJournal(this.use, taskId))).entries()) {
       const line = index + 1;
-      const parsed = parseStored(stored.value, parseJournalEntry, 'The journal entry');
+      const parsed = parseStoredDocument('journal', stored.value);
       if (!parsed.ok) {
         warnings.push({
           code: parsed.code,
@@ -175,39 +166,32 @@ export class IndexedDbStorage implements StorageReads<StatusPosition>, WritesInB
   }
 
   readSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
-    const what = `The snapshot document of task ${taskId}`;
-    return this.readDocument(
-      snapshotKey(taskId),
-      parseSnapshotDocument,
-      what,
-      this.locate(taskId, 'snapshot'),
-    );
+    return this.readDocument(snapshotKey(taskId), taskId, 'snapshot');
   }
 
   readResult(taskId: string): Promise<TaskResultDocument | undefined> {
-    const what = `The result document of task ${taskId}`;
-    return this.readDocument(resultKey(taskId), parseResultDocument, what, this.locate(taskId, 'result'));
+    return this.readDocument(resultKey(taskId), taskId, 'result');
   }
 
   async remove(taskIds: ReadonlySet<string>): Promise<void> {
     if (taskIds.size === 0) return;
     const seqs: number[] = [];
     for (const { seq, value } of await readStatusLog(this.use)) {
-      const parsed = parseStored(value, parseStatusRecord, 'The status record');
+      const parsed = parseStoredDocument('status', value);
       if (parsed.ok && taskIds.has(parsed.value.taskId)) seqs.push(seq);
     }
     await deleteTasks(this.use, seqs, [...taskIds]);
   }
 
-  private async readDocument<T>(
+  private async readDocument<K extends 'snapshot' | 'result'>(
     key: IDBValidKey,
-    parse: (value: unknown) => Parsed<T>,
-    what: string,
-    path: string,
-  ): Promise<T | undefined> {
+    taskId: string,
+    kind: K,
+  ): Promise<StoredDocuments[K] | undefined> {
+    const path = this.locate(taskId, kind);
     const value = await this.read(path, () => readValue(this.use, key));
     if (value === undefined) return undefined;
-    const parsed = parseStored(value, parse, what);
+    const parsed = parseStoredDocument(kind, value, `The ${kind} document of task ${taskId}`);
     if (!parsed.ok) throw new PersistenceError(parsed.code, `${path}: ${parsed.message}.`, { path });
     return parsed.value;
   }

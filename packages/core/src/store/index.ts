@@ -13,6 +13,7 @@ export {
   parseStatusRecord,
   READABLE_SCHEMA_VERSIONS,
 } from '../persistence/parse-documents.js';
+export { parseStoredDocument, type StoredDocuments } from '../persistence/parse-stored.js';
 export {
   FINAL_STATUSES,
   type FinalTaskStatus,

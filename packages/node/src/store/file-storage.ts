@@ -9,9 +9,10 @@ import {
 import {
   isFinalStatus,
   jsonTextOf,
-  type Parsed,
+  parseStoredDocument,
   type StatusRead,
   type StorageReads,
+  type StoredDocuments,
   snapshotRefusal,
   type WritesOneByOne,
 } from '@troupe/core/store';
@@ -19,7 +20,6 @@ import { FileHistoryIndex } from './history-index.js';
 import { pruneStore } from './prune-store.js';
 import { readJsonLines } from './read-json-lines.js';
 import { readRegularFile } from './regular-files.js';
-import { parseJournalLine, parseResultText, parseSnapshotText } from './status-log.js';
 import { readStatusLog, type StatusLogPosition } from './status-log-reader.js';
 import { appendLinesSync, syncDirectorySync, writeFileAtomicSync } from './sync-file-writes.js';
 import { checkTaskId, type StorePaths } from './task-file-names.js';
@@ -150,16 +150,17 @@ export class FileStorage implements StorageReads<StatusLogPosition>, WritesOneBy
   }
 
   async readJournal(taskId: string) {
-    const { lines, warnings } = await readJsonLines(this.paths.journal(taskId), parseJournalLine);
+    const parse = (text: string) => parseStoredDocument('journal', text);
+    const { lines, warnings } = await readJsonLines(this.paths.journal(taskId), parse);
     return { entries: lines.map(({ value, line }) => ({ value, line })), warnings };
   }
 
   readSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined> {
-    return this.readDocument(this.paths.snapshot(taskId), parseSnapshotText);
+    return this.readDocument(this.paths.snapshot(taskId), 'snapshot');
   }
 
   readResult(taskId: string): Promise<TaskResultDocument | undefined> {
-    return this.readDocument(this.paths.result(taskId), parseResultText);
+    return this.readDocument(this.paths.result(taskId), 'result');
   }
 
   async remove(taskIds: ReadonlySet<string>): Promise<void> {
@@ -208,7 +209,10 @@ export class FileStorage implements StorageReads<StatusLogPosition>, WritesOneBy
     }
   }
 
-  private async readDocument<T>(path: string, parse: (text: string) => Parsed<T>): Promise<T | undefined> {
+  private async readDocument<K extends 'snapshot' | 'result'>(
+    path: string,
+    kind: K,
+  ): Promise<StoredDocuments[K] | undefined> {
     let text: string | undefined;
     try {
       text = await readRegularFile(path);
@@ -224,7 +228,7 @@ export class FileStorage implements StorageReads<StatusLogPosition>, WritesOneBy
       );
     }
     if (text === undefined) return undefined;
-    const parsed = parse(text);
+    const parsed = parseStoredDocument(kind, text);
     if (!parsed.ok) throw new PersistenceError(parsed.code, `${path}: ${parsed.message}.`, { path });
     return parsed.value;
   }
