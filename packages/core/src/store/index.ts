@@ -11,9 +11,10 @@ export {
   parseResultDocument,
   parseSnapshotDocument,
   parseStatusRecord,
+  parseStoredDocument,
   READABLE_SCHEMA_VERSIONS,
+  type StoredDocuments,
 } from '../persistence/parse-documents.js';
-export { parseStoredDocument, type StoredDocuments } from '../persistence/parse-stored.js';
 export {
   FINAL_STATUSES,
   type FinalTaskStatus,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { journalEntryOf, queuedRecord } from '../store/store-records.js';
-import { parseStoredDocument } from './parse-stored.js';
+import { parseStoredDocument } from './parse-documents.js';
 
 describe('parseStoredDocument', () => {
   it('reads a document kept as JSON text or as a value, with the same checks', () => {
