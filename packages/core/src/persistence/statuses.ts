@@ -43,7 +43,7 @@ export function isFinalTaskEvent(name: string): name is FinalTaskEvent {
  * tasks elsewhere (a page over server-sent events, a cluster's clients). The runtime's other
  * events (`store.error`, `runtime.warning`) are about the runtime.
  */
-export const TASK_EVENT_NAMES: readonly RuntimeEventName[] = Object.freeze([
+export const TASK_EVENT_NAMES: readonly RuntimeEventName[] = /* @__PURE__ */ Object.freeze([
   'task.queued',
   'task.started',
   'task.progress',
