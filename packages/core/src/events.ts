@@ -1,5 +1,7 @@
 import type { PermissionMode } from './definitions/types.js';
 import type { TaskResult } from './persistence/types.js';
+import type { TeamEvent } from './teams/team-events.js';
+import type { TeamState } from './teams/team-state.js';
 import type { ToolAccess } from './tools/define-tool.js';
 
 /** Fields every task event carries: enough to render `[explore] Find auth code ... 5 tools, 3.2s`. */
@@ -69,6 +71,11 @@ export interface RuntimeEvents {
   'task.failed': TaskEventBase & { result: TaskResult };
   'task.cancelled': TaskEventBase & { result: TaskResult };
   'task.announced': TaskEventBase & { result: TaskResult; message: string };
+  /**
+   * A team journaled an event (a message, a spell started or ended, a task-list change, its end),
+   * with the team's state after it: what a view of the team (the CLI, an inspector) follows live.
+   */
+  'team.event': { teamId: string; sessionKey: string; event: TeamEvent; state: TeamState };
   'store.error': { error: Error };
   /**
    * Something untrusted (a model, a policy function, a store) returned a value the runtime could

@@ -122,7 +122,13 @@ export type {
   TerminateReason,
 } from './persistence/types.js';
 export { type ReplayOptions, type ReplayOutcome, type ReplayStep, replayTask } from './replay/replay-task.js';
-export { replayTeam, type TeamReplayOutcome, type TeamSpellReplay } from './replay/replay-team.js';
+export {
+  readTeam,
+  replayTeam,
+  type StoredTeam,
+  type TeamReplayOutcome,
+  type TeamSpellReplay,
+} from './replay/replay-team.js';
 export { type ModelConfig, TASK_TOOL_NAMES } from './runtime/agent-catalog.js';
 export type { ApprovalDecision, ApprovalPolicy } from './runtime/approvals.js';
 export { createRuntime, Runtime } from './runtime/create-runtime.js';

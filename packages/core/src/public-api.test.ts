@@ -42,6 +42,7 @@ describe('@troupe/core entry points', () => {
       'parseAgentFile',
       'parsePermissionRule',
       'priceOf',
+      'readTeam',
       'replayTask',
       'replayTeam',
       'resolveModel',

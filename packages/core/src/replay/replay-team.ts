@@ -1,8 +1,9 @@
 import { TroupeError } from '../errors.js';
 import type { Message } from '../model/types.js';
-import type { TaskResult, TaskStore } from '../persistence/types.js';
+import type { StoredTask, TaskResult, TaskStore } from '../persistence/types.js';
 import { deliveredIds, idsInText } from '../teams/mailbox.js';
 import { teamConfigOf, teamEventsOf, teamResultOf, teamTaskResult } from '../teams/team-documents.js';
+import type { TeamEvent } from '../teams/team-events.js';
 import { applyTeamEvent, initialTeamState, type TeamState } from '../teams/team-state.js';
 import type { TeamResult } from '../teams/team-types.js';
 import { firstDifference } from './first-difference.js';
@@ -42,16 +43,9 @@ export interface TeamReplayOutcome {
  * Throws `TASK_NOT_FOUND` for an id that is not a stored team.
  */
 export async function replayTeam(store: TaskStore, teamId: string): Promise<TeamReplayOutcome> {
-  const task = await store.getTask(teamId);
-  const config = task ? teamConfigOf(task.spec) : undefined;
-  if (!task || !config || task.spec.team?.member !== undefined)
-    throw new TroupeError('TASK_NOT_FOUND', `No team "${teamId}" in the store.`);
-  const events = teamEventsOf((await store.loadJournal(teamId)).entries);
-  let state = initialTeamState(teamId, config);
-  for (const event of events) state = applyTeamEvent(state, event);
+  const { state, events, recorded } = await readTeam(store, teamId);
   const differences: string[] = [];
   const result = state.ended ? teamResultOf(state) : undefined;
-  const recorded = task.result ?? (await store.loadResult(teamId));
   if (recorded && result) {
     const replayed = teamTaskResult(result, recorded.durationMs);
     const difference = firstDifference(recorded, replayed);
@@ -98,4 +92,33 @@ export async function replayTeam(store: TaskStore, teamId: string): Promise<Team
       );
   }
   return { state, result, recorded, spells, matches: differences.length === 0, differences };
+}
+
+/** A stored team as {@link readTeam} reads it. */
+export interface StoredTeam {
+  /** The team's own task (its spec holds the config; `status` is where the store has it). */
+  task: StoredTask;
+  /** Its journal of team events, in order. */
+  events: TeamEvent[];
+  /** The state those events fold to: members, messages, task list, end. */
+  state: TeamState;
+  /** The team task's stored result, if it ended. */
+  recorded: TaskResult | undefined;
+}
+
+/**
+ * Reads a stored team without running anything: its task, its journal of team events and the
+ * state they fold to (members idle or working, every message, the task list), for a view of a
+ * team that another process ran or runs. Throws `TASK_NOT_FOUND` for an id that is not a stored team.
+ */
+export async function readTeam(store: TaskStore, teamId: string): Promise<StoredTeam> {
+  const task = await store.getTask(teamId);
+  const config = task ? teamConfigOf(task.spec) : undefined;
+  if (!task || !config || task.spec.team?.member !== undefined)
+    throw new TroupeError('TASK_NOT_FOUND', `No team "${teamId}" in the store.`);
+  const events = teamEventsOf((await store.loadJournal(teamId)).entries);
+  let state = initialTeamState(teamId, config);
+  for (const event of events) state = applyTeamEvent(state, event);
+  const recorded = task.result ?? (await store.loadResult(teamId));
+  return { task, events, state, recorded };
 }

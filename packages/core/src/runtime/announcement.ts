@@ -1,7 +1,7 @@
 import type { TaskResult, TaskSpec } from '../persistence/types.js';
 
 /** The message delivered to the originating session when an announced task ends. */
-export function announcement(spec: TaskSpec, result: TaskResult): string {
+export function announcement(spec: Pick<TaskSpec, 'description'>, result: TaskResult): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
   const outcome =
     result.status === 'completed'

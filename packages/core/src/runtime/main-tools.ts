@@ -15,9 +15,10 @@ import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
 import type { TaskRun } from './task-run.js';
+import { createTeamTools, type TeamToolRuntime } from './team-tool.js';
 
 /** What the main agent's tools need from the runtime they drive. */
-export interface MainToolsRuntime {
+export interface MainToolsRuntime extends TeamToolRuntime {
   readonly agents: AgentCatalog;
   readonly store: TaskStore;
   spawnInternal(options: SpawnOptions & { history?: Message[]; fork?: ForkSource }): TaskHandle;
@@ -335,6 +336,7 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
     messageTask,
     spawn,
     createSendMessageTool(runtime, taskToolAnswer),
+    ...createTeamTools(runtime),
   ];
 }
 

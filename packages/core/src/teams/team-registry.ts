@@ -60,7 +60,7 @@ export class Teams {
     const config = teamConfigFrom(options, (agent) => this.runtime.agents.require(agent).name);
     const teamId = this.createId();
     const team = new Team(this.runtime, teamId, config);
-    this.teams.set(teamId, team);
+    this.add(team);
     team.start(teamSpec(teamId, config, this.runtime.clock.now()));
     return this.handleOf(team);
   }
@@ -121,7 +121,7 @@ export class Teams {
       }
       const { entries } = await this.runtime.store.loadJournal(spec.taskId);
       const team = new Team(this.runtime, spec.taskId, config, teamEventsOf(entries), spec.createdAt);
-      this.teams.set(spec.taskId, team);
+      this.add(team);
       this.loaded.push(team);
     }
   }
@@ -166,6 +166,15 @@ export class Teams {
       if (keepTasks) team.detach();
       else team.shutdown();
     }
+  }
+
+  /** Keeps a team, and reports each event it journals as a runtime `team.event`. */
+  private add(team: Team): void {
+    this.teams.set(team.id, team);
+    const sessionKey = team.snapshot.config.sessionKey;
+    team.subscribe((event, state) =>
+      this.runtime.emit('team.event', { teamId: team.id, sessionKey, event, state }),
+    );
   }
 
   private memberConfig(teamId: string, member: string) {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { RuntimeWarning } from '../events.js';
+import type { RuntimeEvents } from '../events.js';
 import type { Message } from '../model/types.js';
 import type { TaskResult, TaskStore, TeamLink } from '../persistence/types.js';
 import type { AgentCatalog } from '../runtime/agent-catalog.js';
@@ -21,6 +21,6 @@ export interface TeamRuntime {
   result(id: string): Promise<TaskResult | undefined>;
   /** The status of a task this runtime runs and that has not ended, or undefined. */
   liveStatus(id: string): string | undefined;
-  /** Reports a `runtime.warning` (a store write that failed: the team goes on). */
-  emit(name: 'runtime.warning', event: RuntimeWarning): void;
+  /** Reports a `runtime.warning` (a store write that failed: the team goes on), or a `team.event`. */
+  emit<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void;
 }
