@@ -13,6 +13,8 @@ import { openRelay, openStately, relayStore, secretsOf } from '../setup/inspecti
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
 import { forkStep, forkStored } from './replay-fork.js';
+import { replayTeamCommand } from './replay-team.js';
+import { isTeam } from './team-show.js';
 
 /**
  * `troupe replay ID`: feeds a stored task's journal back through its machine (no model, no tool,
@@ -70,6 +72,7 @@ async function replayStored(
     given,
   );
   const task = tasks.find((candidate) => candidate.spec.taskId === id)!;
+  if (isTeam(task.spec)) return replayTeamCommand(context, store, dir, task);
   const journal = await store.loadJournal(id);
   const newer = journal.warnings.find((warning) => warning.code === 'PERSISTENCE_VERSION');
   if (newer) throw new CliError(`Cannot replay task ${id}: ${newer.message}`);

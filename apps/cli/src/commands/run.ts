@@ -98,7 +98,8 @@ export async function runCommand(context: CliContext): Promise<number> {
     unregisterTask();
     unregisterSession();
   };
-  terminal.track(runtime, { sessionKey });
+  const board = terminal.track(runtime, { sessionKey });
+  terminal.trackTeams(runtime, board, { sessionKey });
   showMcpWarnings(runtime, (text) => terminal.log(terminal.colors.yellow(text)));
   const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
   let cancel: () => void = () => {};
@@ -172,7 +173,7 @@ async function runAgent(
   return { result: await handle.result, followUps: [] };
 }
 
-/** The main agent answers; then background work it started is awaited and its summaries kept. */
+/** The main agent answers; then background work it started (tasks, teams) is awaited and its summaries kept. */
 async function runMain(
   runtime: Runtime,
   prompt: string,
@@ -184,8 +185,14 @@ async function runMain(
   let announcements = 0;
   const replies: string[] = [];
   let wake: () => void = () => {};
+  // A team between two spells of its members runs no task, yet is not done: teams count until
+  // their result is in (a background team's announcement follows it at once).
+  const unsettled = new Set<string>();
+  const followed = new Set<string>();
   const idle = () =>
-    replies.length === 1 + announcements && runtime.list({ sessionKey, active: true }).length === 0;
+    replies.length === 1 + announcements &&
+    runtime.list({ sessionKey, active: true }).length === 0 &&
+    unsettled.size === 0;
   const off = [
     session.on('message', (message) => {
       if (message.kind === 'announcement') announcements++;
@@ -193,6 +200,16 @@ async function runMain(
       wake();
     }),
     ...FINAL_TASK_EVENTS.map((name) => runtime.on(name, () => wake())),
+    runtime.on('team.event', ({ teamId, sessionKey: key }) => {
+      const team = key === sessionKey && !followed.has(teamId) ? runtime.team(teamId) : undefined;
+      if (!team) return;
+      followed.add(teamId);
+      unsettled.add(teamId);
+      void team.result.then(() => {
+        unsettled.delete(teamId);
+        wake();
+      });
+    }),
   ];
   setCancel(() => {
     cancelled = true;
@@ -201,10 +218,16 @@ async function runMain(
   });
   const reply = await session.send(prompt);
   // Background tasks it started are announced into the session, which answers each: wait for all.
-  while (!cancelled && !idle()) {
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
+  for (;;) {
+    while (!cancelled && !idle()) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    // What ended may still announce itself (a background team, once its result is in): look again
+    // once pending callbacks have run.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (cancelled || idle()) break;
   }
   for (const unsubscribe of off) unsubscribe();
   session.close();

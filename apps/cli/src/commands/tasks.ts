@@ -29,6 +29,7 @@ import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
 import { statusOption } from './status-option.js';
+import { isTeam, showTeam, teamRow } from './team-show.js';
 
 /** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
 export async function tasksCommand(context: CliContext): Promise<number> {
@@ -81,13 +82,15 @@ async function list(context: CliContext, store: FileStore): Promise<number> {
   const { limit, json } = context.line.options;
   const status = statusOption(context.line.options.status);
   // A session's main-agent runs are stored as ended tasks of depth 0 for the ledger: not listed.
-  let tasks = (await loadAll(context, store)).filter((task) => task.spec.depth > 0);
+  // A team's own task (depth 0 too) is, as a team.
+  const all = await loadAll(context, store);
+  let tasks = all.filter((task) => task.spec.depth > 0 || isTeam(task.spec));
   if (status) tasks = tasks.filter((task) => task.status === status);
   tasks = tasks.slice(0, limit ?? 50);
   if (json) {
     context.stdout.write(
       `${JSON.stringify(
-        tasks.map((task) => storedTaskRow(task)),
+        tasks.map((task) => row(task, all)),
         null,
         2,
       )}\n`,
@@ -101,15 +104,22 @@ async function list(context: CliContext, store: FileStore): Promise<number> {
   const colors = colorsFor(context.stdout, context.env);
   context.stdout.write(
     `${taskTable(
-      tasks.map((task) => storedTaskRow(task)),
+      tasks.map((task) => row(task, all)),
       colors,
     ).join('\n')}\n`,
   );
   return EXIT.ok;
 }
 
+/** A history row: a team's reads as a team (its members' work summed). */
+function row(task: StoredTask, all: readonly StoredTask[]) {
+  const plain = storedTaskRow(task);
+  return isTeam(task.spec) ? teamRow(plain, task, all) : plain;
+}
+
 async function show(context: CliContext, store: TaskStore, given: string): Promise<number> {
   const task = await find(context, store, given);
+  if (isTeam(task.spec)) return showTeam(context, store, task);
   const id = task.spec.taskId;
   const snapshot = await store.loadSnapshot(id).catch((error: Error) => {
     context.stderr.write(`troupe: warning: ${error.message}\n`);

@@ -2,6 +2,7 @@ import type { AgentRegistry, Runtime, Session, SessionMessage } from '@troupe/co
 import { MainStream } from '../render/main-stream.js';
 import type { ProgressBoard } from '../render/progress-board.js';
 import { replyLines } from '../render/reply.js';
+import type { TeamFeed } from '../render/team-feed.js';
 import { truncate } from '../render/text.js';
 import { createCliRuntime } from '../setup/cli-runtime.js';
 import { showMcpWarnings } from '../setup/mcp.js';
@@ -24,6 +25,7 @@ export class SessionApp implements SessionHost {
   session!: Session;
   registry: AgentRegistry;
   board!: ProgressBoard;
+  teams!: TeamFeed;
   private stream!: MainStream;
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
@@ -135,6 +137,7 @@ export class SessionApp implements SessionHost {
     this.session = this.runtime.createSession();
     const session = this.session;
     this.board = terminal.track(this.runtime, { sessionKey: session.sessionKey });
+    this.teams = terminal.trackTeams(this.runtime, this.board, { sessionKey: session.sessionKey });
     showMcpWarnings(this.runtime, (text) => terminal.log(terminal.colors.yellow(text)));
     this.stream = new MainStream({
       colors: terminal.colors,

@@ -1,5 +1,6 @@
 import type { AgentRegistry, PermissionPolicy, Runtime, RuntimeOptions, Session } from '@troupe/core';
 import type { InputStream } from '../io.js';
+import type { TeamFeed } from '../render/team-feed.js';
 import type { CliRuntimeSetup } from '../setup/cli-runtime.js';
 import type { Terminal } from './terminal.js';
 
@@ -32,6 +33,8 @@ export interface SessionHost {
   readonly registry: AgentRegistry;
   readonly terminal: Terminal;
   readonly options: SessionAppOptions;
+  /** The session's agent teams, as they happen. */
+  readonly teams: TeamFeed;
   exit(code?: number): Promise<void>;
   agentsUpdated(registry: AgentRegistry): void;
   toggleExpanded(): void;

@@ -8,6 +8,7 @@ import { matchTaskId } from '../task-ids.js';
 import { createAgent } from './agent-maker.js';
 import { cancelCommand, clearCommand, costCommand, modelCommand } from './session-commands.js';
 import type { SessionHost } from './session-host.js';
+import { teamCommand } from './team-command.js';
 
 const HELP = `Commands:
   /agents                    list agents (source, model, tools)
@@ -17,6 +18,8 @@ const HELP = `Commands:
   /tasks                     tasks of this session
   /tasks show ID             one task with its transcript (ID may be a prefix)
   /tasks cancel ID           cancel a queued or running task
+  /team [ID]                 the session's team: members, latest messages, task list
+  /team cancel [ID]          stop a team (every member's work is cancelled)
   /mcp                       MCP servers: status, tools and their access class
   /cancel [ID]               cancel a task; without ID, the current turn and every task of the session
   /clear                     start a new conversation (tasks and "always allow" answers stay)
@@ -49,6 +52,10 @@ export async function runSlashCommand(app: SessionHost, input: string): Promise<
       return;
     case 'tasks':
       await tasksCommand(app, words);
+      return;
+    case 'team':
+    case 'teams':
+      teamCommand(app, words);
       return;
     case 'mcp':
       log(((await app.options.mcpStatus?.()) ?? ['No MCP servers in this session.']).join('\n'));

@@ -5,6 +5,7 @@ import { type Colors, colorsFor } from '../render/colors.js';
 import { LiveScreen } from '../render/live-screen.js';
 import { ProgressBoard } from '../render/progress-board.js';
 import { PlainScreen, type Screen } from '../render/screen.js';
+import { TeamFeed } from '../render/team-feed.js';
 import { HISTORY_SIZE, type InputHistory } from './input-history.js';
 import { Prompter } from './prompter.js';
 
@@ -36,6 +37,8 @@ export class Terminal {
   /** True when questions are typed on a terminal (not read from a pipe). */
   readonly terminalInput: boolean;
   private readonly boards: ProgressBoard[] = [];
+  /** Agent teams at work: a block of live lines each, below the task lines. */
+  private readonly feeds: TeamFeed[] = [];
   /** More live lines, drawn below the boards' (the main agent's stream and spinner). */
   private readonly extraLines: ((width: number) => string[])[] = [];
   private readonly detachers: (() => void)[] = [];
@@ -56,8 +59,11 @@ export class Terminal {
   /** The history's warning already shown (a failure to load it is shown by the session at start). */
   private historyWarning: string | undefined;
 
+  private readonly out: OutputStream;
+
   constructor(options: TerminalOptions) {
     const { io, out } = options;
+    this.out = out;
     this.tty = out.isTTY === true;
     this.colors = colorsFor(out, io.env);
     this.basePrompt = options.prompt;
@@ -91,6 +97,7 @@ export class Terminal {
       ? new LiveScreen(out, {
           lines: (width) => [
             ...this.boards.flatMap((board) => board.liveLines(width)),
+            ...this.feeds.flatMap((feed) => feed.liveLines(width)),
             ...this.extraLines.flatMap((lines) => lines(width)),
           ],
           pinned: () => this.pinnedQuestion(),
@@ -152,6 +159,33 @@ export class Terminal {
     return board;
   }
 
+  /**
+   * Shows a runtime's agent teams: their members and messages as they happen (see {@link TeamFeed}).
+   * On a terminal a team's working members are its live lines, so `board` leaves their spells out.
+   */
+  trackTeams(runtime: Runtime, board: ProgressBoard, options: { sessionKey?: string } = {}): TeamFeed {
+    const out = this.screen;
+    const feed = new TeamFeed({
+      colors: this.colors,
+      log: (line) => out.log(line),
+      refresh: () => out.refresh(),
+      width: () => this.columns(),
+      ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}),
+    });
+    this.detachers.push(feed.attach(runtime));
+    if (this.screen.live) {
+      board.hidden = (taskId) => feed.isSpell(taskId);
+      this.feeds.push(feed);
+    }
+    return feed;
+  }
+
+  /** Columns of the output: the terminal's width (80 if it does not say); no limit for a pipe or file. */
+  columns(): number {
+    if (!this.tty) return Number.MAX_SAFE_INTEGER;
+    return Math.max(20, this.out.columns ?? 80);
+  }
+
   /** Adds lines to the live region, below the task lines; returns the function that removes them. */
   addLiveLines(lines: (width: number) => string[]): () => void {
     this.extraLines.push(lines);
@@ -192,6 +226,7 @@ export class Terminal {
     this.closed = true;
     for (const detach of this.detachers.splice(0)) detach();
     this.boards.length = 0;
+    this.feeds.length = 0;
     this.screen.close();
     this.rl?.close();
   }

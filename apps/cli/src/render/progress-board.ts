@@ -33,6 +33,8 @@ type Finished = RuntimeEvents['task.completed'];
 export class ProgressBoard {
   /** Show the latest streamed text under each running task (Ctrl-O in a session). */
   expanded = false;
+  /** Tasks left out of the live lines (a team's spells, which its member lines show). */
+  hidden: (taskId: string) => boolean = () => false;
   private readonly views = new Map<string, TaskView>();
   private main:
     | { taskId: string; toolCalls: number; startedAt: number; lastTool?: string; tail?: string }
@@ -82,6 +84,7 @@ export class ProgressBoard {
       if (this.expanded && main?.tail) lines.push(colors.dim(`  │ ${truncate(main.tail, width - 4)}`));
     }
     for (const view of this.views.values()) {
+      if (this.hidden(view.taskId)) continue;
       lines.push(liveLine(view, now, colors));
       if (this.expanded && view.streamTail && view.status === 'running') {
         lines.push(colors.dim(`  │ ${truncate(view.streamTail, width - 4)}`));

@@ -20,6 +20,8 @@ export interface TeamSpellReplay {
 export interface TeamReplayOutcome {
   /** The team's state folded from its journal. */
   state: TeamState;
+  /** The team events of its journal, in order (the message interleaving). */
+  events: TeamEvent[];
   /** The team's result, when the journal reaches its end. */
   result: TeamResult | undefined;
   /** The team task's stored result, if it ended. */
@@ -91,7 +93,7 @@ export async function replayTeam(store: TaskStore, teamId: string): Promise<Team
         `spell ${event.taskId} of ${event.member} received messages ${JSON.stringify(received)}; the team journaled ${JSON.stringify(journaled)}`,
       );
   }
-  return { state, result, recorded, spells, matches: differences.length === 0, differences };
+  return { state, events, result, recorded, spells, matches: differences.length === 0, differences };
 }
 
 /** A stored team as {@link readTeam} reads it. */

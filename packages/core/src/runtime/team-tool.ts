@@ -153,8 +153,9 @@ async function announceWhenDone(
   sessionKey: string,
   startedAt: number,
 ): Promise<void> {
-  const result = await team.result;
-  const { teamTaskResult } = await import('../teams/team-documents.js');
+  // Loaded now, so the announcement follows the team's end without waiting for a module.
+  const documents = import('../teams/team-documents.js');
+  const [result, { teamTaskResult }] = await Promise.all([team.result, documents]);
   const taskResult = teamTaskResult(result, runtime.clock.now() - startedAt);
   taskResult.usage = { ...result.usage };
   const description = `team ${label}`;
