@@ -15,7 +15,8 @@ import type { SpawnOptions } from './spawn-options.js';
 import type { TaskHandle } from './task-handle.js';
 import type { TaskInfo } from './task-info.js';
 import type { TaskRun } from './task-run.js';
-import { createTeamTools, type TeamToolRuntime } from './team-tool.js';
+import { createTeamTools } from './team-tool.js';
+import type { TeamToolRuntime } from './team-tool-run.js';
 
 /** What the main agent's tools need from the runtime they drive. */
 export interface MainToolsRuntime extends TeamToolRuntime {

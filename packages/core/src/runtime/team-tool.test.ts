@@ -4,7 +4,7 @@ import type { ModelRequest, ToolResultBlock } from '../model/types.js';
 import { readTeam } from '../replay/replay-team.js';
 import { callsOf, memberOf, receivedText } from '../teams/test-team-job.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
-import { fixtureRuntime } from './test-fixtures.js';
+import { fixtureRuntime, hang } from './test-fixtures.js';
 
 function lastResults(request: ModelRequest): ToolResultBlock[] {
   const content = request.messages.at(-1)!.content;
@@ -76,7 +76,7 @@ describe('the main agent’s team tools', () => {
     expect(stored.recorded?.status).toBe('completed');
   });
 
-  it('TeamCreate refuses an unknown agent and a team member’s call; TeamDelete stops a background team', async () => {
+  it('TeamCreate refuses an unknown agent, and a team member’s own TeamCreate (teams do not nest)', async () => {
     let stage = 0;
     const { runtime, model } = fixtureRuntime(
       (request) => {
@@ -87,31 +87,43 @@ describe('the main agent’s team tools', () => {
               ...teamCall,
               teammates: [{ name: 'alice', subagent_type: 'nobody' }],
             });
-          if (stage === 2) return toolReply('TeamCreate', { ...teamCall, run_in_background: true });
-          if (stage === 3) {
-            const id = /Started team (\S+)/.exec(lastResults(request)[0]!.content as string)![1]!;
-            return toolReply('TeamDelete', { team_id: id });
-          }
+          if (stage === 2) return toolReply('TeamCreate', teamCall);
           return textReply('ok');
         }
         // The lead tries to create a team of its own (it has the main tools when it may nest).
-        return toolReply('TeamCreate', teamCall);
+        const results = lastResults(request);
+        return results.length ? textReply(results[0]!.content as string) : toolReply('TeamCreate', teamCall);
       },
       { limits: { maxDepth: 2 } },
     );
-    const announced: string[] = [];
-    runtime.on('task.announced', (event) => announced.push(event.message));
     await runtime.createSession({ sessionKey: 's1' }).send('go');
     const results = model.requests
       .filter((request) => request.system.includes('main agent'))
       .flatMap((request) => lastResults(request).map((block) => block.content as string));
     expect(results[0]).toMatch(/^Error: .*Unknown agent "nobody"/);
-    expect(results[1]).toMatch(/^Started team t_\S+ \("auth-review"\) in the background/);
-    expect(results[2]).toMatch(/^Team t_\S+ is stopping/);
-    const memberResults = model.requests
-      .filter((request) => !request.system.includes('main agent'))
-      .flatMap((request) => lastResults(request).map((block) => block.content as string));
-    expect(memberResults[0]).toBe('Error: a team member cannot create a team (teams do not nest).');
+    expect(results[1]).toMatch(
+      /^Error: a team member cannot create a team \(teams do not nest\)\.\n\n---\nteam_id: /,
+    );
+  });
+
+  it('TeamCreate with run_in_background returns at once; TeamDelete stops the team; its end is announced', async () => {
+    let stage = 0;
+    const { runtime } = fixtureRuntime((request, { signal }) => {
+      if (!request.system.includes('main agent')) return hang(signal);
+      stage++;
+      if (stage === 1) return toolReply('TeamCreate', { ...teamCall, run_in_background: true });
+      if (stage === 2) {
+        const id = /Started team (\S+)/.exec(lastResults(request)[0]!.content as string)![1]!;
+        return toolReply('TeamDelete', { team_id: id });
+      }
+      return textReply(
+        `main saw: ${(lastResults(request)[0]?.content as string | undefined) ?? 'no result'}`,
+      );
+    });
+    const announced: string[] = [];
+    runtime.on('task.announced', (event) => announced.push(event.message));
+    const reply = await runtime.createSession({ sessionKey: 's1' }).send('go');
+    expect(reply.text).toMatch(/^main saw: Team t_\S+ is stopping: its members' work is cancelled\.$/);
     await expect.poll(() => announced.length).toBe(1);
     expect(announced[0]).toMatch(/The background work "team auth-review" was cancelled/);
   });
