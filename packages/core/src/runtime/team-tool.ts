@@ -2,19 +2,18 @@ import * as v from 'valibot';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 import type { TeamToolRuntime } from './team-tool-run.js';
 
-const name = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits, hyphens'));
-
 const TeamCreateSchema = v.object({
-  team_name: v.pipe(name, v.description('A short name, e.g. auth-review.')),
+  // Names are checked where the team is made (`createTeam`): its error is the tool's answer.
+  team_name: v.string(),
   description: v.optional(v.string()),
   prompt: v.pipe(v.string(), v.minLength(1), v.description('The job, given to the lead.')),
-  lead_agent: v.optional(v.pipe(v.string(), v.description('Default general-purpose.'))),
+  lead_agent: v.optional(v.string()),
   teammates: v.pipe(
     v.array(
       v.object({
-        name,
+        name: v.string(),
         subagent_type: v.string(),
-        prompt: v.optional(v.pipe(v.string(), v.description('Without one it waits for a message.'))),
+        prompt: v.optional(v.string()),
         plan_mode_required: v.optional(v.boolean()),
       }),
     ),
@@ -35,7 +34,7 @@ export function createTeamTools(runtime: TeamToolRuntime): Tool[] {
   const teamCreate = defineTool({
     name: 'TeamCreate',
     description:
-      'Starts an agent team: a lead and named teammates (sub-agent types) that message each other and share a task list. The lead works on `prompt`; the team’s outcome (the lead’s last answer) is returned like a task’s. Only for work where the agents must talk to each other.',
+      'Starts an agent team: a lead (lead_agent, default general-purpose) and named teammates (lowercase names; a teammate without a prompt waits for a message) that message each other and share a task list. The lead works on `prompt`; the team’s outcome (the lead’s last answer) is returned like a task’s. Only for work where the agents must talk to each other.',
     access: 'read',
     input: TeamCreateSchema,
     execute: async (input, context) =>
