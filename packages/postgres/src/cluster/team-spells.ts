@@ -1,5 +1,5 @@
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
-import type { Runtime, RuntimeWarning, TaskHandle, TaskResult, TaskStore } from '@troupe/core';
+import type { Runtime, RuntimeEvents, TaskHandle, TaskResult, TaskStore } from '@troupe/core';
 import { prepareTask, type TeamRuntime, taskPlannerOf } from '@troupe/core/internal';
 import type { PostgresTaskStore } from '../store/postgres-store.js';
 import { cancelTasks } from './cancel-tasks.js';
@@ -127,7 +127,10 @@ export class TeamSpells implements TeamRuntime {
     return this.live.has(id) ? 'running' : undefined;
   }
 
-  emit(name: 'runtime.warning', event: RuntimeWarning): void {
+  emit<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void {
+    // A team's events are its journal's, in the store (the state each carries is too big for a
+    // notification): only warnings go to the cluster's clients.
+    if (name !== 'runtime.warning') return;
     this.host.postgres.notify(EVENTS_CHANNEL, undefined, encodeEvent(name, event));
   }
 
