@@ -75,6 +75,29 @@ describe('restore', () => {
     ]);
   });
 
+  it('restore({ taskIds }) reads the named tasks by id, never every task of the store', async () => {
+    const { store, ids } = await unfinishedTasks();
+    const read: string[] = [];
+    const counted: TaskStore = {
+      ...store,
+      loadTasks: async () => {
+        read.push('loadTasks');
+        return store.loadTasks();
+      },
+      getTask: async (taskId) => {
+        read.push(`getTask ${taskId}`);
+        return store.getTask(taskId);
+      },
+    };
+    const second = fixtureRuntime(() => textReply('done'), { store: counted });
+    // Before, the named task was picked out of `loadTasks()`: a claim in a store of 100,000 tasks read all of them.
+    expect((await second.runtime.restore({ taskIds: [ids[1]!, 'no-such-task'] })).restored).toEqual([ids[1]]);
+    expect(read).not.toContain('loadTasks');
+    expect(read).toEqual(expect.arrayContaining([`getTask ${ids[1]}`, 'getTask no-such-task']));
+    expect((await endOf(second.runtime, ids[1]!))?.status).toBe('completed');
+    expect(second.runtime.get(ids[0]!)).toBeUndefined();
+  });
+
   it('a snapshot whose context is null: that task fails naming it and its snapshot, the other resumes', async () => {
     const { store, ids } = await unfinishedTasks();
     const [bad, good] = ids as [string, string];

@@ -5,7 +5,7 @@ import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { isTeamTask } from '../persistence/task-facts.js';
-import type { StoreWarning, TaskStore } from '../persistence/types.js';
+import type { StoredTask, StoreWarning, TaskStore } from '../persistence/types.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { LazyTeams } from './lazy-teams.js';
 import type { OwnerWatch } from './owner-watch.js';
@@ -99,10 +99,12 @@ export class TaskRestorer {
     const { table, store, emitter, clock } = this.host;
     this.host.assertRunning();
     const locked = await store.lockForRestore?.();
-    const { tasks, warnings } = await store.loadTasks();
+    const only = options.taskIds ? new Set(options.taskIds) : undefined;
+    // Named tasks are read by id from the store's index: restoring one task of a large store (a
+    // cluster worker's claim, the owner watch) does not read every task.
+    const { tasks, warnings } = only ? await tasksById(store, only) : await store.loadTasks();
     if (locked) warnings.unshift(...locked.warnings);
     const restored: string[] = [];
-    const only = options.taskIds ? new Set(options.taskIds) : undefined;
     const elsewhere = new Set(locked?.runElsewhere ?? []);
     // Teams first: their restored spells find them when they call a team tool.
     const teams = !only && tasks.some((task) => task.spec.team) ? await this.host.teams.load() : undefined;
@@ -173,4 +175,13 @@ export class TaskRestorer {
     if (teams && !this.host.stopped) await teams.resume(tasks);
     return { restored, warnings };
   }
+}
+
+/** The stored tasks of `taskIds` that the store has, each read by id (`TaskStore.getTask`). */
+async function tasksById(
+  store: TaskStore,
+  taskIds: ReadonlySet<string>,
+): Promise<{ tasks: StoredTask[]; warnings: StoreWarning[] }> {
+  const found = await Promise.all([...taskIds].map((taskId) => store.getTask(taskId)));
+  return { tasks: found.filter((task) => task !== undefined), warnings: [] };
 }

@@ -3,6 +3,7 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
   createRuntime,
   isFinalTaskEvent,
+  PersistenceError,
   type Runtime,
   type RuntimeEventName,
   type StoredTask,
@@ -24,11 +25,11 @@ import {
   TEAM_QUEUE,
 } from './channels.js';
 import { claimTask } from './claim-task.js';
-import { ClaimedTasksStore } from './claimed-tasks-store.js';
 import { clusterLimits, type WorkerOptions } from './cluster-options.js';
 import { migrateDbos } from './migrate-dbos.js';
 import { NotificationListener } from './notification-listener.js';
 import { quarantine } from './quarantine-task.js';
+import { resumeClaimedTask } from './resume-claimed-task.js';
 import { untilReachable } from './until-reachable.js';
 import { WorkerLiveness } from './worker-liveness.js';
 import { WorkerTeams } from './worker-teams.js';
@@ -37,6 +38,8 @@ import { WorkerTeams } from './worker-teams.js';
 const MAX_EARLY_STEERED = 10_000;
 /** What a task's workflow returns on a worker that gave the task up to another. */
 const ABANDONED = 'abandoned';
+/** A claim given up because the worker stops. */
+const STOPPING = Symbol('stopping');
 
 let current: ClusterWorker | undefined;
 let registered = false;
@@ -67,7 +70,6 @@ export class ClusterWorker {
   /** A worker silent this long is taken for dead by the others (see `WorkerOptions.deadAfterMs`). */
   readonly deadAfterMs: number;
   private readonly store: PostgresTaskStore;
-  private readonly claims: ClaimedTasksStore;
   /** Tasks given up to another worker: the store drops their writes until they are claimed again. */
   private readonly abandoned = new Set<string>();
   private readonly waiting = new Map<string, (status: string) => void>();
@@ -89,7 +91,6 @@ export class ClusterWorker {
   constructor(options: WorkerOptions, store: PostgresTaskStore, id: string) {
     this.id = id;
     this.store = store;
-    this.claims = new ClaimedTasksStore(store, () => this.stopped);
     this.onTasksLost = options.onTasksLost;
     this.deadAfterMs = options.deadAfterMs ?? (options.heartbeatMs ?? 1_000) * 10;
     // Writes for a task another worker has claimed are dropped by the store: give the task up;
@@ -108,7 +109,8 @@ export class ClusterWorker {
       ...(options.toolSources ? { toolSources: options.toolSources } : {}),
       // DBOS's queue gives this worker at most this many tasks at once: none waits in the supervisor.
       limits: { ...runtimeLimits, maxConcurrent: options.workerConcurrency ?? limits.maxConcurrent },
-      store: this.claims,
+      // Fenced, the store takes no restore lock: the runtime restores only the tasks claimed here.
+      store,
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.models ? { models: options.models } : {}),
       ...(options.prices ? { prices: options.prices } : {}),
@@ -167,7 +169,12 @@ export class ClusterWorker {
     const claimed = await untilReachable(
       () => claimTask(this.store.pool, taskId, this.id),
       () => this.stopped,
-    );
+    ).catch((error: unknown): typeof STOPPING => {
+      // Stopping (the runtime has closed the store): the workflow stays pending, for recovery.
+      if (this.stopped) return STOPPING;
+      throw error;
+    });
+    if (claimed === STOPPING) return new Promise<string>(() => {});
     if (!claimed) return 'ended';
     // Claimed again: its writes are this worker's again.
     this.abandoned.delete(taskId);
@@ -191,12 +198,15 @@ export class ClusterWorker {
       }
     }
     const done = new Promise<string>((resolve) => this.waiting.set(taskId, resolve));
-    this.claims.claim(claimed.task);
     try {
       // A task that has not started goes through the supervisor's queue like a spawn; one that
-      // started on a worker since taken for dead resumes from its snapshot and journal.
+      // started on a worker since taken for dead resumes from its snapshot and journal (read by id).
       if (claimed.task.status === 'queued') this.runner.runStored(claimed.task.spec);
-      else await this.runtime.restore({ taskIds: [taskId] });
+      else if (!(await resumeClaimedTask(this.runtime, taskId, () => this.stopped)))
+        throw new PersistenceError(
+          'PERSISTENCE_CORRUPT',
+          `troupe.tasks has no readable row for task ${taskId}.`,
+        );
     } catch (error) {
       // Stopping: the workflow stays pending, for this worker id or another worker to recover.
       if (this.stopped) return new Promise<string>(() => {});
@@ -209,8 +219,6 @@ export class ClusterWorker {
           `Task ${taskId} cannot be restored on worker ${this.id} from what the store holds: ${reason}`,
         );
       }
-    } finally {
-      this.claims.restored(taskId);
     }
     // Requested before the claim (read by it), or notified since (held until the task was here).
     const requested = this.earlyCancels.has(taskId)

@@ -90,10 +90,13 @@ export class PostgresTaskStore implements TaskStore {
    * of its own, so it goes with that connection: a runtime that died holds nothing. Rejects with
    * `PERSISTENCE_LOCKED` naming the holder (its process and host, from its session's
    * `application_name`) while another runtime holds it; calling it again while holding it keeps it.
+   * A cluster worker's store ({@link fenceAs}) takes no lock and reports no task as run elsewhere:
+   * there, a task's claim says which worker resumes it (its runtime restores only what it claimed).
    */
   async lockForRestore(): Promise<{ warnings: StoreWarning[]; runElsewhere: string[] }> {
     if (this.closed)
       throw new PersistenceError('PERSISTENCE_FAILED', `The task store at ${this.where} is closed.`);
+    if (this.storage.fence) return { warnings: [], runElsewhere: [] };
     if (!this.restoreLock) {
       const taking = SessionLock.restore(this.url, this.where);
       this.restoreLock = taking;

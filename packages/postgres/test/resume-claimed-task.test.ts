@@ -1,7 +1,7 @@
 import { createMemoryStore, createRuntime, PersistenceError, type TaskStore } from '@troupe/core';
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
-import { ClaimedTasksStore } from '../src/cluster/claimed-tasks-store.js';
+import { resumeClaimedTask } from '../src/cluster/resume-claimed-task.js';
 
 const agents = [{ name: 'helper', description: 'helps', systemPrompt: 'Help.', tools: [] }];
 
@@ -49,50 +49,66 @@ function unreachableFor(store: TaskStore, failures: number): TaskStore & { attem
   return flaky;
 }
 
-describe("a worker's claimed-tasks store", () => {
-  it('reads a task again while the server is unreachable mid-restore: the task resumes instead of failing as corrupt', async () => {
+describe("a worker's resume of a claimed task", () => {
+  it('restores it again while the server is unreachable mid-restore: the task resumes instead of failing as corrupt', async () => {
     const { store, taskId } = await storeWithRunningTask();
+    expect((await store.getTask(taskId))?.status).toBe('running');
     const flaky = unreachableFor(store, 3);
     const waits: number[] = [];
-    const claims = new ClaimedTasksStore(
-      flaky,
+    const runtime = createRuntime({ model: scriptedModel([textReply('back')]), agents, store: flaky });
+    const resumed = await resumeClaimedTask(
+      runtime,
+      taskId,
       () => false,
       async (ms) => {
         waits.push(ms);
       },
     );
-    const task = (await store.loadTasks()).tasks.find((stored) => stored.spec.taskId === taskId)!;
-    expect(task.status).toBe('running');
-    const runtime = createRuntime({ model: scriptedModel([textReply('back')]), agents, store: claims });
-    claims.claim(task);
-    const { restored } = await runtime.restore({ taskIds: [taskId] });
-    expect(restored).toEqual([taskId]);
+    expect(resumed).toBe(true);
     expect(await runtime.result(taskId)).toMatchObject({ status: 'completed', output: 'back' });
     expect(waits).toEqual([100, 200, 400]);
     await runtime.shutdown();
   });
 
-  it('passes a corrupt document on at once, and gives up retrying once the worker stops', async () => {
-    const corrupt = new PersistenceError('PERSISTENCE_CORRUPT', 'Task t1: its snapshot cannot be read.');
-    const base = createMemoryStore();
-    const store = Object.create(base) as TaskStore;
-    store.loadSnapshot = async () => {
-      throw corrupt;
+  it('does not wait on a corrupt document, gives up once the worker stops, and says when the store has no such task', async () => {
+    const { store, taskId } = await storeWithRunningTask();
+    const corrupt = Object.create(store) as TaskStore;
+    corrupt.loadSnapshot = async () => {
+      throw new PersistenceError('PERSISTENCE_CORRUPT', `Task ${taskId}: its snapshot cannot be read.`);
     };
-    expect(await new ClaimedTasksStore(store).loadSnapshot('t1').catch((error: unknown) => error)).toBe(
-      corrupt,
-    );
+    corrupt.loadJournal = corrupt.loadSnapshot as unknown as TaskStore['loadJournal'];
+    const waits: number[] = [];
+    const first = createRuntime({ model: scriptedModel([]), agents, store: corrupt });
+    expect(
+      await resumeClaimedTask(
+        first,
+        taskId,
+        () => false,
+        async (ms) => void waits.push(ms),
+      ),
+    ).toBe(true);
+    expect(waits).toEqual([]);
+    expect(await first.result(taskId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'PERSISTENCE_CORRUPT' },
+    });
+    await first.shutdown();
+
+    const again = await storeWithRunningTask();
     let stopped = false;
-    const flaky = unreachableFor(base, 100);
-    const claims = new ClaimedTasksStore(
-      flaky,
+    const flaky = unreachableFor(again.store, 100);
+    const second = createRuntime({ model: scriptedModel([]), agents, store: flaky });
+    const failure = await resumeClaimedTask(
+      second,
+      again.taskId,
       () => stopped,
       async () => {
         stopped = flaky.attempts >= 2;
       },
-    );
-    const failure = await claims.loadJournal('t1').catch((error: unknown) => error);
+    ).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'PERSISTENCE_FAILED' });
-    expect(flaky.attempts).toBe(3);
+    expect(second.get(again.taskId)).toBeUndefined();
+    expect(await resumeClaimedTask(second, 'no-such-task', () => false)).toBe(false);
+    await second.shutdown();
   });
 });
