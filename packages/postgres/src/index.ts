@@ -8,7 +8,7 @@ export { ClusterWorker, startWorker } from './cluster/worker.js';
 export {
   openPostgresStore,
   type PostgresStoreOptions,
-  PostgresTaskStore,
+  type PostgresTaskStore,
   type TaskQuery,
 } from './store/postgres-store.js';
 export { DATABASE_SCHEMA_VERSION } from './store/schema.js';

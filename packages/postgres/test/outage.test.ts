@@ -41,7 +41,7 @@ describe('the Postgres store while the server is away', () => {
       );
       store.appendStatus(queuedRecord(spec));
       await expect(store.flush()).rejects.toThrow(PersistenceError);
-      const reading = await store.get('t_outage').catch((error: unknown) => error);
+      const reading = await store.getTask('t_outage').catch((error: unknown) => error);
       expect(reading).toBeInstanceOf(PersistenceError);
       expect((reading as Error).message).toMatch(/task store at postgres:\/\/.*is unreachable/);
 
@@ -52,7 +52,10 @@ describe('the Postgres store while the server is away', () => {
           (await probe.query("SELECT 1 FROM troupe.tasks WHERE task_id = 't_outage'")).rowCount === 1,
         'the kept record to be written',
       );
-      expect(await store.get('t_outage')).toMatchObject({ status: 'queued', spec: { taskId: 't_outage' } });
+      expect(await store.getTask('t_outage')).toMatchObject({
+        status: 'queued',
+        spec: { taskId: 't_outage' },
+      });
       const log = await probe.query(
         "SELECT count(*)::int AS n FROM troupe.status_log WHERE task_id = 't_outage'",
       );
@@ -76,7 +79,7 @@ describe('the Postgres store while the server is away', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await expect(client.query('SELECT 1')).rejects.toThrow();
       client.release(true);
-      expect(await store.get('nothing')).toBeUndefined();
+      expect(await store.getTask('nothing')).toBeUndefined();
     } finally {
       await admin.end();
       await store.close();

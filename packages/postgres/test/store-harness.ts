@@ -18,7 +18,7 @@ export function postgresStoreHarness(cluster: TestCluster, prefix: string) {
     return store;
   };
   return {
-    async create(): Promise<TaskStore> {
+    async create(): Promise<PostgresTaskStore> {
       return openOn(await cluster.createDatabase(`${prefix}_${++databases}`));
     },
     async reopen(store: TaskStore): Promise<TaskStore> {

@@ -36,7 +36,7 @@ describe('Postgres TaskStore', () => {
     const final = await result;
     expect(final.status).toBe('completed');
     await store.flush();
-    const stored = await store.get(id);
+    const stored = await store.getTask(id);
     expect(stored).toMatchObject({
       status: 'completed',
       spec: { taskId: id, sessionKey: 's1' },
@@ -133,7 +133,7 @@ describe('Postgres TaskStore', () => {
     await store.flush();
     store.appendStatus({ v: 2, taskId: id, event: 'task.cancelled', status: 'cancelled', at: Date.now() });
     await store.flush();
-    expect(await store.get(id)).toMatchObject({ status: 'completed', result: final });
+    expect(await store.getTask(id)).toMatchObject({ status: 'completed', result: final });
     await runtime.shutdown();
   });
 
@@ -273,7 +273,7 @@ describe('Postgres TaskStore', () => {
         const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
         expect((await result).status).toBe('completed');
         await store.flush();
-        expect((await store.get(id))?.status).toBe('completed');
+        expect((await store.getTask(id))?.status).toBe('completed');
         await runtime.shutdown();
       } finally {
         await store.close();

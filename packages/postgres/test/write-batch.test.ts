@@ -76,7 +76,7 @@ describe('a write batch', () => {
     store.appendStatus(final(id, 'cancelled', 'second'));
     await store.flush();
     expect(await logged(id)).toEqual(['queued', 'running', 'completed']);
-    expect(await store.get(id)).toMatchObject({ status: 'completed', result: { output: 'first' } });
+    expect(await store.getTask(id)).toMatchObject({ status: 'completed', result: { output: 'first' } });
   });
 
   it("drops a fenced worker's writes for a task another worker claimed, and says which", async () => {
@@ -205,7 +205,7 @@ async function expectWritten(taskId: string, written: boolean): Promise<void> {
     journal: await count('journal'),
     snapshots: await count('snapshots'),
     results: await count('results'),
-    status: (await store.get(taskId))?.status,
+    status: (await store.getTask(taskId))?.status,
   }).toEqual(
     written
       ? { log: ['queued', 'running', 'completed'], journal: 1, snapshots: 1, results: 1, status: 'completed' }

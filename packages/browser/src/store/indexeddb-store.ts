@@ -1,13 +1,4 @@
-import {
-  type JournalEntry,
-  PersistenceError,
-  type StoreWarning,
-  type TaskResultDocument,
-  type TaskSnapshotDocument,
-  type TaskStatusRecord,
-  type TaskStore,
-  ValidationError,
-} from '@troupe/core';
+import { PersistenceError, type StoreWarning, type TaskStore, ValidationError } from '@troupe/core';
 import { createTaskStore, type PortStore } from '@troupe/core/store';
 import { createStore } from 'idb-keyval';
 import { closeConnection } from './idb-documents.js';
@@ -58,143 +49,109 @@ export interface IndexedDbStore extends TaskStore {
    * releases its lock, so there is no stale lock to take over.
    */
   lockForRestore(): Promise<{ warnings: StoreWarning[] }>;
+  /** Removes finished tasks that ended before `olderThan` (ms since the epoch), with their documents; returns how many. */
+  prune(options: { olderThan: number }): Promise<number>;
   /** Flushes, then releases the writer lock and closes the database; writes are refused after it. */
   close(): Promise<void>;
 }
 
 /**
  * The IndexedDB store: core's store engine (`createTaskStore`) over {@link IndexedDbStorage},
- * plus what only a page has — the one-writer Web Lock, `pagehide`, closing the connection.
+ * extended with what only a page has — the one-writer Web Lock, `pagehide`, closing the connection.
  */
-class IndexedDbTaskStore implements IndexedDbStore {
-  readonly name: string;
-  private readonly database: string;
-  private readonly engine: PortStore;
-  private readonly storage: IndexedDbStorage;
-  private lock: WriterLock | undefined;
-  private closed = false;
-  private readonly onPageHide = (): void => void this.engine.flushNow();
-
-  constructor(options: IndexedDbStoreOptions) {
-    this.name = options.name ?? 'default';
-    if (typeof this.name !== 'string' || this.name === '') {
-      throw new ValidationError(
-        `IndexedDB store name must be a non-empty string; got ${String(this.name)}.`,
-        ['name'],
-      );
-    }
-    if (typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'undefined') {
-      throw new PersistenceError(
-        'PERSISTENCE_FAILED',
-        'IndexedDB is not available here (createIndexedDbStore needs a browser page or worker). In Node, use createFileStore from @troupe/node, or createMemoryStore from @troupe/core.',
-      );
-    }
-    this.database = databaseName(this.name);
-    this.storage = new IndexedDbStorage(createStore(this.database, OBJECT_STORE), this.database);
-    try {
-      this.engine = createTaskStore(this.storage, {
-        ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
-        ...(options.snapshotDelayMs === undefined ? {} : { snapshotDelayMs: options.snapshotDelayMs }),
-        ...(options.onError ? { onError: options.onError } : {}),
-      });
-    } catch (error) {
-      // The engine names itself a task store; this one is the IndexedDB store.
-      if (error instanceof RangeError)
-        throw new RangeError(error.message.replace(/^Task store/, 'IndexedDB store'));
-      throw error;
-    }
-    if ((options.flushOnPageHide ?? true) && typeof globalThis.addEventListener === 'function') {
-      globalThis.addEventListener('pagehide', this.onPageHide);
-    }
+function createIndexedDbTaskStore(options: IndexedDbStoreOptions): IndexedDbStore {
+  const name = options.name ?? 'default';
+  if (typeof name !== 'string' || name === '') {
+    throw new ValidationError(`IndexedDB store name must be a non-empty string; got ${String(name)}.`, [
+      'name',
+    ]);
   }
-
-  get claimed(): boolean {
-    return this.lock !== undefined;
-  }
-
-  async claim(options: { wait?: boolean; signal?: AbortSignal } = {}): Promise<boolean> {
-    this.assertOpen();
-    if (this.lock) return true;
-    const lockOptions = { wait: options.wait ?? true, ...(options.signal ? { signal: options.signal } : {}) };
-    this.lock = await acquireWriterLock(this.database, lockOptions);
-    return this.lock !== undefined;
-  }
-
-  async lockForRestore(): Promise<{ warnings: StoreWarning[] }> {
-    if (await this.claim({ wait: false })) return { warnings: [] };
-    const holder = (await describeWriterLockHolder(this.database)) ?? 'another tab or worker';
+  if (typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'undefined') {
     throw new PersistenceError(
-      'PERSISTENCE_LOCKED',
-      `The IndexedDB task store "${this.name}" (database "${this.database}") is held by ${holder} of this origin: its unfinished tasks belong to the runtime there. Close that tab, or await store.claim() to wait for it, before restoring here.`,
-      { path: this.database, details: { holder } },
+      'PERSISTENCE_FAILED',
+      'IndexedDB is not available here (createIndexedDbStore needs a browser page or worker). In Node, use createFileStore from @troupe/node, or createMemoryStore from @troupe/core.',
     );
   }
-
-  appendStatus(record: TaskStatusRecord): void {
-    this.assertWritable(record?.taskId);
-    this.engine.appendStatus(record);
-  }
-
-  appendJournal(taskId: string, entry: JournalEntry): void {
-    this.assertWritable(taskId);
-    this.engine.appendJournal(taskId, entry);
-  }
-
-  saveSnapshot(taskId: string, produce: () => TaskSnapshotDocument): void {
-    this.assertWritable(taskId);
-    this.engine.saveSnapshot(taskId, produce);
-  }
-
-  saveResult(document: TaskResultDocument): void {
-    this.assertWritable(document?.result?.taskId);
-    this.engine.saveResult(document);
-  }
-
-  flush = (): Promise<void> => this.engine.flush();
-  loadTasks: TaskStore['loadTasks'] = () => this.engine.loadTasks();
-  listTasks: TaskStore['listTasks'] = (query) => this.engine.listTasks(query);
-  getTask: TaskStore['getTask'] = (taskId) => this.engine.getTask(taskId);
-  loadJournal: TaskStore['loadJournal'] = (taskId) => this.engine.loadJournal(taskId);
-  loadSnapshot: TaskStore['loadSnapshot'] = (taskId) => this.engine.loadSnapshot(taskId);
-  loadResult: TaskStore['loadResult'] = (taskId) => this.engine.loadResult(taskId);
-  prune: NonNullable<TaskStore['prune']> = (options) => this.engine.prune!(options);
-
-  locate(taskId: string, kind: 'snapshot' | 'journal'): string {
-    return this.storage.locate(taskId, kind);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    try {
-      await this.engine.close();
-    } finally {
-      this.closed = true;
-      globalThis.removeEventListener?.('pagehide', this.onPageHide);
-      this.lock?.release();
-      this.lock = undefined;
-      await closeConnection(this.storage.use).catch(() => undefined);
-    }
-  }
-
-  private assertWritable(taskId: unknown): asserts taskId is string {
-    this.assertOpen();
-    this.storage.checkTaskId(taskId);
-    if (!this.lock) {
-      throw new PersistenceError(
-        'PERSISTENCE_FAILED',
-        `The IndexedDB task store "${this.name}" is not claimed by this page: await store.claim() before writing task ${taskId} (another tab may be its writer).`,
-        { path: `indexeddb:${this.database}` },
-      );
-    }
-  }
-
-  private assertOpen(): void {
-    if (this.closed) {
-      throw new PersistenceError('PERSISTENCE_FAILED', `The IndexedDB task store "${this.name}" is closed.`, {
-        path: `indexeddb:${this.database}`,
+  const database = databaseName(name);
+  const storage = new IndexedDbStorage(createStore(database, OBJECT_STORE), database);
+  let lock: WriterLock | undefined;
+  let closed = false;
+  const assertOpen = (): void => {
+    if (closed) {
+      throw new PersistenceError('PERSISTENCE_FAILED', `The IndexedDB task store "${name}" is closed.`, {
+        path: `indexeddb:${database}`,
       });
     }
+  };
+  let engine: PortStore;
+  try {
+    engine = createTaskStore(storage, {
+      ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
+      ...(options.snapshotDelayMs === undefined ? {} : { snapshotDelayMs: options.snapshotDelayMs }),
+      ...(options.onError ? { onError: options.onError } : {}),
+      // Every write is checked before it is buffered: the store is open and claimed by this page.
+      writeFilter: (taskId) => {
+        assertOpen();
+        if (!lock) {
+          throw new PersistenceError(
+            'PERSISTENCE_FAILED',
+            `The IndexedDB task store "${name}" is not claimed by this page: await store.claim() before writing task ${taskId} (another tab may be its writer).`,
+            { path: `indexeddb:${database}` },
+          );
+        }
+        return true;
+      },
+    });
+  } catch (error) {
+    // The engine names itself a task store; this one is the IndexedDB store.
+    if (error instanceof RangeError)
+      throw new RangeError(error.message.replace(/^Task store/, 'IndexedDB store'));
+    throw error;
   }
+  const onPageHide = (): void => void engine.flushNow();
+  if ((options.flushOnPageHide ?? true) && typeof globalThis.addEventListener === 'function') {
+    globalThis.addEventListener('pagehide', onPageHide);
+  }
+  const claim = async (claimOptions: { wait?: boolean; signal?: AbortSignal } = {}): Promise<boolean> => {
+    assertOpen();
+    if (lock) return true;
+    lock = await acquireWriterLock(database, {
+      wait: claimOptions.wait ?? true,
+      ...(claimOptions.signal ? { signal: claimOptions.signal } : {}),
+    });
+    return lock !== undefined;
+  };
+
+  return {
+    ...engine,
+    name,
+    get claimed() {
+      return lock !== undefined;
+    },
+    claim,
+    async lockForRestore() {
+      if (await claim({ wait: false })) return { warnings: [] };
+      const holder = (await describeWriterLockHolder(database)) ?? 'another tab or worker';
+      throw new PersistenceError(
+        'PERSISTENCE_LOCKED',
+        `The IndexedDB task store "${name}" (database "${database}") is held by ${holder} of this origin: its unfinished tasks belong to the runtime there. Close that tab, or await store.claim() to wait for it, before restoring here.`,
+        { path: database, details: { holder } },
+      );
+    },
+    locate: (taskId, kind) => storage.locate(taskId, kind),
+    async close() {
+      if (closed) return;
+      try {
+        await engine.close();
+      } finally {
+        closed = true;
+        globalThis.removeEventListener?.('pagehide', onPageHide);
+        lock?.release();
+        lock = undefined;
+        await closeConnection(storage.use).catch(() => undefined);
+      }
+    },
+  };
 }
 
 /**
@@ -207,5 +164,5 @@ class IndexedDbTaskStore implements IndexedDbStore {
  * a time. Throws `RangeError` or `ValidationError` for bad options.
  */
 export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): IndexedDbStore {
-  return new IndexedDbTaskStore(options);
+  return createIndexedDbTaskStore(options);
 }

@@ -25,7 +25,4 @@ export const nullStore: TaskStore = {
   async loadResult() {
     return undefined;
   },
-  async prune() {
-    return 0;
-  },
 };

@@ -276,7 +276,8 @@ export interface StoreWarning {
  * only the latest one; it returns the task's latest snapshot document when called (a store may call
  * it late, at its next flush: the document then agrees with the journal appended so far).
  * A new backend need not implement this interface: it implements the narrow `StoragePort` of
- * `@troupe/core/store`, and `createTaskStore(port)` makes the `TaskStore`.
+ * `@troupe/core/store`, and `createTaskStore(port)` makes the `TaskStore`. Removing old tasks
+ * (`prune`) is the backends' own: the runtime never does it.
  */
 export interface TaskStore {
   /** Appends a task's status record (queued, started, a final status) to the status log. */
@@ -307,8 +308,6 @@ export interface TaskStore {
   loadSnapshot(taskId: string): Promise<TaskSnapshotDocument | undefined>;
   /** A finished task's result; undefined when the task has none (yet). */
   loadResult(taskId: string): Promise<TaskResult | undefined>;
-  /** Removes finished tasks that ended before `olderThan` (ms since epoch). Returns how many. */
-  prune(options: { olderThan: number }): Promise<number>;
   /** Optional: flushes, releases the restore lock and any connection or handle the store holds. */
   close?(): Promise<void>;
   /**

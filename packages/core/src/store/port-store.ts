@@ -45,13 +45,19 @@ export interface TaskStoreOptions {
   /**
    * Which tasks this store may still write for: every write for a task it refuses is dropped, as
    * is a notice about it (a cluster worker's tasks since claimed by another worker). Asked at each
-   * write; default: every task.
+   * write; default: every task. It may throw instead, to refuse the write with an error the
+   * writing call throws (the IndexedDB store: a page that has not claimed the store).
    */
   writeFilter?: (taskId: string) => boolean;
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
 export interface PortStore extends TaskStore {
+  /**
+   * Removes finished tasks that ended before `olderThan` (ms since the epoch), with their
+   * documents; returns how many. Throws a `RangeError` for a time that is not a number.
+   */
+  prune(options: { olderThan: number }): Promise<number>;
   /** Hands everything buffered to the port now; synchronous when the port is. Errors wait for `flush()`. */
   flushNow(): MaybePromise<void>;
   /**

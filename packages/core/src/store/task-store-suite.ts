@@ -1,5 +1,6 @@
 import { PersistenceError, ValidationError } from '../errors.js';
 import { SCHEMA_VERSION, type TaskStore } from '../persistence/types.js';
+import type { PortStore } from './port-store.js';
 import {
   finishedRecord,
   journalEntryOf,
@@ -23,8 +24,8 @@ export type StoreSuiteFramework = SuiteFramework;
  * as a crash, an older troupe or a newer one would have left the data, so bad data can be tested.
  */
 export interface StoreSuiteHarness {
-  /** A new, empty store. */
-  create(): Promise<TaskStore>;
+  /** A new, empty store (with the `prune` every backend has). */
+  create(): Promise<TaskStore & Pick<PortStore, 'prune'>>;
   /** A second store over the data of `store` (another process, a page reload). */
   reopen(store: TaskStore): Promise<TaskStore>;
   /** Called after each test with every store it created. */
