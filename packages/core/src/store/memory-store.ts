@@ -5,7 +5,7 @@ import type {
   TaskStatusRecord,
   TaskStore,
 } from '../persistence/types.js';
-import { createTaskStore, type PortStore } from './port-store.js';
+import { createTaskStore } from './port-store.js';
 import type { StatusRead, StorageReads, WritesOneByOne } from './storage-port.js';
 
 /** Where a reader of the memory log stands: a prune starts a new generation of the log. */
@@ -88,8 +88,11 @@ class MemoryStorage implements StorageReads<MemoryPosition>, WritesOneByOne {
  * runtime never mutates what it writes); a snapshot is produced when it is read. `records` is
  * the status log as written.
  */
-export function createMemoryStore(): TaskStore &
-  Pick<PortStore, 'prune'> & { readonly records: readonly TaskStatusRecord[] } {
+export function createMemoryStore(): TaskStore & {
+  /** Removes finished tasks that ended before `olderThan` (ms since the epoch); returns how many. */
+  prune(options: { olderThan: number }): Promise<number>;
+  readonly records: readonly TaskStatusRecord[];
+} {
   const storage = new MemoryStorage();
   // No close(): a runtime's shutdown leaves the store to the next runtime over it.
   const {
