@@ -2,6 +2,7 @@ import { createMemoryStore, createRuntime, PersistenceError, type TaskStore } fr
 import { scriptedModel, textReply } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { resumeClaimedTask } from '../src/cluster/resume-claimed-task.js';
+import { readingAgain } from '../src/cluster/while-store-away.js';
 
 const agents = [{ name: 'helper', description: 'helps', systemPrompt: 'Help.', tools: [] }];
 
@@ -110,5 +111,19 @@ describe("a worker's resume of a claimed task", () => {
     expect(second.get(again.taskId)).toBeUndefined();
     expect(await resumeClaimedTask(second, 'no-such-task', () => false)).toBe(false);
     await second.shutdown();
+  });
+
+  it("a worker's teams read a journal again while the server is away, and stop trying once the worker stops", async () => {
+    const { store, taskId } = await storeWithRunningTask();
+    const flaky = unreachableFor(store, 2);
+    const journal = await readingAgain(flaky, () => false).loadJournal(taskId);
+    expect(journal.entries.length).toBeGreaterThan(0);
+    expect(flaky.attempts).toBe(3);
+    const down = unreachableFor(store, 100);
+    const failure = await readingAgain(down, () => true)
+      .loadSnapshot(taskId)
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'PERSISTENCE_FAILED' });
+    expect(down.attempts).toBe(1);
   });
 });

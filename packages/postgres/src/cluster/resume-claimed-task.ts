@@ -1,11 +1,5 @@
 import { PersistenceError, type Runtime } from '@troupe/core';
-
-/** Delays between restores of a claimed task while the server is away (ms). */
-const RETRY_MS = [100, 200, 400, 800, 1_600, 2_000];
-
-function isStoreFailure(error: unknown): boolean {
-  return PersistenceError.isInstance(error) && error.code === 'PERSISTENCE_FAILED';
-}
+import { AWAY_RETRY_MS, isStoreAway, sleep } from './while-store-away.js';
 
 /**
  * Brings back a task a worker claimed after it had started elsewhere (on a worker since taken for
@@ -20,7 +14,7 @@ export async function resumeClaimedTask(
   runtime: Pick<Runtime, 'restore' | 'get'>,
   taskId: string,
   stopped: () => boolean,
-  wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  wait: (ms: number) => Promise<void> = sleep,
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     let failure: unknown;
@@ -32,10 +26,10 @@ export async function resumeClaimedTask(
       if (!unavailable) return false;
       failure = new PersistenceError('PERSISTENCE_FAILED', unavailable.message);
     } catch (error) {
-      if (!isStoreFailure(error)) throw error;
+      if (!isStoreAway(error)) throw error;
       failure = error;
     }
     if (stopped()) throw failure;
-    await wait(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]!);
+    await wait(AWAY_RETRY_MS[Math.min(attempt, AWAY_RETRY_MS.length - 1)]!);
   }
 }

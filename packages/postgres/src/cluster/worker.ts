@@ -31,6 +31,7 @@ import { NotificationListener } from './notification-listener.js';
 import { quarantine } from './quarantine-task.js';
 import { resumeClaimedTask } from './resume-claimed-task.js';
 import { untilReachable } from './until-reachable.js';
+import { readingAgain } from './while-store-away.js';
 import { WorkerLiveness } from './worker-liveness.js';
 import { WorkerTeams } from './worker-teams.js';
 
@@ -122,7 +123,8 @@ export class ClusterWorker {
       workerId: id,
       runtime: this.runtime,
       postgres: store,
-      store: this.claims,
+      // The teams' reads of a team's journal are tried again while the server is away.
+      store: readingAgain(store, () => this.stopped),
       dbos: () =>
         (this.dbosClient ??= DBOSClient.create({
           systemDatabaseUrl: options.postgres,
