@@ -22,16 +22,14 @@ interface Sample {
   bytesWritten: number;
 }
 
+/** Runs a bench script in a fresh Node process and parses the JSON of its last line of output. */
+function lastJsonLine<T>(args: string[]): T {
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}
+
 function measure(kind: string, tasks: number, rounds = ROUNDS): Sample {
-  const out = execFileSync(
-    process.execPath,
-    ['--expose-gc', join(here, 'measure.mjs'), kind, String(tasks), rounds],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    },
-  );
-  return JSON.parse(out.trim().split('\n').at(-1)!);
+  return lastJsonLine<Sample>(['--expose-gc', join(here, 'measure.mjs'), kind, String(tasks), rounds]);
 }
 
 const perTurn = (sample: Sample, field: 'wallMs' | 'cpuMs' | 'minWallMs' = 'wallMs') =>
@@ -54,71 +52,44 @@ const supervised = measure('supervised', TASKS);
 // The cluster row: 2 worker processes on a throwaway local Postgres (BENCH_CLUSTER_TASKS=0 skips it).
 const CLUSTER_TASKS = Number(process.env.BENCH_CLUSTER_TASKS ?? TASKS);
 const cluster = CLUSTER_TASKS
-  ? (JSON.parse(
-      execFileSync(process.execPath, [join(here, 'cluster.mjs'), String(CLUSTER_TASKS)], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      })
-        .trim()
-        .split('\n')
-        .at(-1)!,
-    ) as { tasks: number; workers: number; wallMs: number; clientCpuMs: number })
+  ? lastJsonLine<{ tasks: number; workers: number; wallMs: number; clientCpuMs: number }>([
+      join(here, 'cluster.mjs'),
+      String(CLUSTER_TASKS),
+    ])
   : undefined;
 // History: a runtime opened on a file store holding 10,000 finished tasks lists them.
-const history = JSON.parse(
-  execFileSync(
-    process.execPath,
-    [join(here, 'history.mjs'), String(Number(process.env.BENCH_HISTORY_TASKS ?? 10_000))],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    },
-  )
-    .trim()
-    .split('\n')
-    .at(-1)!,
-) as { tasks: number; firstPageMs: number; filteredMs: number; findMs: number; heapMb: number };
+const history = lastJsonLine<{
+  tasks: number;
+  firstPageMs: number;
+  filteredMs: number;
+  findMs: number;
+  heapMb: number;
+}>([join(here, 'history.mjs'), String(Number(process.env.BENCH_HISTORY_TASKS ?? 10_000))]);
 // History at scale: the first page over a file store of 100,000 tasks written through the store API,
 // measured in a fresh process (BENCH_HISTORY_STORE_TASKS=0 skips it).
 const HISTORY_STORE_TASKS = Number(process.env.BENCH_HISTORY_STORE_TASKS ?? 100_000);
 const historyStore = HISTORY_STORE_TASKS
-  ? (JSON.parse(
-      execFileSync(process.execPath, [join(here, 'history-store.mjs'), String(HISTORY_STORE_TASKS)], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      })
-        .trim()
-        .split('\n')
-        .at(-1)!,
-    ) as {
+  ? lastJsonLine<{
       tasks: number;
       firstPageMs: number;
       nextPageMs: number;
       findMs: number;
       heapMb: number;
       rssMb: number;
-    })
+    }>([join(here, 'history-store.mjs'), String(HISTORY_STORE_TASKS)])
   : undefined;
 // History on Postgres: a store over a throwaway local Postgres holding 1,000,000 tasks lists the
 // first page, in a fresh process (BENCH_HISTORY_POSTGRES_TASKS=0 skips it).
 const HISTORY_POSTGRES_TASKS = Number(process.env.BENCH_HISTORY_POSTGRES_TASKS ?? 1_000_000);
 const historyPostgres = HISTORY_POSTGRES_TASKS
-  ? (JSON.parse(
-      execFileSync(process.execPath, [join(here, 'history-postgres.mjs'), String(HISTORY_POSTGRES_TASKS)], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      })
-        .trim()
-        .split('\n')
-        .at(-1)!,
-    ) as {
+  ? lastJsonLine<{
       tasks: number;
       firstPageMs: number;
       pageMs: number;
       filteredMs: number;
       nextPageMs: number;
       findMs: number;
-    })
+    }>([join(here, 'history-postgres.mjs'), String(HISTORY_POSTGRES_TASKS)])
   : undefined;
 // Over its budget, cli-startup exits 1 after printing its line: report it, do not lose the run.
 const startup = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
