@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PersistenceError, ValidationError } from '@troupe/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   finished,
   journalEntry,
@@ -14,20 +13,18 @@ import {
   snapshotOf,
   started,
 } from '../../test/helpers/store-records.js';
+import { useTempDir } from '../../test/helpers/temp-dir.js';
 import { createFileStore } from './file-store.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'troupe-store-'));
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
+const temp = useTempDir('troupe-store-');
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-const lines = async (path: string) => (await readFile(join(dir, path), 'utf8')).split('\n').filter(Boolean);
+const lines = async (path: string) =>
+  (await readFile(join(temp.path, path), 'utf8')).split('\n').filter(Boolean);
 
 describe('createFileStore', () => {
   it('round-trips every record type through the files, for a fresh store over the same directory', async () => {
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     store.appendStatus(queued('t1'));
     store.appendStatus(started('t1'));
     store.appendJournal('t1', journalEntry(0));
@@ -38,7 +35,7 @@ describe('createFileStore', () => {
     store.appendStatus(queued('t2', 1_500));
     await store.flush();
 
-    const reader = createFileStore({ dir });
+    const reader = createFileStore({ dir: temp.path });
     const { tasks, warnings } = await reader.loadTasks();
     expect(warnings).toEqual([]);
     expect(tasks).toEqual([
@@ -55,17 +52,17 @@ describe('createFileStore', () => {
     expect(await reader.loadResult('t2')).toBeUndefined();
     expect(await reader.loadJournal('t2')).toEqual({ entries: [], warnings: [] });
     expect(await lines('tasks.jsonl')).toHaveLength(4);
-    expect(JSON.parse(await readFile(join(dir, 't1.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(await readFile(join(temp.path, 't1.json'), 'utf8'))).toEqual({
       v: 2,
       result: resultOf('t1'),
     });
   });
 
   it('buffers writes until the next event-loop turn, or until flush()', async () => {
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     store.appendStatus(queued('t1'));
     store.appendJournal('t1', journalEntry(0));
-    expect(existsSync(join(dir, 'tasks.jsonl'))).toBe(false);
+    expect(existsSync(join(temp.path, 'tasks.jsonl'))).toBe(false);
     await nextTurn();
     expect(await lines('tasks.jsonl')).toHaveLength(1);
     expect(await lines('t1.journal.jsonl')).toHaveLength(1);
@@ -77,21 +74,21 @@ describe('createFileStore', () => {
   it('writes snapshots and results after snapshotDelayMs, coalescing them meanwhile', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const store = createFileStore({ dir, snapshotDelayMs: 100 });
+      const store = createFileStore({ dir: temp.path, snapshotDelayMs: 100 });
       let produced = 0;
       store.appendStatus(queued('t1'));
       store.saveSnapshot('t1', () => snapshotOf('t1', ++produced));
       await nextTurn();
       expect(await lines('tasks.jsonl')).toHaveLength(1);
-      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
+      expect(existsSync(join(temp.path, 't1.snapshot.json'))).toBe(false);
       store.saveSnapshot('t1', () => snapshotOf('t1', ++produced));
       store.saveResult({ v: 2, result: resultOf('t1') });
       vi.advanceTimersByTime(99);
-      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(false);
+      expect(existsSync(join(temp.path, 't1.snapshot.json'))).toBe(false);
       vi.advanceTimersByTime(1);
       expect(produced).toBe(1);
-      expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(true);
-      expect(existsSync(join(dir, 't1.json'))).toBe(true);
+      expect(existsSync(join(temp.path, 't1.snapshot.json'))).toBe(true);
+      expect(existsSync(join(temp.path, 't1.json'))).toBe(true);
     } finally {
       vi.useRealTimers();
     }
@@ -99,25 +96,25 @@ describe('createFileStore', () => {
 
   it('writes what is buffered when the process exits', async () => {
     const script = fileURLToPath(new URL('../../test/helpers/exit-writer.ts', import.meta.url));
-    execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, dir], {
+    execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, temp.path], {
       cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
     });
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     expect((await store.loadTasks()).tasks).toHaveLength(1);
     expect((await store.loadJournal('t1')).entries).toEqual([journalEntry(0)]);
     expect(await store.loadSnapshot('t1')).toEqual(snapshotOf('t1', 1));
   });
 
   it('writes through at once with durability "sync"', async () => {
-    const store = createFileStore({ dir, durability: 'sync' });
+    const store = createFileStore({ dir: temp.path, durability: 'sync' });
     store.appendStatus(queued('t1'));
     store.saveSnapshot('t1', () => snapshotOf('t1', 0));
     expect(await lines('tasks.jsonl')).toHaveLength(1);
-    expect(existsSync(join(dir, 't1.snapshot.json'))).toBe(true);
+    expect(existsSync(join(temp.path, 't1.snapshot.json'))).toBe(true);
   });
 
   it('produces and writes only the latest snapshot of a task per flush', async () => {
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     const produced: number[] = [];
     for (const turn of [1, 2, 3]) {
       store.saveSnapshot('t1', () => {
@@ -133,7 +130,7 @@ describe('createFileStore', () => {
   });
 
   it('reads its own buffered writes', async () => {
-    const store = createFileStore({ dir, flushDelayMs: 60_000 });
+    const store = createFileStore({ dir: temp.path, flushDelayMs: 60_000 });
     store.appendStatus(queued('t1'));
     store.appendJournal('t1', journalEntry(0));
     expect((await store.loadTasks()).tasks).toHaveLength(1);
@@ -141,19 +138,19 @@ describe('createFileStore', () => {
   });
 
   it('refuses task ids that cannot name a file, naming the id and the directory', async () => {
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     for (const id of ['../escape', 'a/b', '', '.hidden', 'x.snapshot', 'x.journal', 'a\\b']) {
       expect(() => store.appendJournal(id, journalEntry(0))).toThrow(ValidationError);
     }
     expect(() => store.saveSnapshot('a/b', () => snapshotOf('a/b', 0))).toThrow(
-      `Task id "a/b" cannot name a file in the task store at "${dir}"`,
+      `Task id "a/b" cannot name a file in the task store at "${temp.path}"`,
     );
     expect(() => store.appendStatus({ ...started('x'), taskId: '../x' })).toThrow(ValidationError);
     await expect(store.loadSnapshot('../../etc/passwd')).rejects.toThrow(ValidationError);
   });
 
   it('rejects flush() with the path when writing fails, keeps the writes, and writes them once it can', async () => {
-    const blocked = join(dir, 'store');
+    const blocked = join(temp.path, 'store');
     await writeFile(blocked, 'a file where the directory should be');
     const store = createFileStore({ dir: blocked });
     store.appendStatus(queued('t1'));
@@ -166,7 +163,7 @@ describe('createFileStore', () => {
   });
 
   it('reports a snapshot that cannot be produced and still writes the rest', async () => {
-    const store = createFileStore({ dir });
+    const store = createFileStore({ dir: temp.path });
     store.appendStatus(queued('t1'));
     store.saveSnapshot('t1', () => {
       throw new Error('cyclic context');
@@ -177,19 +174,22 @@ describe('createFileStore', () => {
   });
 
   it('repairs a torn last line before appending, so new lines stay readable', async () => {
-    await writeFile(join(dir, 'tasks.jsonl'), `${JSON.stringify(queued('t1'))}\n{"v":1,"taskId":"t1","ev`);
-    const store = createFileStore({ dir });
+    await writeFile(
+      join(temp.path, 'tasks.jsonl'),
+      `${JSON.stringify(queued('t1'))}\n{"v":1,"taskId":"t1","ev`,
+    );
+    const store = createFileStore({ dir: temp.path });
     store.appendStatus(started('t1'));
     await store.flush();
     const { tasks, warnings } = await store.loadTasks();
     expect(tasks[0]?.status).toBe('running');
     expect(warnings).toEqual([
-      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', path: join(dir, 'tasks.jsonl'), line: 2 }),
+      expect.objectContaining({ code: 'PERSISTENCE_CORRUPT', path: join(temp.path, 'tasks.jsonl'), line: 2 }),
     ]);
   });
 
   it('refuses writes after close, having flushed', async () => {
-    const store = createFileStore({ dir, flushDelayMs: 60_000 });
+    const store = createFileStore({ dir: temp.path, flushDelayMs: 60_000 });
     store.appendStatus(queued('t1'));
     await store.close();
     expect(await lines('tasks.jsonl')).toHaveLength(1);
@@ -197,8 +197,12 @@ describe('createFileStore', () => {
   });
 
   it('validates its options', () => {
-    expect(() => createFileStore({ dir, durability: 'eventually' as never })).toThrow(/durability must be/);
-    expect(() => createFileStore({ dir, flushDelayMs: -1 })).toThrow(/flushDelayMs must be a number ≥ 0/);
+    expect(() => createFileStore({ dir: temp.path, durability: 'eventually' as never })).toThrow(
+      /durability must be/,
+    );
+    expect(() => createFileStore({ dir: temp.path, flushDelayMs: -1 })).toThrow(
+      /flushDelayMs must be a number ≥ 0/,
+    );
   });
 
   it('defaults to ~/.troupe/tasks', () => {

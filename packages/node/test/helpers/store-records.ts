@@ -4,6 +4,7 @@ import type {
   TaskSnapshotDocument,
   TaskSpec,
   TaskStatusRecord,
+  TaskStore,
 } from '@troupe/core';
 import { finalRecord, queuedRecord, storeRecords } from '@troupe/core/store';
 
@@ -57,3 +58,22 @@ export const journalEntry = (seq: number, at = 1_100 + seq): JournalEntry =>
 
 export const snapshotOf = (taskId: string, journalLength: number, marker = 'turn'): TaskSnapshotDocument =>
   storeRecords.snapshotDocumentOf(taskId, journalLength, marker);
+
+/**
+ * Writes a task with every kind of file (status records, a journal entry, a snapshot); `end`
+ * finishes it at that time, with its result.
+ */
+export function writeTaskFiles(
+  store: Pick<TaskStore, 'appendStatus' | 'appendJournal' | 'saveSnapshot' | 'saveResult'>,
+  taskId: string,
+  end?: number,
+): void {
+  store.appendStatus(queued(taskId, 1_000));
+  store.appendStatus(started(taskId, 1_100));
+  store.appendJournal(taskId, journalEntry(0));
+  store.saveSnapshot(taskId, () => snapshotOf(taskId, 1));
+  if (end !== undefined) {
+    store.saveResult({ v: 2, result: resultOf(taskId) });
+    store.appendStatus(finished(taskId, end));
+  }
+}
