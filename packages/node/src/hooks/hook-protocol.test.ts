@@ -1,40 +1,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryStore, createRuntime, type ModelRequest, replayTask } from '@troupe/core';
+import { replayTask } from '@troupe/core';
 import { scriptedModel } from '@troupe/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeTools } from '../tools/create-node-tools.js';
+import { describe, expect, it } from 'vitest';
+import { lastMessage, text, toolCall, turnOf, useHookFolder } from '../../test/helpers/hook-folder.js';
 import { readHookConfig } from './hook-config.js';
-import { createShellHooks, type ShellHooksOptions } from './shell-hooks.js';
+import type { ShellHooksOptions } from './shell-hooks.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'troupe-hooks-'));
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
-
-const turnOf = (request: ModelRequest) =>
-  request.messages.filter((message) => message.role === 'assistant').length + 1;
-const lastMessage = (request: ModelRequest) => JSON.stringify(request.messages[request.messages.length - 1]);
-const call = (name: string, input: object, id = 'call-1') => ({
-  content: [{ type: 'tool_use' as const, id, name, input }],
-});
-const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-
-/** A hook script in the test folder. */
-function script(name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-  return path;
-}
+const folder = useHookFolder();
 
 /** The hooks of a settings file written in the test folder (so messages name its lines). */
 function settingsFile(hooks: object) {
-  const file = join(dir, 'settings.json');
+  const file = join(folder.dir, 'settings.json');
   const body = JSON.stringify({ hooks }, null, 2);
   writeFileSync(file, body);
   const { config, problems } = readHookConfig(hooks, file, { text: body });
@@ -48,25 +27,7 @@ function runtimeWith(
 ) {
   const { file, config, problems } = settingsFile(hooks);
   expect(problems).toEqual([]);
-  const warnings: string[] = [];
-  const model = scriptedModel(modelScript);
-  const store = createMemoryStore();
-  const runtime = createRuntime({
-    model,
-    store,
-    tools: createNodeTools({ root: dir }),
-    agents: [{ name: 'worker', description: 'Works.', systemPrompt: 'You work.' }],
-    approval: 'auto',
-    hooks: createShellHooks({
-      cwd: dir,
-      settings: [config],
-      onWarning: (message) => warnings.push(message),
-      defaultTimeoutSeconds: 10,
-      ...more,
-    }),
-  });
-  runtime.on('runtime.warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
-  return { runtime, model, store, warnings, file };
+  return { ...folder.runtime(config, modelScript, more), file };
 }
 
 const command = (path: string, matcher?: string) => [
@@ -75,30 +36,30 @@ const command = (path: string, matcher?: string) => [
 
 describe("Claude Code's hook output, from real shell hooks", () => {
   it('updatedInput changes the command that runs, additionalContext reaches the model, and replay runs the same', async () => {
-    const hook = script(
+    const hook = folder.script(
       'rewrite.sh',
       `cat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe > out.txt"},"additionalContext":"commands run in a sandbox"}}'`,
     );
     const { runtime, model, store } = runtimeWith({ PreToolUse: command(hook, 'Bash') }, (request) =>
-      turnOf(request) === 1 ? call('bash', { command: 'echo risky > out.txt' }) : text('done'),
+      turnOf(request) === 1 ? toolCall('bash', { command: 'echo risky > out.txt' }) : text('done'),
     );
     const { id, result } = runtime.spawn({ agent: 'worker', prompt: 'Write' });
     expect((await result).status).toBe('completed');
-    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('safe\n');
+    expect(readFileSync(join(folder.dir, 'out.txt'), 'utf8')).toBe('safe\n');
     expect(lastMessage(model.requests[1]!)).toContain('PreToolUse hook context: commands run in a sandbox');
-    writeFileSync(join(dir, 'out.txt'), 'untouched');
+    writeFileSync(join(folder.dir, 'out.txt'), 'untouched');
     expect((await replayTask(store, id)).matches).toBe(true);
-    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('untouched');
+    expect(readFileSync(join(folder.dir, 'out.txt'), 'utf8')).toBe('untouched');
     await runtime.shutdown();
   });
 
   it('continue: false stops the task with its stopReason, naming the hook file and line', async () => {
-    const hook = script(
+    const hook = folder.script(
       'freeze.sh',
       `cat > /dev/null\necho '{"continue":false,"stopReason":"deploys are frozen"}'`,
     );
     const { runtime, file } = runtimeWith({ PreToolUse: command(hook) }, [
-      call('bash', { command: 'touch x' }),
+      toolCall('bash', { command: 'touch x' }),
     ]);
     const result = await runtime.spawn({ agent: 'worker', prompt: 'Deploy' }).result;
     expect(result).toMatchObject({ status: 'cancelled', error: { code: 'HOOK_STOPPED' } });
@@ -111,9 +72,10 @@ describe("Claude Code's hook output, from real shell hooks", () => {
   });
 
   it('PostToolUseFailure fires once per failed call and sees the error; malformed output is a warning naming file and line', async () => {
-    const log = join(dir, 'failures.log');
-    const failure = script('failure.sh', `cat >> ${log}\necho >> ${log}`);
-    const bad = script('bad.sh', `cat > /dev/null\necho '{"continue":"no","decision":"maybe"}'`);
+    const log = join(folder.dir, 'failures.log');
+    // The two failed reads' hooks run at once: each appends its line in one write, so lines never mix.
+    const failure = folder.script('failure.sh', `input=$(cat)\nprintf '%s\\n' "$input" >> ${log}`);
+    const bad = folder.script('bad.sh', `cat > /dev/null\necho '{"continue":"no","decision":"maybe"}'`);
     const { runtime, warnings, file } = runtimeWith(
       { PostToolUseFailure: command(failure), PostToolUse: command(bad) },
       (request) =>
@@ -129,10 +91,12 @@ describe("Claude Code's hook output, from real shell hooks", () => {
     );
     await runtime.spawn({ agent: 'worker', prompt: 'Read' }).result;
     await runtime.shutdown();
+    // In the order of the calls: the hooks of the two failed reads run at once and may finish either way.
     const inputs = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line))
+      .sort((a, b) => a.tool_use_id.localeCompare(b.tool_use_id));
     expect(inputs.map((input) => [input.hook_event_name, input.tool_use_id, input.is_interrupt])).toEqual([
       ['PostToolUseFailure', 'r1', false],
       ['PostToolUseFailure', 'r2', false],
@@ -179,7 +143,7 @@ describe("Claude Code's hook output, from real shell hooks", () => {
             { matcher: 'bash', hooks: [{ type: 'http', url: 'https://hooks.example.com/x' }] },
           ],
         },
-        (request) => (turnOf(request) === 1 ? call('bash', { command: 'touch made' }) : text('ok')),
+        (request) => (turnOf(request) === 1 ? toolCall('bash', { command: 'touch made' }) : text('ok')),
       );
       await runtime.spawn({ agent: 'worker', prompt: 'Make' }).result;
       await runtime.shutdown();
@@ -223,7 +187,7 @@ describe("Claude Code's hook output, from real shell hooks", () => {
   });
 
   it('UserPromptSubmit: plain stdout is context for the main agent', async () => {
-    const hook = script('branch.sh', `cat > /dev/null\necho "current branch: feature/login"`);
+    const hook = folder.script('branch.sh', `cat > /dev/null\necho "current branch: feature/login"`);
     const { runtime, model } = runtimeWith({ UserPromptSubmit: command(hook) }, [text('ok')]);
     await runtime.createSession({ sessionKey: 's' }).send('What branch?');
     await runtime.shutdown();
