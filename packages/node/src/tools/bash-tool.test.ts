@@ -2,20 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createTestWorkspace,
-  failureOf,
-  type TestWorkspace,
-  toolContext,
-} from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { failureOf, toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createBashTool } from './bash-tool.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await createTestWorkspace({ 'file.txt': 'hello\n' });
-});
-afterEach(() => ws.cleanup());
+const ws = useTestWorkspace({ 'file.txt': 'hello\n' });
 
 /** Gone means no such process, or a zombie waiting for its new parent to reap it. */
 function isGone(pid: number): boolean {

@@ -1,18 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createEditTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await createTestWorkspace({
-    'code.ts': 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
-    'crlf.txt': 'one\r\ntwo\r\nthree\r\n',
-    'bin.dat': new Uint8Array([0, 1, 2]),
-  });
+const ws = useTestWorkspace({
+  'code.ts': 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
+  'crlf.txt': 'one\r\ntwo\r\nthree\r\n',
+  'bin.dat': new Uint8Array([0, 1, 2]),
 });
-afterEach(() => ws.cleanup());
 
 const content = (path: string) => readFile(join(ws.root, path), 'utf8');
 

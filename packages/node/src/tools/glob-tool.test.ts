@@ -1,27 +1,25 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createGlobTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
+const ws = useTestWorkspace({
+  'src/a.ts': '',
+  'src/b.ts': '',
+  'src/deep/c.ts': '',
+  'src/d.js': '',
+  '.config/e.ts': '',
+  'node_modules/pkg/f.ts': '',
+  '.git/g.ts': '',
+});
 beforeEach(async () => {
-  ws = await createTestWorkspace({
-    'src/a.ts': '',
-    'src/b.ts': '',
-    'src/deep/c.ts': '',
-    'src/d.js': '',
-    '.config/e.ts': '',
-    'node_modules/pkg/f.ts': '',
-    '.git/g.ts': '',
-  });
   const at = (path: string, seconds: number) => utimes(join(ws.root, path), seconds, seconds);
   await at('src/a.ts', 1_000);
   await at('src/b.ts', 3_000);
   await at('src/deep/c.ts', 2_000);
   await at('.config/e.ts', 500);
 });
-afterEach(() => ws.cleanup());
 
 describe('glob', () => {
   it('lists matching files newest first, with dot files, without .git and node_modules', async () => {

@@ -3,16 +3,14 @@
 // host). Both engines skip anything that is not a regular file, also when it is the search path.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createGrepTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
+const ws = useTestWorkspace({ 'a.txt': 'needle\n' });
 beforeEach(async () => {
-  ws = await createTestWorkspace({ 'a.txt': 'needle\n' });
   execFileSync('mkfifo', [join(ws.root, 'pipe.txt')]);
 });
-afterEach(() => ws.cleanup());
 
 describe.each([
   ['ripgrep', 'rg'],

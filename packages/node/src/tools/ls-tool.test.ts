@@ -1,18 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createLsTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
+const ws = useTestWorkspace({
+  'b.txt': 'hello',
+  'a.md': 'x'.repeat(2048),
+  'src/index.ts': '',
+  'docs/x': '',
+});
 beforeEach(async () => {
-  ws = await createTestWorkspace({
-    'b.txt': 'hello',
-    'a.md': 'x'.repeat(2048),
-    'src/index.ts': '',
-    'docs/x': '',
-  });
   await ws.link('link.txt', 'b.txt');
 });
-afterEach(() => ws.cleanup());
 
 describe('ls', () => {
   it('lists directories first, then files with sizes and links with targets', async () => {

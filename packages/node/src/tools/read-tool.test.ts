@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createReadTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await createTestWorkspace();
-});
-afterEach(() => ws.cleanup());
+const ws = useTestWorkspace();
 
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join('\n');
 

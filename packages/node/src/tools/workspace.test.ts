@@ -1,21 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Tool } from '@troupe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  createTestWorkspace,
   failureOf,
   type TestWorkspace,
   toolContext,
+  useTestWorkspace,
 } from '../../test/helpers/workspace.js';
 import { createNodeTools } from './create-node-tools.js';
 import { createWorkspace } from './workspace.js';
 
-let ws: TestWorkspace;
+const ws = useTestWorkspace({ 'inside.txt': 'inside\n', 'dir/nested.txt': 'nested\n' });
 let tools: Record<string, Tool>;
 
 beforeEach(async () => {
-  ws = await createTestWorkspace({ 'inside.txt': 'inside\n', 'dir/nested.txt': 'nested\n' });
   await ws.link('leak.txt', join(ws.outside, 'secret.txt'));
   await ws.link('linkdir', ws.outside);
   await ws.link('dangling.txt', join(ws.outside, 'created-through-link.txt'));
@@ -25,7 +24,6 @@ beforeEach(async () => {
     createNodeTools({ root: ws.root, ripgrep: false }).map((tool) => [tool.name, tool]),
   );
 });
-afterEach(() => ws.cleanup());
 
 const run = (name: string, input: Record<string, unknown>) => tools[name]!.execute(input, toolContext());
 

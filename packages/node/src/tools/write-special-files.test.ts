@@ -2,16 +2,14 @@
 // forever, holding one of libuv's four threads. It is refused like a directory.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createWriteTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
+const ws = useTestWorkspace();
 beforeEach(async () => {
-  ws = await createTestWorkspace();
   execFileSync('mkfifo', [join(ws.root, 'pipe.txt')]);
 });
-afterEach(() => ws.cleanup());
 
 describe('write and a FIFO', () => {
   it('refuses to write to a FIFO instead of waiting for a reader', async () => {

@@ -1,14 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createWriteTool } from './workspace-tools.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await createTestWorkspace({ 'old.txt': 'old\n', 'dir/keep.txt': '' });
-});
-afterEach(() => ws.cleanup());
+const ws = useTestWorkspace({ 'old.txt': 'old\n', 'dir/keep.txt': '' });
 
 describe('write', () => {
   it('creates files with their parent directories', async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ToolContext } from '@troupe/core';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A temporary directory holding `workspace/` (the tools' root) and `outside/` (beyond it). */
 export interface TestWorkspace {
@@ -57,6 +58,43 @@ export async function createTestWorkspace(
   };
   await workspace.write(files);
   return workspace;
+}
+
+/**
+ * Gives each test of the calling file a fresh {@link TestWorkspace} holding `files`, cleaned up
+ * after the test. The returned workspace stands for the running test's (its fields throw outside a
+ * test). Call it before any `beforeEach` that uses the workspace.
+ */
+export function useTestWorkspace(
+  files: Record<string, string | Uint8Array> = {},
+  options: TestWorkspaceOptions = {},
+): TestWorkspace {
+  let current: TestWorkspace | undefined;
+  beforeEach(async () => {
+    current = await createTestWorkspace(files, options);
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  const now = (): TestWorkspace => {
+    if (!current) throw new Error('useTestWorkspace: the workspace exists only inside a test');
+    return current;
+  };
+  return {
+    get base() {
+      return now().base;
+    },
+    get root() {
+      return now().root;
+    },
+    get outside() {
+      return now().outside;
+    },
+    write: (entries) => now().write(entries),
+    link: (path, target) => now().link(path, target),
+    cleanup: () => now().cleanup(),
+  };
 }
 
 /** A tool context for direct `execute` calls. */
