@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { createInspector } from '@statelyai/inspect';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createActor, createMachine } from 'xstate';
+import { freePort } from '../../../test/helpers/free-port.js';
 import { inspectWithStately } from '../src/node/stately-bridge.js';
 import { STATELY_WIRE_VERSION } from '../src/wire/stately-version.js';
 
@@ -10,14 +10,6 @@ const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('inspectWithStately', () => {
   it("sends a runtime's inspection events, redacted, through Stately's own local server to the browser side", async () => {

@@ -1,7 +1,7 @@
 // Where the test servers live and how to start them, without network: from node_modules.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../test/helpers/free-port.js';
 import type { McpServerEntry } from '../src/index.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -25,18 +25,6 @@ export function nodeServer(
     source: 'test',
     config: { type: 'stdio', command: process.execPath, args: [script, ...args], env: {}, ...extra },
   };
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Starts server-everything over Streamable HTTP; resolves with its URL and a stop function. */
