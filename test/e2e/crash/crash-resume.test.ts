@@ -1,7 +1,7 @@
 // The real crash test: a child Node process runs a runtime with a file store, is killed with
 // SIGKILL at chosen points, and a new process restores. Every task is accounted for, ends exactly
 // once, and no write tool runs twice.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -60,8 +60,19 @@ function start(scenario: string, phase: string, store: string, ledger: string) {
   };
 }
 
-function kill(proc: ChildProcess) {
-  proc.kill('SIGKILL');
+/** A fresh folder for one case: its file store and the write tool's ledger. */
+function caseFolder(): { store: string; ledger: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
+  dirs.push(dir);
+  return { store: join(dir, 'store'), ledger: join(dir, 'ledger.txt') };
+}
+
+/** Runs `scenario` until its stdout has every marker, then kills the process with SIGKILL. */
+async function runAndKill(scenario: string, store: string, ledger: string, ...markers: string[]) {
+  const first = start(scenario, 'run', store, ledger);
+  await first.waitFor(...markers);
+  first.proc.kill('SIGKILL');
+  await first.exited;
 }
 
 function statusLines(store: string): { taskId: string; event: string; spec?: unknown }[] {
@@ -78,7 +89,19 @@ function statusLines(store: string): { taskId: string; event: string; spec?: unk
     .map((line) => JSON.parse(line));
 }
 
-async function restore(scenario: string, store: string, ledger: string) {
+/** What the child of the plain scenarios prints on its RESULT line after restoring. */
+interface Restored {
+  restored: string[];
+  warnings: unknown[];
+  results: { status: string; output: string; taskId: string }[];
+}
+
+/** Restores `scenario` in a new process: its RESULT line, parsed, and its whole output. */
+async function restore<TResult = Restored>(
+  scenario: string,
+  store: string,
+  ledger: string,
+): Promise<TResult & { output: string }> {
   const second = start(scenario, 'restore', store, ledger);
   const code = await second.exited;
   expect(code, second.errors()).toBe(0);
@@ -86,14 +109,7 @@ async function restore(scenario: string, store: string, ledger: string) {
     .output()
     .split('\n')
     .find((text) => text.startsWith('RESULT '))!;
-  return {
-    ...(JSON.parse(line.slice('RESULT '.length)) as {
-      restored: string[];
-      warnings: unknown[];
-      results: { status: string; output: string; taskId: string }[];
-    }),
-    output: second.output(),
-  };
+  return { ...(JSON.parse(line.slice('RESULT '.length)) as TResult), output: second.output() };
 }
 
 function endsPerTask(store: string): Map<string, number> {
@@ -108,14 +124,8 @@ function endsPerTask(store: string): Map<string, number> {
 
 describe('crash and resume across processes (SIGKILL)', () => {
   it('killed mid model call, mid write tool and awaiting approval, with tasks queued', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
-    dirs.push(dir);
-    const store = join(dir, 'store');
-    const ledger = join(dir, 'ledger.txt');
-    const first = start('points', 'run', store, ledger);
-    await first.waitFor('spawned', 'A-model', 'B-tool', 'C-approval');
-    kill(first.proc);
-    await first.exited;
+    const { store, ledger } = caseFolder();
+    await runAndKill('points', store, ledger, 'spawned', 'A-model', 'B-tool', 'C-approval');
     expect(readFileSync(ledger, 'utf8')).toBe('B-1 B\n');
 
     const { restored, results, output } = await restore('points', store, ledger);
@@ -136,14 +146,8 @@ describe('crash and resume across processes (SIGKILL)', () => {
 
   for (const killAfter of [25, 100, 175]) {
     it(`killed while writing records fast (after ${killAfter} of 300 tasks completed)`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
-      dirs.push(dir);
-      const store = join(dir, 'store');
-      const ledger = join(dir, 'ledger.txt');
-      const first = start('many', 'run', store, ledger);
-      await first.waitFor('spawned', `completed ${killAfter}`);
-      kill(first.proc);
-      await first.exited;
+      const { store, ledger } = caseFolder();
+      await runAndKill('many', store, ledger, 'spawned', `completed ${killAfter}`);
       const before = endsPerTask(store);
       expect(before.size).toBe(300);
 
@@ -156,25 +160,12 @@ describe('crash and resume across processes (SIGKILL)', () => {
   }
 
   it('an agent team killed mid write tool is restored in a new process: it finishes, nothing lost or doubled, and replays exactly', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'troupe-crash-'));
-    dirs.push(dir);
-    const store = join(dir, 'store');
-    const ledger = join(dir, 'ledger.txt');
-    const first = start('team', 'run', store, ledger);
-    await first.waitFor('save');
-    kill(first.proc);
-    await first.exited;
+    const { store, ledger } = caseFolder();
+    await runAndKill('team', store, ledger, 'save');
     const [interrupted] = readFileSync(ledger, 'utf8').split('\n');
     expect(interrupted).toMatch(/ the report$/);
 
-    const second = start('team', 'restore', store, ledger);
-    const code = await second.exited;
-    expect(code, second.errors()).toBe(0);
-    const line = second
-      .output()
-      .split('\n')
-      .find((text) => text.startsWith('RESULT '))!;
-    const { result, replay, received } = JSON.parse(line.slice('RESULT '.length)) as {
+    const { result, replay, received } = await restore<{
       result: {
         status: string;
         output: string;
@@ -183,7 +174,7 @@ describe('crash and resume across processes (SIGKILL)', () => {
       };
       replay: { matches: boolean; differences: string[] };
       received: Record<string, string[]>;
-    };
+    }>('team', store, ledger);
     expect(result.status).toBe('completed');
     expect(result.output).toBe('The report is written.');
     expect(result.tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
