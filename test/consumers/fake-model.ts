@@ -4,9 +4,9 @@
 
 import type { FakeAnthropicServer, FakeHandler, RecordedRequest } from '../fake-anthropic/index.js';
 import {
+  isMainAgent,
   lastUserText,
   startFakeAnthropic,
-  systemOf,
   textStep,
   toolNamesOf,
   toolResultsOf,
@@ -33,8 +33,7 @@ const lastResult = (request: RecordedRequest) => toolResultsOf(request).at(-1)?.
 export const consumerHandler: FakeHandler = (request) => {
   const tools = toolNamesOf(request);
   const turn = turnsSoFar(request);
-  // Sub-agents may have the task tools too (nesting is 3 deep by default): the main agent has its prompt.
-  if (tools.includes('task') && systemOf(request).includes('main agent')) {
+  if (isMainAgent(request)) {
     // A main agent: delegate once, then reply with what the sub-agent said.
     if (turn > 0) return textStep(`The sub-agent reported: ${lastResult(request)}`);
     const text = lastUserText(request);

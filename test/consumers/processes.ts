@@ -9,37 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../chromium.js';
+import { type Finished, runToEnd as runProcess } from '../helpers/run-to-end.js';
 
-/** What a finished process printed. */
-export interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Finished } from '../helpers/run-to-end.js';
 
-/** Runs `command args` to its end (killed after `timeoutMs`). */
+/** Runs `command args` to its end (killed after `timeoutMs`, default 2 minutes). */
 export function runToEnd(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProcess(command, args, { timeoutMs: 120_000, ...options });
 }
 
 /** A long-running process that said it is ready (a server: the URL it listens on). */

@@ -14,6 +14,7 @@ export {
 } from './prompt-cache.js';
 export { type FakeScriptFile, parseScriptFile } from './script-file.js';
 export {
+  isMainAgent,
   lastUserText,
   systemOf,
   textStep,

@@ -62,3 +62,11 @@ export function systemOf(request: RecordedRequest): string {
 export function toolNamesOf(request: RecordedRequest): string[] {
   return Array.isArray(request.body?.tools) ? request.body.tools.map((tool: any) => String(tool?.name)) : [];
 }
+
+/**
+ * Whether a recorded request is troupe's main agent asking: it offers the `task` tool and its
+ * system prompt is the main agent's (sub-agents may have the task tools too, when they nest).
+ */
+export function isMainAgent(request: RecordedRequest): boolean {
+  return toolNamesOf(request).includes('task') && systemOf(request).includes('main agent');
+}

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
+import { type Finished, runToEnd } from '../../../../test/helpers/run-to-end.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** The CLI's source entry (tests run the source, so no build is needed). */
@@ -27,11 +27,7 @@ export function shellQuote(word: string): string {
 }
 
 /** What a finished CLI process printed. */
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = Finished;
 
 /**
  * An environment without the caller's Anthropic settings, with HOME set, colours allowed and
@@ -52,25 +48,12 @@ export function cleanEnv(home: string, extra: Record<string, string> = {}): Node
   return env;
 }
 
-/** Runs `troupe ARGS` as a child process with piped stdio; resolves when it exits. */
+/** Runs `troupe ARGS` as a child process with piped stdio (stdin: `input`, then closed); resolves when it exits. */
 export function runCli(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs(args), { cwd: options.cwd, env: options.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  return runToEnd(process.execPath, cliArgs(args), { ...options, input: options.input ?? '' });
 }
 
 const made: string[] = [];

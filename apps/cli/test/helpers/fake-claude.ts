@@ -2,6 +2,7 @@ import {
   FAKE_API_KEY,
   type FakeAnthropicServer,
   type FakeHandler,
+  isMainAgent,
   lastUserText,
   startFakeAnthropic,
   systemOf,
@@ -60,8 +61,7 @@ export function sessionScenario(gates: ScenarioGates): FakeHandler {
     const tools = toolNamesOf(request);
     const results = toolResultsOf(request);
     const text = lastUserText(request);
-    // The main agent: sub-agents may have the task tools too (nesting), but not its system prompt.
-    if (tools.includes('task') && systemOf(request).includes('main agent')) {
+    if (isMainAgent(request)) {
       if (text.startsWith('[Background work update]'))
         return textStep('Background news: the login search is done.');
       if (results.length) return textStep(`Summary: ${firstLine(results[0]!.content)}`);
