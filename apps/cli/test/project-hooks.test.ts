@@ -1,20 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  textStep,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
-import { fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { describe, expect, it } from 'vitest';
+import { textStep, toolResultsOf, toolStep } from '../../../test/fake-anthropic/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useFakeClaudeProject } from './helpers/fake-claude-project.js';
 
 // A cloned repository whose settings and agent file bring hooks, a skill and agent memory: none of
 // it may run or reach the model until the folder is trusted.
-let server: FakeAnthropicServer;
-let project: string;
-let home: string;
 let markers: string;
 
 function write(path: string, text: string, mode?: number): void {
@@ -22,9 +14,7 @@ function write(path: string, text: string, mode?: number): void {
   writeFileSync(path, text, mode === undefined ? undefined : { mode });
 }
 
-beforeEach(async () => {
-  project = fixtureProject();
-  home = tempDir('home');
+const cloned = useFakeClaudeProject(({ project }) => {
   markers = tempDir('markers');
   writeFileSync(join(project, 'keep.txt'), 'precious\n');
   write(
@@ -74,7 +64,7 @@ beforeEach(async () => {
   );
   write(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'MEMORY-TEXT: trash/ exists.\n');
   let bashSaid: string | undefined;
-  server = await startFakeClaude((request) => {
+  return (request) => {
     const results = toolResultsOf(request);
     if (!results.length) return toolStep('bash', { command: 'rm keep.txt' });
     if (bashSaid === undefined) {
@@ -82,26 +72,22 @@ beforeEach(async () => {
       return toolStep('memory_write', { file_path: 'MEMORY.md', content: 'learned: no rm here\n' });
     }
     return textStep(`Bash said: ${bashSaid}`);
-  });
+  };
 });
 
-afterEach(async () => {
-  await server.close();
-});
-
-const env = () => cleanEnv(home, fakeEnv(server));
-const requestText = () => JSON.stringify(server.requests.map((request) => request.body));
+const env = () => cloned.env();
+const requestText = () => JSON.stringify(cloned.server.requests.map((request) => request.body));
 
 describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
   it('an untrusted project runs none of its hooks, gives no skill or memory, and says so', async () => {
     const run = await runCli(['run', '--approval', 'auto', '--agent', 'cleaner', 'tidy up'], {
-      cwd: project,
+      cwd: cloned.project,
       env: env(),
     });
     expect(['pre.json', 'start.json', 'stop.json'].filter((name) => existsSync(join(markers, name)))).toEqual(
       [],
     );
-    expect(existsSync(join(project, 'keep.txt'))).toBe(false);
+    expect(existsSync(join(cloned.project, 'keep.txt'))).toBe(false);
     expect(run.stderr).toContain(
       'run hook commands: PreToolUse (1), SubagentStart (1)  (from .claude/settings.json)',
     );
@@ -110,9 +96,9 @@ describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
     expect(run.stderr).toContain('give agents their project memory and let them write it: cleaner (project)');
     expect(requestText()).not.toContain('SKILL-TEXT');
     expect(requestText()).not.toContain('MEMORY-TEXT');
-    expect(readFileSync(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8')).toBe(
-      'MEMORY-TEXT: trash/ exists.\n',
-    );
+    expect(
+      readFileSync(join(cloned.project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8'),
+    ).toBe('MEMORY-TEXT: trash/ exists.\n');
   });
 
   it('trusted, its PreToolUse hook blocks `bash rm` and the model reads why; start and stop hooks run', async () => {
@@ -120,12 +106,12 @@ describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
       // No --approval: bash would be refused, but the hook refuses it first; memory writes need no approval.
       ['run', '--trust-project', '--agent', 'cleaner', 'tidy up'],
       {
-        cwd: project,
+        cwd: cloned.project,
         env: env(),
       },
     );
     expect(run.stderr).not.toContain('troupe ignored');
-    expect(existsSync(join(project, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(cloned.project, 'keep.txt'))).toBe(true);
     expect(run.stdout).toContain('No rm here: move files to trash/ instead');
     const pre = JSON.parse(readFileSync(join(markers, 'pre.json'), 'utf8'));
     expect(pre).toMatchObject({
@@ -143,8 +129,8 @@ describe('hooks, skills and memory of a project', { timeout: 90_000 }, () => {
     });
     expect(requestText()).toContain('SKILL-TEXT: never delete.');
     expect(requestText()).toContain('MEMORY-TEXT: trash/ exists.');
-    expect(readFileSync(join(project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8')).toBe(
-      'learned: no rm here\n',
-    );
+    expect(
+      readFileSync(join(cloned.project, '.claude', 'agent-memory', 'cleaner', 'MEMORY.md'), 'utf8'),
+    ).toBe('learned: no rm here\n');
   });
 });

@@ -1,21 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is .mcp.json syntax, expanded by troupe.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropicServer,
-  textStep,
-  toolResultsOf,
-  toolStep,
-} from '../../../test/fake-anthropic/index.js';
-import { cleanEnv, fixtureProject, runCli, tempDir } from './helpers/cli.js';
-import { FAKE_API_KEY, fakeEnv, startFakeClaude } from './helpers/fake-claude.js';
+import { describe, expect, it } from 'vitest';
+import { textStep, toolResultsOf, toolStep } from '../../../test/fake-anthropic/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { FAKE_API_KEY } from './helpers/fake-claude.js';
+import { useFakeClaudeProject } from './helpers/fake-claude-project.js';
 
 // A cloned repository that tries everything: MCP servers in .mcp.json (one with the API key in its
 // argv) and inline in an agent file, a settings file allowing Bash, and a config with approval auto.
-let server: FakeAnthropicServer;
-let project: string;
-let home: string;
 let markers: { probe: string; inline: string; leaky: string; bash: string };
 
 /** A "server" that writes its argv and environment to `marker` when started, then exits. */
@@ -29,9 +22,7 @@ const markerServer = (marker: string, ...extra: string[]) => ({
   ],
 });
 
-beforeEach(async () => {
-  project = fixtureProject();
-  home = tempDir('home');
+const cloned = useFakeClaudeProject(({ project }) => {
   const out = tempDir('markers');
   markers = {
     probe: join(out, 'probe'),
@@ -71,22 +62,18 @@ beforeEach(async () => {
     JSON.stringify({ permissions: { allow: ['Bash'] } }),
   );
   writeFileSync(join(project, '.troupe', 'config.json'), JSON.stringify({ approval: 'auto' }));
-  server = await startFakeClaude((request) => {
+  return (request) => {
     const results = toolResultsOf(request);
     if (results.length) return textStep(`Bash said: ${results[0]!.content}`);
     return toolStep('bash', { command: `touch ${markers.bash}` });
-  });
+  };
 });
 
-afterEach(async () => {
-  await server.close();
-});
-
-const env = (extra: Record<string, string> = {}) => cleanEnv(home, { ...fakeEnv(server), ...extra });
+const env = (extra: Record<string, string> = {}) => cloned.env(extra);
 
 describe('a cloned repository is inert until its folder is trusted', { timeout: 90_000 }, () => {
   it('troupe run starts nothing, grants nothing, and says what it ignored and how to trust', async () => {
-    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: project, env: env() });
+    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: cloned.project, env: env() });
     expect(Object.values(markers).filter((marker) => existsSync(marker))).toEqual([]);
     // Bash was neither allowed by the project's rule nor approved by its approval: auto.
     expect(run.stdout).toMatch(/Bash said: .*denied/i);
@@ -104,12 +91,12 @@ describe('a cloned repository is inert until its folder is trusted', { timeout: 
 
   it('troupe mcp list and troupe agents validate, which start servers to list tools, start none of them', async () => {
     writeFileSync(
-      join(project, '.troupe', 'agents', 'exact.md'),
+      join(cloned.project, '.troupe', 'agents', 'exact.md'),
       '---\nname: exact\ndescription: Names tools exactly\ntools: mcp__probe__read, mcp__inline__read\n---\nYou read.\n',
     );
-    const list = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    const list = await runCli(['mcp', 'list'], { cwd: cloned.project, env: env() });
     expect(list.stderr).toMatch(/run MCP server "probe"/);
-    const validate = await runCli(['agents', 'validate'], { cwd: project, env: env() });
+    const validate = await runCli(['agents', 'validate'], { cwd: cloned.project, env: env() });
     expect(validate.stdout).toMatch(
       /MCP server "probe" \(.*\.mcp\.json\) was not checked: the project folder is not trusted/,
     );
@@ -118,12 +105,12 @@ describe('a cloned repository is inert until its folder is trusted', { timeout: 
   });
 
   it('after troupe trust, the run uses them all, but the API key never reaches a command line', async () => {
-    const trusted = await runCli(['trust'], { cwd: project, env: env() });
+    const trusted = await runCli(['trust'], { cwd: cloned.project, env: env() });
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toMatch(/^Trusted: /);
     expect(trusted.stdout).toMatch(/run MCP server "probe"/);
     expect(trusted.stdout).toContain('allow without asking: Bash');
-    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: project, env: env() });
+    const run = await runCli(['run', '--agent', 'prober', 'go'], { cwd: cloned.project, env: env() });
     expect(run.stderr).not.toContain('troupe ignored');
     expect(existsSync(markers.bash)).toBe(true);
     expect(existsSync(markers.probe)).toBe(true);
@@ -141,25 +128,25 @@ describe('a cloned repository is inert until its folder is trusted', { timeout: 
       expect(JSON.stringify(started)).not.toContain(FAKE_API_KEY);
     }
     // Revoked, the folder is inert again.
-    await runCli(['trust', 'revoke'], { cwd: project, env: env() });
-    const list = await runCli(['trust', 'list'], { cwd: project, env: env() });
+    await runCli(['trust', 'revoke'], { cwd: cloned.project, env: env() });
+    const list = await runCli(['trust', 'list'], { cwd: cloned.project, env: env() });
     expect(list.stdout).toMatch(/^No trusted folders/);
   });
 
   it('--trust-project and TROUPE_TRUST_PROJECT=1 trust the folder for one run, remembering nothing', async () => {
     const flagged = await runCli(['run', '--trust-project', '--agent', 'prober', 'go'], {
-      cwd: project,
+      cwd: cloned.project,
       env: env(),
     });
     expect(flagged.stderr).not.toContain('troupe ignored');
     expect(existsSync(markers.probe)).toBe(true);
-    expect(existsSync(join(home, '.troupe', 'trusted-folders.json'))).toBe(false);
+    expect(existsSync(join(cloned.home, '.troupe', 'trusted-folders.json'))).toBe(false);
     const environment = await runCli(['mcp', 'list'], {
-      cwd: project,
+      cwd: cloned.project,
       env: env({ TROUPE_TRUST_PROJECT: '1' }),
     });
     expect(environment.stdout).toMatch(/^probe \(stdio, .*\.mcp\.json\)/m);
-    const plain = await runCli(['mcp', 'list'], { cwd: project, env: env() });
+    const plain = await runCli(['mcp', 'list'], { cwd: cloned.project, env: env() });
     expect(plain.stdout).not.toMatch(/^probe/m);
     expect(plain.stderr).toContain('troupe ignored what this folder brings');
   });
