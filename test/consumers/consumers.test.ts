@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestCluster } from '@troupe/postgres/testing';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeAnthropicServer } from '../fake-anthropic/index.js';
 import { AUTH_LINE, FAKE_KEY, NOTE, startConsumerFake } from './fake-model.js';
@@ -72,6 +72,31 @@ afterAll(async () => {
 async function chromium(): Promise<Browser> {
   browser ??= await launchChromium();
   return browser;
+}
+
+/**
+ * Builds the example `name` with Vite, serves its dist/ and opens a Chromium page, then runs
+ * `check` with the page, its URL and the page's uncaught errors so far; the page and the server
+ * are closed after.
+ */
+async function withBuiltPage(
+  name: string,
+  check: (page: Page, url: string, errors: string[]) => Promise<void>,
+): Promise<void> {
+  const app = consumers.app(name);
+  const vite = join(consumers.root, 'node_modules/vite/bin/vite.js');
+  const build = await runToEnd(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
+  expect(build.code, build.stdout + build.stderr).toBe(0);
+  const served = await serveStatic(join(app, 'dist'));
+  const page = await (await chromium()).newPage();
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await check(page, served.url, errors);
+  } finally {
+    await page.close();
+    await served.close();
+  }
 }
 
 describe('the packages installed from their tarballs', () => {
@@ -143,19 +168,11 @@ describe('the packages installed from their tarballs', () => {
 
 describe('the examples, installed from the tarballs', () => {
   it('browser-app: type-checks, builds with Vite, and runs in Chromium (IndexedDB store, OPFS tools, a sub-agent)', async () => {
-    const app = consumers.app('browser-app');
     // `npm run build` is `tsc && vite build`; its tsc part runs in the bundler type-check above
     // (test/consumers/apps/typescript/tsconfig.bundler.json includes this app's sources).
-    const vite = join(consumers.root, 'node_modules/vite/bin/vite.js');
-    const build = await runToEnd(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
-    expect(build.code, build.stdout + build.stderr).toBe(0);
-    const served = await serveStatic(join(app, 'dist'));
-    const page = await (await chromium()).newPage();
-    try {
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+    await withBuiltPage('browser-app', async (page, url, errors) => {
       page.on('dialog', (dialog) => void dialog.accept()); // the write's approval
-      await page.goto(served.url);
+      await page.goto(url);
       await page.fill('#key', FAKE_KEY);
       await page.fill('#base-url', fake.url);
       await page.fill('#prompt', 'Keep a note that the demo works, then read it back.');
@@ -173,10 +190,7 @@ describe('the examples, installed from the tarballs', () => {
       )) as string[];
       expect(stored).toContain('troupe-tasks:troupe-example');
       expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-      await served.close();
-    }
+    });
   }, 240_000);
 
   it("chat-server: streams a session's events and approvals to its page over server-sent events", async () => {
@@ -253,16 +267,8 @@ describe('examples/cluster, installed from the tarballs, on a throwaway Postgres
 
 describe('a package in the wrong environment', () => {
   it('@troupe/node in a browser bundle (Vite) fails at import with a message naming @troupe/browser', async () => {
-    const app = consumers.app('wrong-environment');
-    const vite = join(consumers.root, 'node_modules/vite/bin/vite.js');
-    const build = await runToEnd(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
-    expect(build.code, build.stdout + build.stderr).toBe(0);
-    const served = await serveStatic(join(app, 'dist'));
-    const page = await (await chromium()).newPage();
-    try {
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(served.url);
+    await withBuiltPage('wrong-environment', async (page, url, errors) => {
+      await page.goto(url);
       // A string, run in the page: this file is compiled without the DOM's types.
       await page.waitForFunction("document.querySelector('#error')?.textContent !== ''", undefined, {
         timeout: 30_000,
@@ -272,9 +278,6 @@ describe('a package in the wrong environment', () => {
       expect(shown).toContain('use @troupe/browser');
       expect(errors).toHaveLength(1);
       expect(errors[0]).toContain('use @troupe/browser');
-    } finally {
-      await page.close();
-      await served.close();
-    }
+    });
   }, 120_000);
 });
