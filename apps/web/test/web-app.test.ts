@@ -4,9 +4,9 @@ import { builtinModules } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { PreviewServer } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { row, statusOf, useClaude, WebApp } from '../../../test/e2e/web/web-page.js';
 import {
   type FakeAnthropicServer,
   startFakeAnthropic,
@@ -15,52 +15,12 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
-import { builtApp, launchChromium, serveApp } from './web-harness.js';
 
 // One server and one Chromium for the whole file, serving the run's production build.
-let outDir: string;
-let server: PreviewServer;
-let url: string;
-let browser: Browser;
+const app = new WebApp();
+beforeAll(() => app.open(), 120_000);
+afterAll(() => app.close());
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
-
-beforeAll(async () => {
-  outDir = await builtApp();
-  ({ server, url } = await serveApp(outDir));
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-function row(page: Page, description: string) {
-  return page.locator('.board li', { hasText: description });
-}
-
-async function statusOf(page: Page, description: string): Promise<string | null> {
-  return row(page, description).getAttribute('data-status');
-}
-
-/** A fresh browser context (its own storage) at 1280×900, and one page in it. */
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  return { context, page: await context.newPage() };
-}
-
-/** The messages of the page's uncaught errors, collected as they happen. */
-function pageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-/** Opens the app at `path` (after the origin) and waits until it is ready in demo mode. */
-async function openDemo(page: Page, path: string): Promise<void> {
-  await page.goto(`${url}${path}`);
-  await page.waitForSelector('body[data-ready="demo"]');
-}
 
 /** In the demo, approves the review notes and denies the changelog ("not now"). */
 async function answerDemoApprovals(page: Page): Promise<void> {
@@ -71,19 +31,9 @@ async function answerDemoApprovals(page: Page): Promise<void> {
   await changelog.getByRole('button', { name: 'Deny' }).click();
 }
 
-/** Switches the app to Claude with a key typed in the settings and `baseURL`, and waits for it. */
-async function useClaude(page: Page, key: string, baseURL: string): Promise<void> {
-  await openDemo(page, '/#/settings');
-  await page.locator('select[name="mode"]').selectOption('claude');
-  await page.locator('input[name="apiKey"]').fill(key);
-  await page.locator('input[name="baseURL"]').fill(baseURL);
-  await page.getByRole('button', { name: 'Save and reload' }).click();
-  await page.waitForSelector('body[data-ready="claude"]');
-}
-
 describe('the production bundle', () => {
   it('has no node: import, no Node polyfill, and stays within 150 KB of gzipped JavaScript at start', () => {
-    const size = JSON.parse(readFileSync(join(outDir, 'bundle-size.json'), 'utf8')) as {
+    const size = JSON.parse(readFileSync(join(app.outDir, 'bundle-size.json'), 'utf8')) as {
       gzipBytes: number;
       chunks: { file: string; imports: string[]; modules: string[] }[];
     };
@@ -98,8 +48,8 @@ describe('the production bundle', () => {
     const polyfills =
       /__vite-browser-external|node_modules\/(?:buffer|process|util|path-browserify|stream-browserify|events|crypto-browserify|vite-plugin-node-polyfills)\//;
     expect(modules.filter((id) => polyfills.test(id))).toEqual([]);
-    for (const file of readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js'))) {
-      const code = readFileSync(join(outDir, 'assets', file), 'utf8');
+    for (const file of readdirSync(join(app.outDir, 'assets')).filter((name) => name.endsWith('.js'))) {
+      const code = readFileSync(join(app.outDir, 'assets', file), 'utf8');
       const found = /(?:\bfrom\s*|\bimport\s*\(\s*)["`]node:[a-z_/]+["`]/.exec(code);
       expect(found?.[0], file).toBeUndefined();
     }
@@ -122,9 +72,8 @@ describe('the production bundle', () => {
 
 describe('the web app in Chromium', () => {
   it('runs the offline demo: tasks go through their states; approve, deny and cancel work', async () => {
-    const { context, page } = await newPage();
-    const errors = pageErrors(page);
-    await openDemo(page, '/?pace=0.4#/');
+    const { context, page, errors } = await app.newPage();
+    await app.goto(page, '/?pace=0.4#/');
     await page.getByRole('button', { name: 'Run the demo' }).click();
 
     await expect.poll(() => page.locator('.board li').count(), { timeout: 15_000 }).toBe(5);
@@ -167,9 +116,8 @@ describe('the web app in Chromium', () => {
   }, 90_000);
 
   it('resumes after a reload in the middle of the demo: history stays, each task ends once, no write runs twice', async () => {
-    const { context, page } = await newPage();
-    const errors = pageErrors(page);
-    await openDemo(page, '/?pace=0.6#/');
+    const { context, page, errors } = await app.newPage();
+    await app.goto(page, '/?pace=0.6#/');
     await page.getByRole('button', { name: 'Run the demo' }).click();
     await expect.poll(() => statusOf(page, 'Find the auth code'), { timeout: 20_000 }).toBe('completed');
     await expect
@@ -218,7 +166,7 @@ describe('the web app in Chromium', () => {
     expect(changelogWritten).toBe(false);
 
     // And after another reload everything is history.
-    await page.goto(`${url}/?pace=0.6#/`);
+    await page.goto(`${app.url}/?pace=0.6#/`);
     await page.reload();
     await page.waitForSelector('body[data-ready="demo"]');
     expect(await page.locator('body').getAttribute('data-restored')).toBe('0');
@@ -232,11 +180,11 @@ describe('the web app in Chromium', () => {
   it('talks to Claude from the page (the fake Anthropic server, over CORS) with a typed key kept out of IndexedDB', async () => {
     const key = 'sk-ant-typed-in-the-page-0001';
     let fake: FakeAnthropicServer | undefined;
-    const { context, page } = await newPage();
+    const { context, page, errors } = await app.newPage();
     try {
       fake = await startFakeAnthropic({
         apiKey: key,
-        cors: url,
+        cors: app.url,
         strict: true,
         handler: (request) => {
           const results = toolResultsOf(request);
@@ -252,8 +200,7 @@ describe('the web app in Chromium', () => {
           return results.length === 0 ? toolStep('glob', { pattern: '**/*' }) : textStep('src/auth.js');
         },
       });
-      const errors = pageErrors(page);
-      await useClaude(page, key, fake.url);
+      await useClaude(app, page, key, fake.url);
 
       await page.locator('textarea[name="message"]').fill('Where are logins handled?');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -268,7 +215,7 @@ describe('the web app in Chromium', () => {
       expect(fake.requests.length).toBe(4);
       for (const request of fake.requests) {
         expect(request.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
-        expect(request.headers.origin).toBe(url);
+        expect(request.headers.origin).toBe(app.url);
         expect(request.auth).not.toBe('none'); // the SDK sends the key as a bearer credential; the fake checked it
       }
       // The key is in this tab's sessionStorage only: not in IndexedDB, not in localStorage.
@@ -326,20 +273,19 @@ describe('the web app in Chromium', () => {
     await new Promise<void>((resolve) => elsewhereServer.listen(0, '127.0.0.1', resolve));
     const elsewhere = `http://127.0.0.1:${(elsewhereServer.address() as AddressInfo).port}`;
     let proxy: FakeAnthropicServer | undefined;
-    const { context, page } = await newPage();
+    const { context, page, errors } = await app.newPage();
     try {
       // The user's own choice: Claude through their proxy, with a key typed in this tab.
       proxy = await startFakeAnthropic({
         apiKey: key,
-        cors: url,
+        cors: app.url,
         strict: true,
         handler: () => textStep('Hello from your own proxy.'),
       });
-      const errors = pageErrors(page);
-      await useClaude(page, key, proxy.url);
+      await useClaude(app, page, key, proxy.url);
 
       // A link opened in the same tab (sessionStorage, so the key, comes along) names elsewhere.
-      const link = `${url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/`;
+      const link = `${app.url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/`;
       await page.goto(link);
       await page.waitForSelector('body[data-ready="claude"]');
       await page.locator('textarea[name="message"]').fill('Hello?');
@@ -360,7 +306,7 @@ describe('the web app in Chromium', () => {
       const confirm = page.locator('.base-url-confirm');
       expect(await confirm.textContent()).toContain(elsewhere);
       expect(await confirm.textContent()).toContain(proxy.url);
-      await page.goto(`${url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/settings`);
+      await page.goto(`${app.url}/?mode=claude&baseURL=${encodeURIComponent(elsewhere)}#/settings`);
       await page.waitForSelector('body[data-ready="claude"]');
       expect(await page.locator('input[name="baseURL"]').inputValue()).toBe(proxy.url);
 
@@ -383,7 +329,7 @@ describe('the web app in Chromium', () => {
       expect(await page.locator('.base-url-confirm').count()).toBe(0);
 
       // A link whose base URL is not http(s) is refused with a notice, never offered.
-      await page.goto(`${url}/?baseURL=${encodeURIComponent('javascript:alert(1)')}#/`);
+      await page.goto(`${app.url}/?baseURL=${encodeURIComponent('javascript:alert(1)')}#/`);
       await page.waitForSelector('body[data-ready="claude"]');
       expect(await page.locator('.base-url-confirm').count()).toBe(0);
       expect(await page.locator('#notices').textContent()).toMatch(
@@ -399,8 +345,8 @@ describe('the web app in Chromium', () => {
   }, 90_000);
 
   it('validates an agent as it is typed, with problems by line, and keeps it across a reload', async () => {
-    const { context, page } = await newPage();
-    await openDemo(page, '/#/agents');
+    const { context, page } = await app.newPage();
+    await app.goto(page, '/#/agents');
     const editor = page.locator('textarea[name="agent"]');
     await editor.fill('---\nname: checker\nmaxTurns: 4\n---\nYou check.\n');
     await expect
@@ -419,13 +365,13 @@ describe('the web app in Chromium', () => {
   }, 60_000);
 
   it('runs troupe in one tab at a time: a second tab waits, then takes over the unfinished tasks', async () => {
-    const { context, page: first } = await newPage();
-    await openDemo(first, '/?pace=0.6#/');
+    const { context, page: first } = await app.newPage();
+    await app.goto(first, '/?pace=0.6#/');
     await first.getByRole('button', { name: 'Run the demo' }).click();
     await expect.poll(() => statusOf(first, 'Survey every file'), { timeout: 20_000 }).toBe('running');
 
     const second = await context.newPage();
-    await second.goto(`${url}/?pace=0.6#/`);
+    await second.goto(`${app.url}/?pace=0.6#/`);
     await second.waitForSelector('body[data-ready="waiting"]');
     expect(await second.locator('#outlet').textContent()).toMatch(/open in another tab/);
     await first.close();

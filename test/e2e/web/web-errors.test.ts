@@ -1,9 +1,3 @@
-// Errors are shown with their cause and a way on (issue #24, item 2): Claude without a key, a
-// refused key (401), a rate limit (429) and a retry that then works, a proxy that is down, a server
-// that does not allow the page (CORS), a failed sub-agent on the board and on its page with "Run
-// again", and settings that cannot work refused when saved. No uncaught error reaches the page.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +8,7 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../fake-anthropic/index.js';
+import { freePort } from '../../helpers/free-port.js';
 import { row, screenshot, send, statusOf, useClaude, WebApp } from './web-page.js';
 
 const app = new WebApp();
@@ -29,11 +24,7 @@ function lastError(page: Page) {
 
 /** A loopback URL where nothing listens (a proxy that is down). */
 async function closedPortURL(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 describe('errors are shown with their cause and a way on', () => {

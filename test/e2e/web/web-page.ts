@@ -15,12 +15,14 @@ export const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url))
 /** A built and served app and a Chromium: `open()` in `beforeAll`, `close()` in `afterAll`. */
 export class WebApp {
   url = '';
+  /** The production build it serves. */
+  outDir = '';
   private server: PreviewServer | undefined;
   private browser: Browser | undefined;
 
   async open(): Promise<void> {
-    const outDir = await builtApp(process.env.TROUPE_WEB_APP_ROOT);
-    ({ server: this.server, url: this.url } = await serveApp(outDir, process.env.TROUPE_WEB_APP_ROOT));
+    this.outDir = await builtApp(process.env.TROUPE_WEB_APP_ROOT);
+    ({ server: this.server, url: this.url } = await serveApp(this.outDir, process.env.TROUPE_WEB_APP_ROOT));
     this.browser = await launchChromium();
     mkdirSync(artifacts, { recursive: true });
   }
