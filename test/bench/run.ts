@@ -28,6 +28,15 @@ function lastJsonLine<T>(args: string[]): T {
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
+/** What every history bench prints: the store's size, its first page and one lookup. */
+interface HistoryBase {
+  tasks: number;
+  firstPageMs: number;
+  findMs: number;
+}
+/** What a history bench prints: {@link HistoryBase} and the times `TMore`. */
+type HistoryTimes<TMore extends string> = HistoryBase & Record<TMore, number>;
+
 function measure(kind: string, tasks: number, rounds = ROUNDS): Sample {
   return lastJsonLine<Sample>(['--expose-gc', join(here, 'measure.mjs'), kind, String(tasks), rounds]);
 }
@@ -58,38 +67,27 @@ const cluster = CLUSTER_TASKS
     ])
   : undefined;
 // History: a runtime opened on a file store holding 10,000 finished tasks lists them.
-const history = lastJsonLine<{
-  tasks: number;
-  firstPageMs: number;
-  filteredMs: number;
-  findMs: number;
-  heapMb: number;
-}>([join(here, 'history.mjs'), String(Number(process.env.BENCH_HISTORY_TASKS ?? 10_000))]);
+const history = lastJsonLine<HistoryTimes<'filteredMs' | 'heapMb'>>([
+  join(here, 'history.mjs'),
+  String(Number(process.env.BENCH_HISTORY_TASKS ?? 10_000)),
+]);
 // History at scale: the first page over a file store of 100,000 tasks written through the store API,
 // measured in a fresh process (BENCH_HISTORY_STORE_TASKS=0 skips it).
 const HISTORY_STORE_TASKS = Number(process.env.BENCH_HISTORY_STORE_TASKS ?? 100_000);
 const historyStore = HISTORY_STORE_TASKS
-  ? lastJsonLine<{
-      tasks: number;
-      firstPageMs: number;
-      nextPageMs: number;
-      findMs: number;
-      heapMb: number;
-      rssMb: number;
-    }>([join(here, 'history-store.mjs'), String(HISTORY_STORE_TASKS)])
+  ? lastJsonLine<HistoryTimes<'nextPageMs' | 'heapMb' | 'rssMb'>>([
+      join(here, 'history-store.mjs'),
+      String(HISTORY_STORE_TASKS),
+    ])
   : undefined;
 // History on Postgres: a store over a throwaway local Postgres holding 1,000,000 tasks lists the
 // first page, in a fresh process (BENCH_HISTORY_POSTGRES_TASKS=0 skips it).
 const HISTORY_POSTGRES_TASKS = Number(process.env.BENCH_HISTORY_POSTGRES_TASKS ?? 1_000_000);
 const historyPostgres = HISTORY_POSTGRES_TASKS
-  ? lastJsonLine<{
-      tasks: number;
-      firstPageMs: number;
-      pageMs: number;
-      filteredMs: number;
-      nextPageMs: number;
-      findMs: number;
-    }>([join(here, 'history-postgres.mjs'), String(HISTORY_POSTGRES_TASKS)])
+  ? lastJsonLine<HistoryTimes<'pageMs' | 'filteredMs' | 'nextPageMs'>>([
+      join(here, 'history-postgres.mjs'),
+      String(HISTORY_POSTGRES_TASKS),
+    ])
   : undefined;
 // Over its budget, cli-startup exits 1 after printing its line: report it, do not lose the run.
 const startup = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
