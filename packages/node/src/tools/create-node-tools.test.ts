@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace } from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkspace } from '../../test/helpers/workspace.js';
 import { createNodeTools } from './create-node-tools.js';
 
-let ws: TestWorkspace;
-beforeAll(async () => {
-  ws = await createTestWorkspace();
-});
-afterAll(() => ws.cleanup());
+const ws = useTestWorkspace({}, { perFile: true });
 
 describe('createNodeTools', () => {
   it('gives the seven tools with their access classes', () => {

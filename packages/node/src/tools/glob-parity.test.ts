@@ -2,16 +2,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGlobFilter, type GlobFilter } from '@troupe/core/workspace';
 import { glob } from 'tinyglobby';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace } from '../../test/helpers/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkspace } from '../../test/helpers/workspace.js';
 
 // OPFS has no tinyglobby: its file system walks folders with core's glob filter. These cases pin
 // that the filter selects exactly what tinyglobby (Node's glob) selects, for the requests the
 // glob tool and grep's file listing make, so that both tools answer alike over either platform.
-let ws: TestWorkspace;
-
-beforeAll(async () => {
-  ws = await createTestWorkspace({
+const ws = useTestWorkspace(
+  {
     'a.ts': '',
     'b.js': '',
     'README.md': '',
@@ -30,9 +28,9 @@ beforeAll(async () => {
     'docs/guide/intro.md': '',
     'test_1.py': '',
     'lib/test_2.py': '',
-  });
-});
-afterAll(() => ws.cleanup());
+  },
+  { perFile: true },
+);
 
 async function walk(directory: string, at: string, filter: GlobFilter, found: string[]): Promise<void> {
   for (const entry of await readdir(directory, { withFileTypes: true })) {

@@ -1,11 +1,9 @@
 import type { GrepFileResult, GrepQuery } from '@troupe/core/workspace';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace, toolContext } from '../../test/helpers/workspace.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toolContext, useTestWorkspace } from '../../test/helpers/workspace.js';
 import { isRipgrepAvailable, ripgrepEngine } from './grep-ripgrep.js';
 import { scanEngine } from './grep-scan.js';
 import { createGrepTool } from './workspace-tools.js';
-
-let ws: TestWorkspace;
 
 /** ~100 KB of text: lines cross the 64 KiB read chunk, with matches right around it. */
 function bigFile(): string {
@@ -20,8 +18,8 @@ function bigFile(): string {
   return lines.join('\n');
 }
 
-beforeAll(async () => {
-  ws = await createTestWorkspace({
+const ws = useTestWorkspace(
+  {
     'src/a.ts': 'import foo from "x";\nconst Foo = 1;\n// TODO: foo bar\nfoo();\n',
     'src/b.js': 'no match here\nfoobar\n\n\nfoo at the end',
     'src/nested/deep.ts': 'x\nx\nfoo\nx\nx\nx\nfoo\nx\n',
@@ -35,10 +33,12 @@ beforeAll(async () => {
     'node_modules/pkg/index.js': 'foo in node_modules\n',
     'bin/early.bin': new Uint8Array([...Buffer.from('foo\n'), 0, ...Buffer.from('foo\n')]),
     'bin/late.bin': new Uint8Array([...Buffer.from('foo\n'.repeat(30_000)), 0, ...Buffer.from('foo\n')]),
-  });
+  },
+  { perFile: true },
+);
+beforeAll(async () => {
   await ws.link('src/link.ts', 'a.ts');
 });
-afterAll(() => ws.cleanup());
 
 function query(overrides: Partial<GrepQuery>): GrepQuery {
   const targetRelative = overrides.targetRelative ?? '.';

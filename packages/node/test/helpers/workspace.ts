@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ToolContext } from '@troupe/core';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** A temporary directory holding `workspace/` (the tools' root) and `outside/` (beyond it). */
 export interface TestWorkspace {
@@ -62,23 +62,24 @@ export async function createTestWorkspace(
 
 /**
  * Gives each test of the calling file a fresh {@link TestWorkspace} holding `files`, cleaned up
- * after the test. The returned workspace stands for the running test's (its fields throw outside a
- * test). Call it before any `beforeEach` that uses the workspace.
+ * after the test (with `perFile`, one for all the file's tests, cleaned up after them). The returned
+ * workspace stands for the current one (its fields throw when there is none). Call it before any
+ * `beforeEach`/`beforeAll` that uses the workspace.
  */
 export function useTestWorkspace(
   files: Record<string, string | Uint8Array> = {},
-  options: TestWorkspaceOptions = {},
+  options: TestWorkspaceOptions & { perFile?: boolean } = {},
 ): TestWorkspace {
   let current: TestWorkspace | undefined;
-  beforeEach(async () => {
+  (options.perFile ? beforeAll : beforeEach)(async () => {
     current = await createTestWorkspace(files, options);
   });
-  afterEach(async () => {
+  (options.perFile ? afterAll : afterEach)(async () => {
     await current?.cleanup();
     current = undefined;
   });
   const now = (): TestWorkspace => {
-    if (!current) throw new Error('useTestWorkspace: the workspace exists only inside a test');
+    if (!current) throw new Error('useTestWorkspace: the workspace exists only while the tests run');
     return current;
   };
   return {
