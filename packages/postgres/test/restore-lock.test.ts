@@ -5,7 +5,11 @@ import { scriptedModel } from '@troupe/core/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 // The runner-process reader of @troupe/node's store tests (the same line protocol).
-import { type RunnerProcess, startRunnerProcess } from '../../node/test/helpers/runner-process.js';
+import {
+  expectOwnerAloneFinishes,
+  type RunnerProcess,
+  startRunnerProcess,
+} from '../../node/test/helpers/runner-process.js';
 import { openPostgresStore } from '../src/index.js';
 import { markerAgent, markTool, seedUnfinishedTasks } from './fixtures/marker.js';
 import { useTestCluster } from './test-cluster.js';
@@ -166,12 +170,7 @@ describe('tasks another live runtime runs on the Postgres store', () => {
         },
       ],
     });
-    owner.go();
-    restorer.go();
-    expect(await owner.line(2)).toEqual({ finished: ['completed'] });
-    expect(await restorer.line(2)).toEqual({ finished: [] });
-    await restorer.stop();
-    await owner.stop();
+    await expectOwnerAloneFinishes(owner, restorer);
     expect(await marks(url)).toEqual([{ task_id: spawned, pid: owner.pid }]);
   }, 120_000);
 

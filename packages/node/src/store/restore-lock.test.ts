@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { restoreLockAgent } from '../../test/helpers/restore-lock-agent.js';
 import { useRunnerFolder } from '../../test/helpers/runner-folder.js';
-import type { RunnerProcess } from '../../test/helpers/runner-process.js';
+import { expectOwnerAloneFinishes, type RunnerProcess } from '../../test/helpers/runner-process.js';
 import { createFileStore } from './file-store.js';
 
 const runnerScript = fileURLToPath(new URL('../../test/helpers/restore-runner.ts', import.meta.url));
@@ -160,12 +160,7 @@ describe('tasks another live runtime runs', () => {
         }),
       ],
     });
-    owner.go();
-    restorer.go();
-    expect(await owner.line(2)).toEqual({ finished: ['completed'] });
-    expect(await restorer.line(2)).toEqual({ finished: [] });
-    await restorer.stop();
-    await owner.stop();
+    await expectOwnerAloneFinishes(owner, restorer);
     expect(await markerLines()).toEqual([String(owner.pid)]);
   }, 90_000);
 

@@ -10,6 +10,8 @@ import {
   defineTool,
   type ModelAdapter,
   type ModelRequest,
+  PersistenceError,
+  type Runtime,
   type TaskStore,
 } from '@troupe/core';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
@@ -67,4 +69,26 @@ export function markerRuntime(model: ModelAdapter, store: TaskStore, marker: str
     approval: 'auto',
     store,
   });
+}
+
+/**
+ * A restore runner's run: restores, says `{restored, warnings}`; once the restored tasks ended and
+ * the store is flushed (on disk before saying so: the tests kill the process next), says
+ * `{finished: [status, …]}`. A refused restore (a `PersistenceError`) is said as
+ * `{error: {code, message, details}}`.
+ */
+export async function restoreAndSay(
+  runtime: Pick<Runtime, 'restore' | 'result'>,
+  store: Pick<TaskStore, 'flush'>,
+): Promise<void> {
+  try {
+    const { restored, warnings } = await runtime.restore();
+    say({ restored, warnings });
+    const results = await Promise.all(restored.map((id) => runtime.result(id)));
+    await store.flush();
+    say({ finished: results.map((result) => result?.status) });
+  } catch (error) {
+    if (!PersistenceError.isInstance(error)) throw error;
+    say({ error: { code: error.code, message: error.message, details: error.details } });
+  }
 }

@@ -6,6 +6,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 /** The repository's root: runners are started from there (tsx finds the workspace's packages). */
 export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -108,4 +109,18 @@ export function startRunnerProcess(script: string, args: string[], prefix: strin
     detached: prefix.length > 0,
   });
   return watchRunner(child, prefix.length > 0);
+}
+
+/**
+ * The end of the "a live runtime owns the task" cases: lets both runners' models answer, expects the
+ * owner to end its task completed and the restorer (which resumed nothing) to end none, then stops
+ * both.
+ */
+export async function expectOwnerAloneFinishes(owner: RunnerProcess, restorer: RunnerProcess): Promise<void> {
+  owner.go();
+  restorer.go();
+  expect(await owner.line(2)).toEqual({ finished: ['completed'] });
+  expect(await restorer.line(2)).toEqual({ finished: [] });
+  await restorer.stop();
+  await owner.stop();
 }
