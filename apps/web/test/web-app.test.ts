@@ -58,7 +58,7 @@ describe('the production bundle', () => {
   });
 
   it('has re2js (the engine of JSON Schema patterns) in a chunk of its own, loaded on demand only', () => {
-    const size = JSON.parse(readFileSync(join(outDir, 'bundle-size.json'), 'utf8')) as {
+    const size = JSON.parse(readFileSync(join(app.outDir, 'bundle-size.json'), 'utf8')) as {
       chunks: { file: string; modules: string[]; lazy: boolean }[];
     };
     const re2js = (chunk: { modules: string[] }) => chunk.modules.some((id) => id.includes('/re2js/'));
