@@ -22,6 +22,7 @@ export {
   type TakenTransition,
   type TimelineModel,
 } from './timeline/player.js';
+export { recordTeams, type TeamEventSource } from './timeline/record-teams.js';
 export { createRecorder, type RecorderOptions, type TimelineRecorder } from './timeline/recorder.js';
 export {
   type Lane,

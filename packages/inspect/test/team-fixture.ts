@@ -5,6 +5,8 @@ import { type Clock, createMemoryStore, createRuntime, defineTool, type TaskStor
 import { scriptedModel } from '@troupe/core/testing';
 import * as v from 'valibot';
 import { teamJobOptions, teamJobReply } from '../../core/src/teams/test-team-job.js';
+import { recordTeams } from '../src/timeline/record-teams.js';
+import type { TimelineRecorder } from '../src/timeline/recorder.js';
 
 /** A clock whose time moves 10 ms each time it is read; its timers never fire (no deadline is reached). */
 export function tickingClock(start = 1_700_000_000_000): Clock {
@@ -19,8 +21,11 @@ export function tickingClock(start = 1_700_000_000_000): Clock {
   };
 }
 
-/** A finished team run of the scripted job: its store and the team's id. */
-export async function recordTeamJob(store: TaskStore = createMemoryStore()) {
+/**
+ * A finished team run of the scripted job: its store and the team's id. With a recorder, the run is
+ * recorded live: its actors (`inspect`) and its team's events (`recordTeams`).
+ */
+export async function recordTeamJob(store: TaskStore = createMemoryStore(), recorder?: TimelineRecorder) {
   const save = defineTool({
     name: 'save',
     description: 'Write a note',
@@ -39,7 +44,9 @@ export async function recordTeamJob(store: TaskStore = createMemoryStore()) {
     clock: tickingClock(),
     store,
     approval: 'auto',
+    ...(recorder ? { inspect: recorder.inspect } : {}),
   });
+  if (recorder) recordTeams(runtime, recorder);
   const team = await runtime.createTeam(teamJobOptions);
   const result = await team.result;
   await runtime.shutdown({ keepTasks: true });

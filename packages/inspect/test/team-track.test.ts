@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { replayTeamTimeline } from '../src/replay/replay-team-timeline.js';
 import { toStatelyEvents } from '../src/stately/stately-events.js';
 import { buildTimelineModel } from '../src/timeline/player.js';
+import { createRecorder } from '../src/timeline/recorder.js';
 import { runLanes } from '../src/timeline/run-tree.js';
 import { teamBoard, teamStateAt, teamTracks } from '../src/timeline/team-track.js';
 import { formatTimeline, parseTimeline } from '../src/timeline/timeline-jsonl.js';
@@ -111,6 +112,47 @@ describe('the team track of a replayed team', () => {
     expect(atEnd.completed.map((task) => task.owner)).toEqual(['alice', 'bob', 'carol']);
     expect(teamBoard(teamStateAt(track!, -1))).toEqual({ pending: [], in_progress: [], completed: [] });
     expect(teamStateAt(track!, Number.MAX_SAFE_INTEGER).ended?.status).toBe('completed');
+  });
+
+  it('recorded live (recordTeams), the team is drawn as its replay draws it', async () => {
+    const recorder = createRecorder();
+    const { store, teamId } = await recordTeamJob(undefined, recorder);
+    const live = recorder.timeline();
+    const { timeline: replayed } = await replayTeamTimeline(store, teamId);
+    const [track] = teamTracks(live);
+    const [again] = teamTracks(replayed);
+    const arrows = (of: typeof track) =>
+      of!.messages.map(({ id, from, to, text, kind, group, delivery, spell }) => ({
+        id,
+        from,
+        to,
+        text,
+        kind,
+        group,
+        delivery,
+        spell,
+      }));
+    expect(arrows(track)).toEqual(arrows(again));
+    const spells = (of: typeof track) =>
+      of!.spells.map(({ member, taskId, n, status }) => [member, taskId, n, status]);
+    expect(spells(track)).toEqual(spells(again));
+    expect(track!.changes.map((change) => change.event)).toEqual(
+      again!.changes.map((change) => change.event),
+    );
+    // Each spell's actor appears after the team record that started it, and takes its messages after
+    // they were delivered.
+    const model = buildTimelineModel(live);
+    for (const spell of track!.spells) {
+      const actor = model.frames.find(
+        (frame) => frame.kind === 'actor' && frame.actors.get(frame.sessionId)!.name === spell.taskId,
+      );
+      expect(actor?.recordIndex, spell.taskId).toBeGreaterThan(spell.startRecord);
+    }
+    const end = model.frames.at(-1)!.recordIndex;
+    expect(teamBoard(teamStateAt(track!, Number.MAX_SAFE_INTEGER))).toEqual(
+      teamBoard(teamStateAt(again!, Number.MAX_SAFE_INTEGER)),
+    );
+    expect(teamStateAt(track!, end).tasks.length).toBe(3);
   });
 
   it('refuses a task that is not a team', async () => {

@@ -1,3 +1,4 @@
+import type { TeamConfig, TeamEvent } from '@troupe/core';
 import type { InspectionEvent, Observer } from 'xstate';
 import { createRedactor, type RedactorOptions } from '../wire/redact.js';
 import { STATELY_WIRE_VERSION } from '../wire/stately-version.js';
@@ -6,6 +7,7 @@ import { type ContextTrack, diffContext, trackContext } from './context-patch.js
 import {
   type ActorRecord,
   type RecordedSnapshot,
+  type TeamRecord,
   TIMELINE_FORMAT,
   TIMELINE_VERSION,
   type Timeline,
@@ -32,6 +34,12 @@ export interface TimelineRecorder {
   timeline(): Timeline;
   /** Calls `listener` with every record from now on (to stream it to a file, a relay, a store). */
   subscribe(listener: (record: TimelineRecord) => void): () => void;
+  /**
+   * Records an event an agent team journaled (a `troupe.team` record; the team's first carries its
+   * config), in its place among the actors' records. `recordTeams(runtime, recorder)` feeds it the
+   * runtime's `team.event`s.
+   */
+  team(teamId: string, event: TeamEvent, config: TeamConfig): void;
 }
 
 interface AnyActorRef {
@@ -203,9 +211,26 @@ export function createRecorder(options: RecorderOptions = {}): TimelineRecorder 
     }
   };
 
+  const teams = new Set<string>();
+  const team = (teamId: string, event: TeamEvent, config: TeamConfig) => {
+    flushActors();
+    const out: TeamRecord = {
+      type: 'troupe.team',
+      teamId,
+      at: now(),
+      event: toJsonValue(event, redactor) as TeamEvent,
+    };
+    if (!teams.has(teamId)) {
+      teams.add(teamId);
+      out.config = toJsonValue(config, redactor) as TeamConfig;
+    }
+    emit(out);
+  };
+
   return {
     inspect: { next: record },
     header,
+    team,
     timeline: () => {
       flushActors();
       return { header, records: [...records] };
