@@ -64,7 +64,7 @@ export async function interactiveCommand(context: CliContext): Promise<number> {
       await mcp.hub?.tools();
       return mcpStatusLines(mcp.hub?.status() ?? [], colors);
     },
-    ...(inspection ? { inspect: inspection.inspect } : {}),
+    ...(inspection ? { inspect: inspection.inspect, follow: inspection.follow } : {}),
   });
   try {
     return await app.run();

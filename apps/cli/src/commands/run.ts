@@ -91,6 +91,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     ...(inspection ? { inspect: inspection.inspect } : {}),
     ...(taskId ? { taskId } : {}),
   });
+  inspection?.follow(runtime);
   const sessionKey = `run-${taskId ?? createTaskId().slice(2)}`;
   const unregisterTask = taskId ? registerRun(dir, taskId) : () => {};
   const unregisterSession = registerRun(dir, sessionKey);

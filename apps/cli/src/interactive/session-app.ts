@@ -134,6 +134,7 @@ export class SessionApp implements SessionHost {
       agents: { get: (name) => this.registry.get(name), list: () => this.registry.list() },
       ...(options.inspect ? { inspect: options.inspect } : {}),
     });
+    options.follow?.(this.runtime);
     this.session = this.runtime.createSession();
     const session = this.session;
     this.board = terminal.track(this.runtime, { sessionKey: session.sessionKey });

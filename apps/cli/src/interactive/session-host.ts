@@ -21,6 +21,8 @@ export interface SessionAppOptions extends CliRuntimeSetup {
   mcpStatus?: () => Promise<string[]>;
   /** An XState inspection observer for every runtime the session builds (`--inspect`, `--stately`). */
   inspect?: RuntimeOptions['inspect'];
+  /** Called with every runtime the session builds, after `inspect` (`--inspect` records its teams' events). */
+  follow?: (runtime: Runtime) => void;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createRecorder, type Timeline, type TimelineRecord } from '@troupe/inspect';
+import {
+  createRecorder,
+  recordTeams,
+  type TeamEventSource,
+  type Timeline,
+  type TimelineRecord,
+} from '@troupe/inspect';
 import {
   createRelay,
   inspectWithStately,
@@ -32,6 +38,8 @@ export function secretsOf(env: CliIo['env']): string[] {
 /** A live runtime's inspection: the observer to give `createRuntime`, and what to close at the end. */
 export interface LiveInspection {
   inspect: Observer<InspectionEvent>;
+  /** Follows what the runtime's observer does not see: its agent teams' events (`--inspect` only). */
+  follow(runtime: TeamEventSource): void;
   relay?: Relay;
   stately?: StatelyBridge;
   close(): Promise<void>;
@@ -55,8 +63,12 @@ export async function startLiveInspection(
   let relay: Relay | undefined;
   let stately: StatelyBridge | undefined;
   let store: RelayStore | undefined;
+  let follow: LiveInspection['follow'] = () => {};
   if (options.inspect) {
     const recorder = createRecorder({ secrets, keep: false });
+    follow = (runtime) => {
+      recordTeams(runtime, recorder);
+    };
     store = storeDir ? relayStore(io, storeDir) : undefined;
     relay = await openRelay(io, out, { header: recorder.header, ...(store ? { store } : {}) });
     const target = relay;
@@ -73,6 +85,7 @@ export async function startLiveInspection(
         for (const observer of observers) observer.next?.(event);
       },
     },
+    follow,
     ...(relay ? { relay } : {}),
     ...(stately ? { stately } : {}),
     async close() {

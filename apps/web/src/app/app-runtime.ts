@@ -1,6 +1,6 @@
 import { createFetchTool, createOpfsTools, openOpfsWorkspace } from '@troupe/browser';
 import { createRuntime, type ModelAdapter, type Runtime, type TaskStore } from '@troupe/core';
-import { createRecorder, type TimelineRecorder } from '@troupe/inspect';
+import { createRecorder, recordTeams, type TimelineRecorder } from '@troupe/inspect';
 import { builtInAgents, loadUserAgents } from './agents.js';
 import { createDemoModel } from './demo-model.js';
 import { seedDemoProject } from './demo-project.js';
@@ -58,5 +58,7 @@ export async function createAppRuntime(settings: ModelSettings, store: TaskStore
     store,
     inspect: recorder.inspect,
   });
+  // The runtime's observer sees actors; its agent teams' events reach the live timeline here.
+  recordTeams(runtime, recorder);
   return { runtime, store, settings, recorder, toolNames: tools.map((tool) => tool.name) };
 }
