@@ -3,6 +3,7 @@ import type { TimelineRecorder } from './recorder.js';
 
 /** What {@link recordTeams} needs of a runtime: its `team.event`s. */
 export interface TeamEventSource {
+  /** Subscribes to the runtime's `team.event`s; returns a function that unsubscribes. */
   on(
     name: 'team.event',
     listener: (event: { teamId: string; event: TeamEvent; state: TeamState }) => void,
