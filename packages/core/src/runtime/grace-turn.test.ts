@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContentBlock, Message, ModelRequest } from '../model/types.js';
 import { isGraceRequest as isGrace } from '../testing/grace-request.js';
 import { toolReply } from '../testing/scripted-model.js';
-import { fixtureRuntime, hang, settle } from './test-fixtures.js';
+import { fixtureRuntime, hang, loopPastMaxTurns, PAST_MAX_TURNS, settle } from './test-fixtures.js';
 
 // The grace turn after MAX_TURNS or TIMEOUT must not move the cached prefix (tools → system →
 // messages): it sends what the turn before sent and only adds to the end of the conversation.
@@ -26,19 +26,10 @@ function expectSamePrefix(previous: ModelRequest, grace: ModelRequest): void {
 
 describe('the grace turn keeps the cached prefix', () => {
   it('MAX_TURNS: same tools and system, the conversation only grows; a tool call on the grace turn is not run', async () => {
-    const { runtime, model, calls } = fixtureRuntime((request) =>
-      isGrace(request)
-        ? toolReply('echo', { text: 'one more' }, { text: 'best effort: half done' })
-        : toolReply('echo', { text: `t${request.messages.length}` }),
+    const { model, calls, result } = loopPastMaxTurns(
+      toolReply('echo', { text: 'one more' }, { text: 'best effort: half done' }),
     );
-    const result = await runtime.spawn({ agent: 'explore', prompt: 'Loop', limits: { maxTurns: 3 } }).result;
-    expect(result).toMatchObject({
-      status: 'failed',
-      terminateReason: 'MAX_TURNS',
-      output: 'best effort: half done',
-      turns: 4,
-      toolCalls: 3,
-    });
+    expect(await result).toMatchObject(PAST_MAX_TURNS);
     expect(calls.map((call) => call.input)).toEqual([{ text: 't1' }, { text: 't3' }, { text: 't5' }]);
     expect(model.requests).toHaveLength(4);
     const previous = model.requests[2]!;

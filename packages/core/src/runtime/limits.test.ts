@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.js';
 import { isGraceRequest } from '../testing/grace-request.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
-import { fixtureRuntime, hang, settle, turnOf } from './test-fixtures.js';
+import { fixtureRuntime, hang, loopPastMaxTurns, PAST_MAX_TURNS, settle } from './test-fixtures.js';
 
 describe('limits and terminate reasons', () => {
   it('GOAL: a final answer completes the task', async () => {
@@ -19,19 +19,9 @@ describe('limits and terminate reasons', () => {
   });
 
   it('MAX_TURNS: after the last turn the agent gets one grace turn, told not to call tools', async () => {
-    const { runtime, model } = fixtureRuntime((request) =>
-      isGraceRequest(request)
-        ? textReply('best effort: half done')
-        : toolReply('echo', { text: `t${turnOf(request)}` }),
-    );
-    const result = await runtime.spawn({ agent: 'explore', prompt: 'Loop', limits: { maxTurns: 3 } }).result;
-    expect(result).toMatchObject({
-      status: 'failed',
-      terminateReason: 'MAX_TURNS',
-      output: 'best effort: half done',
-      turns: 4,
-      toolCalls: 3,
-    });
+    const { model, result: ending } = loopPastMaxTurns(textReply('best effort: half done'));
+    const result = await ending;
+    expect(result).toMatchObject(PAST_MAX_TURNS);
     const grace = model.requests.at(-1)!;
     expect(grace.tools).toEqual(model.requests.at(-2)!.tools);
     const last = grace.messages.at(-1)!;

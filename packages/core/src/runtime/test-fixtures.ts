@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../definitions/types.js';
 import type { ModelRequest } from '../model/types.js';
 import type { TaskStore } from '../persistence/types.js';
 import { createMemoryStore } from '../store/memory-store.js';
+import { isGraceRequest } from '../testing/grace-request.js';
 import { manualClock } from '../testing/manual-clock.js';
 import { type Script, type ScriptedReply, scriptedModel, toolReply } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -114,6 +115,28 @@ export function fixtureRuntime(
   });
   return { runtime, model, calls, clock, store };
 }
+
+/**
+ * An explore task that calls `echo` (`t<messages so far>`) every turn until its limit of 3 turns,
+ * and answers `graceReply` on its grace turn; ends as {@link PAST_MAX_TURNS} when that reply's text is
+ * `best effort: half done`.
+ */
+export function loopPastMaxTurns(graceReply: ScriptedReply) {
+  const fixture = fixtureRuntime((request) =>
+    isGraceRequest(request) ? graceReply : toolReply('echo', { text: `t${request.messages.length}` }),
+  );
+  const { result } = fixture.runtime.spawn({ agent: 'explore', prompt: 'Loop', limits: { maxTurns: 3 } });
+  return { ...fixture, result };
+}
+
+/** How {@link loopPastMaxTurns} ends: failed at the limit after its grace turn, with that turn's answer. */
+export const PAST_MAX_TURNS = {
+  status: 'failed',
+  terminateReason: 'MAX_TURNS',
+  output: 'best effort: half done',
+  turns: 4,
+  toolCalls: 3,
+} as const;
 
 /** The turn number a request is for (1-based), counting assistant messages. */
 export function turnOf(request: ModelRequest): number {
