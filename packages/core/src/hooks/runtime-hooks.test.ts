@@ -1,11 +1,8 @@
-import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import type { AgentMemory } from '../memory/agent-memory.js';
 import type { ModelRequest } from '../model/types.js';
 import { replayTask } from '../replay/replay-task.js';
-import { fixtureRuntime, settle, turnOf } from '../runtime/test-fixtures.js';
+import { fixtureRuntime, memoryOfFiles, settle, turnOf } from '../runtime/test-fixtures.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
-import { defineTool } from '../tools/define-tool.js';
 import type { RuntimeHooks, SubagentStopCall } from './hook-points.js';
 
 const lastMessage = (request: ModelRequest) => JSON.stringify(request.messages[request.messages.length - 1]);
@@ -199,22 +196,7 @@ describe('skills and memory', () => {
   });
 
   it('an agent with memory reads MEMORY.md at start and gets its memory tools whatever its allow-list', async () => {
-    const files = new Map<string, string>([['MEMORY.md', '- the build needs Node 20']]);
-    const memoryWrite = defineTool({
-      name: 'memory_write',
-      description: 'Write a memory file',
-      access: 'write',
-      input: v.object({ file_path: v.string(), content: v.string() }),
-      execute: ({ file_path, content }) => {
-        files.set(file_path, content);
-        return 'written';
-      },
-    });
-    const memory: AgentMemory = {
-      folder: ({ agent, scope }) => `/memory/${scope}/${agent}/`,
-      readIndex: async () => files.get('MEMORY.md'),
-      tools: () => [memoryWrite],
-    };
+    const { files, memory } = memoryOfFiles('- the build needs Node 20');
     const { runtime, model } = fixtureRuntime(
       (request) =>
         turnOf(request) === 1

@@ -1,11 +1,8 @@
-import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import type { AgentMemory } from '../memory/agent-memory.js';
 import type { ModelRequest } from '../model/types.js';
 import type { Skill } from '../skills/skill.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
-import { defineTool } from '../tools/define-tool.js';
-import { fixtureRuntime, turnOf } from './test-fixtures.js';
+import { fixtureRuntime, memoryOfFiles, turnOf } from './test-fixtures.js';
 
 const skills: Skill[] = [
   { name: 'deploy', description: 'How to deploy this project.', content: 'Run make deploy, never by hand.' },
@@ -81,22 +78,7 @@ describe("a session's main agent and skills (Claude Code's Skill tool)", () => {
 
 describe("a session's main agent with agent memory", () => {
   it('is told its MEMORY.md when a conversation starts (not at every message), and updates it with its memory tools', async () => {
-    const files = new Map<string, string>([['MEMORY.md', '- the build needs Node 20']]);
-    const memoryWrite = defineTool({
-      name: 'memory_write',
-      description: 'Write a memory file',
-      access: 'write',
-      input: v.object({ file_path: v.string(), content: v.string() }),
-      execute: ({ file_path, content }) => {
-        files.set(file_path, content);
-        return 'written';
-      },
-    });
-    const memory: AgentMemory = {
-      folder: ({ agent, scope }) => `/memory/${scope}/${agent}/`,
-      readIndex: async () => files.get('MEMORY.md'),
-      tools: () => [memoryWrite],
-    };
+    const { files, memory } = memoryOfFiles('- the build needs Node 20');
     const { runtime, model } = fixtureRuntime(
       (request) =>
         turnOf(request) === 1 && text(request).includes('Remember')

@@ -1,6 +1,7 @@
 // Shared fixtures for the runtime's behaviour tests (not exported from the package).
 import * as v from 'valibot';
 import type { AgentDefinition } from '../definitions/types.js';
+import type { AgentMemory } from '../memory/agent-memory.js';
 import type { ModelRequest } from '../model/types.js';
 import type { TaskStore } from '../persistence/types.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -172,4 +173,28 @@ export async function taskStoppedMidCall(store: TaskStore): Promise<string> {
   await settle();
   await runtime.shutdown({ keepTasks: true });
   return handle.id;
+}
+
+/**
+ * An agent memory over a map of files, `files`, whose MEMORY.md starts as `index`; its one tool,
+ * `memory_write`, writes a file of the map. Folders are `/memory/<scope>/<agent>/`.
+ */
+export function memoryOfFiles(index: string): { files: Map<string, string>; memory: AgentMemory } {
+  const files = new Map<string, string>([['MEMORY.md', index]]);
+  const memoryWrite = defineTool({
+    name: 'memory_write',
+    description: 'Write a memory file',
+    access: 'write',
+    input: v.object({ file_path: v.string(), content: v.string() }),
+    execute: ({ file_path, content }) => {
+      files.set(file_path, content);
+      return 'written';
+    },
+  });
+  const memory: AgentMemory = {
+    folder: ({ agent, scope }) => `/memory/${scope}/${agent}/`,
+    readIndex: async () => files.get('MEMORY.md'),
+    tools: () => [memoryWrite],
+  };
+  return { files, memory };
 }
