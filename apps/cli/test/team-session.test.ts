@@ -26,10 +26,22 @@ function inOrder(text: string, parts: readonly string[]): void {
 }
 
 describe('agent teams in the CLI', () => {
+  it('offers TeamCreate only with CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS set (as Claude Code)', async () => {
+    const home = tempDir('home');
+    const off = await runCliInProcess(['run', 'review the login code as a team'], {
+      cwd: fixtureProject(),
+      env: cleanEnv(home, fakeEnv(server)),
+    });
+    expect(off.stdout).not.toContain('team started');
+    expect(server.requests[0]!.body.tools.map((tool: { name: string }) => tool.name)).not.toContain(
+      'TeamCreate',
+    );
+  });
+
   it('a session shows the team the main agent starts: members, each message in order, and /team', async () => {
     const run = await runCliInProcess([], {
       cwd: fixtureProject(),
-      env: cleanEnv(tempDir('home'), fakeEnv(server)),
+      env: cleanEnv(tempDir('home'), { ...fakeEnv(server), CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' }),
       input: 'review the login code as a team\n/team\n',
     });
     expect(run.code).toBe(0);
@@ -67,7 +79,7 @@ describe('agent teams in the CLI', () => {
 describe('a stored team in the CLI', () => {
   it('troupe run shows the team; tasks list and show read it as a team; replay reproduces it exactly', async () => {
     const cwd = fixtureProject();
-    const env = cleanEnv(tempDir('home'), fakeEnv(server));
+    const env = cleanEnv(tempDir('home'), { ...fakeEnv(server), CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' });
     const run = await runCliInProcess(['run', 'review the login code as a team'], { cwd, env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Summary: Login is in src/auth.js.\n');

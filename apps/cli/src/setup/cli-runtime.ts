@@ -57,6 +57,8 @@ export interface CliRuntimeSetup {
   workspaces?: TaskWorkspaces;
   /** The prices of cost estimates: list prices, with the config's `prices` over them. */
   prices?: PriceTable;
+  /** Main agents get `TeamCreate`/`TeamDelete` (agent teams). */
+  teamTools?: boolean;
 }
 
 /** The config file and flags of a command, read: where things are and how approvals go. */
@@ -73,6 +75,8 @@ export interface CliSettings {
   limits: Partial<RuntimeLimits>;
   /** The prices of cost estimates (`configPrices`). */
   prices: PriceTable;
+  /** Whether main agents get `TeamCreate`/`TeamDelete`: `CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS` set (as in Claude Code). */
+  teamTools?: boolean;
   /** Whether the user trusts the project folder (what it brings is used only then). */
   trust: ProjectTrust;
   /** What to tell the user at start: what an untrusted project brought that was ignored, and why. */
@@ -132,6 +136,7 @@ export async function loadCliSettings(
     storeDir: storeDir(places, context.line.options.store),
     limits: configLimits(config),
     prices: configPrices(config),
+    teamTools: agentTeamsEnabled(context.env),
     hookSettings: parts.hooks,
     skillSettings: parts.skills,
   };
@@ -199,7 +204,7 @@ export interface CliRuntimeOptions {
 export type SharedRuntimeOptions = Required<
   Pick<RuntimeOptions, 'model' | 'models' | 'agents' | 'tools' | 'toolSources' | 'limits' | 'approval'>
 > &
-  Pick<RuntimeOptions, 'hooks' | 'skills' | 'memory' | 'prices'>;
+  Pick<RuntimeOptions, 'hooks' | 'skills' | 'memory' | 'prices' | 'teamTools'>;
 
 /**
  * The runtime options every entry point shares: the model, agents, Node tools, MCP tool sources,
@@ -220,7 +225,14 @@ export function sharedRuntimeOptions(setup: CliRuntimeSetup): SharedRuntimeOptio
     ...(setup.skills?.length ? { skills: setup.skills } : {}),
     ...(setup.memory ? { memory: setup.memory } : {}),
     ...(setup.prices ? { prices: setup.prices } : {}),
+    ...(setup.teamTools ? { teamTools: true } : {}),
   };
+}
+
+/** Agent teams' tools for main agents, as Claude Code gates them: `CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS` set and not `0`/`false`. */
+export function agentTeamsEnabled(env: CliContext['env']): boolean {
+  const value = env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
 /** The runtime of a CLI command: the one place the CLI calls `createRuntime`. */

@@ -121,8 +121,8 @@ async function ownedBy(runtime: MainToolsRuntime, taskId: string, sessionKey: st
   return info?.sessionKey === sessionKey;
 }
 
-/** Builds the main-agent tools bound to a runtime. */
-export function createMainTools(runtime: MainToolsRuntime): Tool[] {
+/** Builds the main-agent tools bound to a runtime; with `teamTools`, `TeamCreate` and `TeamDelete` too. */
+export function createMainTools(runtime: MainToolsRuntime, teamTools = false): Tool[] {
   const agentNames = () => runtime.agents.list().map((agent) => agent.name);
   const agentName = (name: string) => runtime.agents.get(name)?.name;
 
@@ -337,7 +337,7 @@ export function createMainTools(runtime: MainToolsRuntime): Tool[] {
     messageTask,
     spawn,
     createSendMessageTool(runtime, taskToolAnswer),
-    ...createTeamTools(runtime),
+    ...(teamTools ? createTeamTools(runtime) : []),
   ];
 }
 

@@ -40,6 +40,12 @@ export interface RuntimeOptions {
   models?: ModelConfig;
   /** Max tokens per model response. Default 8,192. */
   maxTokens?: number;
+  /**
+   * Gives sessions' main agents `TeamCreate` and `TeamDelete` (agent teams), as Claude Code does
+   * with `CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS`. Default false: two tool schemas less in every
+   * main-agent request. `runtime.createTeam` works either way.
+   */
+  teamTools?: boolean;
   /** Length of the grace turn after MAX_TURNS or TIMEOUT. Default min(30 s, timeout / 5). */
   graceMs?: number;
   clock?: Clock;

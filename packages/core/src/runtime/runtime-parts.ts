@@ -89,7 +89,7 @@ export class RuntimeParts {
     this.workspaceKeeper = new WorkspaceKeeper(options.workspaces, (taskId, message) =>
       emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
     );
-    this.mainTools = createMainTools(runtime);
+    this.mainTools = createMainTools(runtime, options.teamTools === true);
     const teams = new LazyTeams(runtime, () => createId());
     this.teams = teams;
     assertNoShadowedMainTool(this.baseTools, this.mainTools);

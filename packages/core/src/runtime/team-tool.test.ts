@@ -4,7 +4,13 @@ import type { ModelRequest, ToolResultBlock } from '../model/types.js';
 import { readTeam } from '../replay/replay-team.js';
 import { callsOf, memberOf, receivedText } from '../teams/test-team-job.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { fixtureRuntime, hang } from './test-fixtures.js';
+
+/** A fixture runtime whose main agents get the team tools (`teamTools`, off by default). */
+function teamRuntime(script: Parameters<typeof fixtureRuntime>[0], options: Partial<RuntimeOptions> = {}) {
+  return fixtureRuntime(script, { teamTools: true, ...options });
+}
 
 function lastResults(request: ModelRequest): ToolResultBlock[] {
   const content = request.messages.at(-1)!.content;
@@ -42,8 +48,18 @@ function script(main: (request: ModelRequest) => ReturnType<typeof textReply>) {
 }
 
 describe('the main agent’s team tools', () => {
+  it('are offered only with teamTools (as Claude Code, behind a flag): no two schemas more in every request', async () => {
+    for (const teamTools of [false, true]) {
+      const { runtime, model } = fixtureRuntime([textReply('ok')], { teamTools });
+      await runtime.createSession({ sessionKey: 's' }).send('hi');
+      const names = model.requests[0]!.tools.map((tool) => tool.name);
+      expect(names.includes('TeamCreate'), `teamTools: ${teamTools}`).toBe(teamTools);
+      expect(names.includes('TeamDelete')).toBe(teamTools);
+    }
+  });
+
   it('TeamCreate runs a team in the session and returns its outcome like a task’s; team.event follows it', async () => {
-    const { runtime, model, store } = fixtureRuntime(
+    const { runtime, model, store } = teamRuntime(
       script((request) =>
         lastResults(request).length
           ? textReply(`Team says: ${(lastResults(request)[0]!.content as string).split('\n')[0]}`)
@@ -78,7 +94,7 @@ describe('the main agent’s team tools', () => {
 
   it('TeamCreate refuses an unknown agent, and a team member’s own TeamCreate (teams do not nest)', async () => {
     let stage = 0;
-    const { runtime, model } = fixtureRuntime(
+    const { runtime, model } = teamRuntime(
       (request) => {
         if (request.system.includes('main agent')) {
           stage++;
@@ -108,7 +124,7 @@ describe('the main agent’s team tools', () => {
 
   it('TeamCreate with run_in_background returns at once; TeamDelete stops the team; its end is announced', async () => {
     let stage = 0;
-    const { runtime } = fixtureRuntime((request, { signal }) => {
+    const { runtime } = teamRuntime((request, { signal }) => {
       if (!request.system.includes('main agent')) return hang(signal);
       stage++;
       if (stage === 1) return toolReply('TeamCreate', { ...teamCall, run_in_background: true });
