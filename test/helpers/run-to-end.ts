@@ -1,4 +1,10 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/**
+ * The processes {@link runToEnd} started that have not ended yet: a test file kills what is left
+ * when its tests are done (a test that timed out would otherwise leave its process running).
+ */
+export const unfinished = new Set<ChildProcess>();
 
 /** What a finished process printed. */
 export interface Finished {
@@ -26,6 +32,7 @@ export function runToEnd(
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+    unfinished.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -40,6 +47,7 @@ export function runToEnd(
         : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
+      unfinished.delete(child);
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });

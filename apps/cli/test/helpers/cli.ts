@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
-import { type Finished, runToEnd } from '../../../../test/helpers/run-to-end.js';
+import { type Finished, runToEnd, unfinished } from '../../../../test/helpers/run-to-end.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** The CLI's source entry (tests run the source, so no build is needed). */
@@ -61,6 +61,8 @@ const made: string[] = [];
 // Each test file gets its own copy of this module, so this removes the folders of that file once
 // its tests are done (a run left ~200 troupe-cli-* folders in the temporary folder).
 afterAll(() => {
+  // A CLI process whose test timed out is still running: it must not outlive the test file.
+  for (const child of unfinished) child.kill('SIGKILL');
   for (const dir of made.splice(0)) {
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
