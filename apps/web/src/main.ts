@@ -48,7 +48,7 @@ async function start(): Promise<void> {
   const { restored, warnings } = await runtime.restore();
   for (const warning of warnings) showNotice(`Restoring tasks: ${warning.message}`);
   // The session's main-agent runs are stored as tasks of depth 0 for the usage ledger: not on the board.
-  views.addHistory((await runtime.history({ limit: HISTORY_SIZE })).tasks.filter((t) => t.depth).reverse());
+  views.addHistory((await runtime.history({ limit: HISTORY_SIZE, minDepth: 1 })).tasks.reverse());
   views.addDenials(denials);
   setInterval(() => views.tick(), 1_000);
   const app: AppContext = { runtime, store, session, chat, chatLog, views, settings, toolNames };

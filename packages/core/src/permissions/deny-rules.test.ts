@@ -7,6 +7,9 @@ import {
 } from './git-push-lines.js';
 import { createPermissionPolicy } from './permission-policy.js';
 
+// core's own types name no platform; both Node and browsers have it.
+declare const performance: { now(): number };
+
 const bash = (command: string) => ({ tool: 'bash', input: { command } }) as unknown as ApprovalRequest;
 const write = (file_path: string) =>
   ({ tool: 'write', input: { file_path, content: 'x' } }) as unknown as ApprovalRequest;

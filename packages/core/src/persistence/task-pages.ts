@@ -6,8 +6,14 @@ export const DEFAULT_PAGE_SIZE = 50;
 /** Largest page `listTasks` returns. */
 export const MAX_PAGE_SIZE = 1_000;
 
-/** The page size of a query, checked. Throws a `ValidationError` for a bad `limit`. */
+/** The page size of a query, checked. Throws a `ValidationError` for a bad `limit` or `minDepth`. */
 export function pageSize(query: TaskQuery): number {
+  if (query.minDepth !== undefined && !(Number.isInteger(query.minDepth) && query.minDepth >= 0)) {
+    throw new ValidationError(
+      `listTasks: minDepth must be a whole number ≥ 0; got ${String(query.minDepth)}.`,
+      ['minDepth'],
+    );
+  }
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new ValidationError(`listTasks: limit must be a whole number ≥ 1; got ${String(limit)}.`, [
@@ -53,6 +59,7 @@ export function matchesQuery(summary: TaskSummary, query: TaskQuery): boolean {
   }
   if (query.agent !== undefined && summary.agent !== query.agent) return false;
   if (query.sessionKey !== undefined && summary.sessionKey !== query.sessionKey) return false;
+  if (query.minDepth !== undefined && summary.depth < query.minDepth) return false;
   return true;
 }
 

@@ -240,6 +240,11 @@ export interface TaskQuery {
   status?: TaskStatus | readonly TaskStatus[];
   agent?: string;
   sessionKey?: string;
+  /**
+   * Only tasks at least this deep: `1` leaves out the main agents' runs (stored as tasks of depth 0
+   * for the usage ledger) and teams' own tasks, so a page holds delegated work only.
+   */
+  minDepth?: number;
   /** At most this many (default 50, at most 1,000). */
   limit?: number;
   /** Where the page starts: the `cursor` of the previous page. */

@@ -61,4 +61,23 @@ describe('history across restarts', () => {
     );
     await runtime.shutdown();
   });
+
+  it("task_list and history({ minDepth: 1 }) find a session's tasks behind many main-agent runs", async () => {
+    const store = createMemoryStore();
+    const { runtime } = fixtureRuntime(() => textReply('done'), { store });
+    const task = runtime.spawn({ agent: 'explore', prompt: 'look around', sessionKey: 's1' });
+    await task.result;
+    // A long chat after it: each message is a main-agent run, stored as a task of depth 0.
+    const session = runtime.createSession({ sessionKey: 's1' });
+    for (let message = 0; message < 25; message += 1) await session.send(`message ${message}`);
+
+    const page = await runtime.history({ sessionKey: 's1', minDepth: 1, limit: 20 });
+    expect(page.tasks.map((info) => info.id)).toEqual([task.id]);
+    expect(page.cursor).toBeUndefined();
+    // Main-agent runs are still in the whole history.
+    expect((await runtime.history({ sessionKey: 's1', limit: 100 })).tasks).toHaveLength(26);
+    const taskList = runtime.mainTools().find((tool) => tool.name === 'task_list')!;
+    expect(String(await taskList.execute({}, context('s1')))).toContain(task.id);
+    await runtime.shutdown();
+  });
 });

@@ -238,14 +238,14 @@ export function createMainTools(runtime: MainToolsRuntime, teamTools = false): T
       // The store's history: tasks from before a restart are listed too.
       const { tasks } = await runtime.history({
         sessionKey: who.sessionKey,
+        // The session's own main-agent runs are stored as tasks of depth 0 (for the ledger): not listed.
+        minDepth: 1,
         limit: limit ?? 20,
         ...(status ? { status } : {}),
         ...(agent_name ? { agent: agent_name } : {}),
       });
-      // The session's own main-agent runs are stored as tasks of depth 0 (for the ledger): not listed.
-      const listed = tasks.filter((info) => info.depth > 0);
-      if (listed.length === 0) return 'No tasks.';
-      return listed
+      if (tasks.length === 0) return 'No tasks.';
+      return tasks
         .map(
           (info) =>
             `${info.id}  ${info.status.padEnd(16)} ${info.agent.padEnd(22)} ${info.description} (${info.toolCalls} tools, ${formatDuration(info.elapsedMs)})`,

@@ -126,7 +126,8 @@ export function runTaskStoreSuite(name: string, test: StoreSuiteFramework, harne
     it('lists summaries newest first, filtered, without conversations', async () => {
       const store = await written((s) => {
         s.appendStatus(queuedRecord('a', 1_000, { agent: 'explore', sessionKey: 's1' }));
-        s.appendStatus(queuedRecord('b', 2_000, { agent: 'plan', sessionKey: 's1' }));
+        // b is a main agent's run (depth 0).
+        s.appendStatus(queuedRecord('b', 2_000, { agent: 'plan', sessionKey: 's1', depth: 0 }));
         s.appendStatus(queuedRecord('c', 3_000, { agent: 'explore', sessionKey: 's2', parentTaskId: 'a' }));
         s.appendStatus(startedRecord('c', 3_100));
         s.appendStatus(finishedRecord('a', 4_000));
@@ -161,6 +162,9 @@ export function runTaskStoreSuite(name: string, test: StoreSuiteFramework, harne
       expect(await ids({ status: ['queued', 'completed'] })).toEqual(['b', 'a']);
       expect(await ids({ agent: 'explore', status: 'completed', sessionKey: 's1' })).toEqual(['a']);
       expect(await ids({ agent: 'nobody' })).toEqual([]);
+      expect(await ids({ minDepth: 1 })).toEqual(['c', 'a']);
+      expect(await ids({ minDepth: 1, sessionKey: 's1' })).toEqual(['a']);
+      expect(await ids({ minDepth: 2 })).toEqual([]);
     });
 
     it('pages through many tasks with a cursor, each task exactly once, in order', async () => {
@@ -193,6 +197,7 @@ export function runTaskStoreSuite(name: string, test: StoreSuiteFramework, harne
       await expect(store.listTasks({ limit: 0 })).rejects.toBeInstanceOf(ValidationError);
       await expect(store.listTasks({ limit: 1.5 })).rejects.toBeInstanceOf(ValidationError);
       await expect(store.listTasks({ cursor: 'not a cursor' })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.listTasks({ minDepth: 0.5 })).rejects.toBeInstanceOf(ValidationError);
     });
 
     it('prunes finished tasks that ended before the cutoff, with their documents, and keeps the rest', async () => {

@@ -106,6 +106,10 @@ export class PostgresHistory implements TaskHistoryIndex {
       values.push(query.sessionKey);
       where.push(`session_key = $${values.length}`);
     }
+    if (query.minDepth !== undefined) {
+      values.push(query.minDepth);
+      where.push(`(spec->>'depth')::int >= $${values.length}`);
+    }
     if (query.cursor) {
       const { createdAt, taskId } = decodeCursor(query.cursor);
       values.push(createdAt, taskId);
