@@ -1,11 +1,6 @@
 import type { SubagentEvent } from '../machines/subagent-events.js';
-import {
-  type JournalEntry,
-  SCHEMA_VERSION,
-  type TaskResult,
-  type TaskSpec,
-  type TeamLink,
-} from '../persistence/types.js';
+import { journalEntry } from '../persistence/task-documents.js';
+import type { JournalEntry, TaskResult, TaskSpec, TeamLink } from '../persistence/types.js';
 import type { TeamEvent } from './team-events.js';
 import type { TeamState } from './team-state.js';
 import type { TeamConfig, TeamResult } from './team-types.js';
@@ -19,7 +14,7 @@ export const TEAM_AGENT = 'team';
  * machine is ever fed (restore and replay read a team task's journal with `teamEventsOf`).
  */
 export function teamJournalEntry(seq: number, event: TeamEvent): JournalEntry {
-  return { v: SCHEMA_VERSION, seq, event: event as unknown as SubagentEvent };
+  return journalEntry(seq, event as unknown as SubagentEvent);
 }
 
 /** The team events of a team task's journal, in order (entries of another kind are skipped). */
