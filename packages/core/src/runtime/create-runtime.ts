@@ -141,11 +141,9 @@ export class Runtime implements TaskClient {
     // A team names its members' spells itself (the id is journaled before the spell starts).
     if (typeof options === 'object' && options !== null && options.taskId !== undefined) {
       const { taskId, ...rest } = options;
-      const { spec, registry } = prepareTask(this, rest, taskId);
-      return this.parts.launcher.submit(spec, registry);
+      return this.parts.launcher.submit(prepareTask(this, rest, taskId).spec);
     }
-    const { spec, registry } = prepareTask(this, options, this.parts.createId());
-    return this.parts.launcher.submit(spec, registry);
+    return this.parts.launcher.submit(prepareTask(this, options, this.parts.createId()).spec);
   }
 
   /**
@@ -160,7 +158,7 @@ export class Runtime implements TaskClient {
         'VALIDATION_FAILED',
         `runStored: task ${spec.taskId} is already in this runtime.`,
       );
-    return this.parts.launcher.submit(spec, this.parts.tooling.registryForSpec(spec), undefined, true);
+    return this.parts.launcher.submit(spec, undefined, true);
   }
 
   /**
@@ -179,12 +177,10 @@ export class Runtime implements TaskClient {
     const plan = await planFork(this, taskId, options, this.parts.createId());
     this.assertRunning();
     const { spec } = plan;
-    const registry = this.parts.tooling.registryForSpec(spec);
     recordFork(this.store, plan);
     const logic = restoredLogic(this.parts.subagent, plan.snapshot);
     return this.parts.launcher.submit(
       spec,
-      registry,
       { logic, journalLength: plan.entries.length, forked: true },
       true,
     );
@@ -431,8 +427,8 @@ export class Runtime implements TaskClient {
     return this.parts.baseTools;
   }
 
-  /** @internal */
-  emit<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void {
+  /** @internal Tells this runtime's listeners of an event its teams and team tools report. */
+  report<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void {
     this.parts.emitter.emit(name, event);
   }
 

@@ -7,6 +7,7 @@ import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
 import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
 
@@ -39,6 +40,11 @@ export interface RunHost {
    * must not start (journaled as `hook.stopped`). Undefined: the task starts at once with none.
    */
   startContext?(spec: TaskSpec, signal: AbortSignal): Promise<StartContext>;
+  /**
+   * The tools a task runs with, asked by its run as it starts (`TaskTooling.registryFor`, their one
+   * owner). A main agent's run brings the registry its session planned instead.
+   */
+  registryFor(spec: TaskSpec): ToolRegistry;
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**
@@ -50,8 +56,8 @@ export interface RunHost {
     signal: AbortSignal,
     options?: { hookAllowed?: boolean },
   ): Promise<ApprovalAnswer>;
-  /** Records a status the task's state entered (`task.awaitingApproval`, `task.resumed`). */
-  recordStatus(taskId: string, event: 'task.awaitingApproval' | 'task.resumed'): void;
+  /** Records a status the task's state entered (`task.started`, `task.awaitingApproval`, `task.resumed`). */
+  recordStatus(taskId: string, event: 'task.started' | 'task.awaitingApproval' | 'task.resumed'): void;
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
   reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;

@@ -93,7 +93,8 @@ export class RuntimeParts {
     const teams = new LazyTeams(runtime, () => createId());
     this.teams = teams;
     assertNoShadowedMainTool(this.baseTools, this.mainTools);
-    this.tooling = new TaskTooling(this);
+    const tooling = new TaskTooling(this);
+    this.tooling = tooling;
     const settler = new TaskSettler(this);
     this.settler = settler;
     this.runHost = {
@@ -103,6 +104,7 @@ export class RuntimeParts {
       emitter,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      registryFor: (spec) => tooling.registryFor(spec),
       dispositionFor: (spec, tool, access) =>
         teams.loaded?.disposition(spec, access) ?? approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),

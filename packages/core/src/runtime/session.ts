@@ -290,11 +290,9 @@ export class Session {
     const planned = this.planned.get(runId);
     if (!planned) return;
     const spec: TaskSpec = { ...planned.spec, messages: actor.getSnapshot().context.messages };
-    const run = new TaskRun(
-      this.host,
-      spec,
-      this.runtime.withToolSources(planned.registry, spec, this.definition),
-    );
+    const run = new TaskRun(this.host, spec, {
+      registry: this.runtime.withToolSources(planned.registry, spec, this.definition),
+    });
     this.runtime.startRun(run, actor);
   }
 

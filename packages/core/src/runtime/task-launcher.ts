@@ -4,17 +4,13 @@ import type { QueuedTask } from '../machines/supervisor-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { queuedRecord } from '../persistence/task-documents.js';
 import type { TaskSpec, TaskStore } from '../persistence/types.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
-import type { LazyTeams } from './lazy-teams.js';
 import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
 import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskHandle } from './task-handle.js';
 import { TaskRun } from './task-run.js';
-import type { TaskSettler } from './task-settler.js';
 import type { TaskEntry, TaskTable } from './task-table.js';
-import type { TaskTooling } from './task-tooling.js';
 
 /**
  * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
@@ -30,9 +26,6 @@ export interface LauncherHost {
   readonly clock: Clock;
   /** What every task's run is given. */
   readonly runHost: RunHost;
-  readonly settler: TaskSettler;
-  readonly tooling: TaskTooling;
-  readonly teams: LazyTeams;
   readonly supervisor: SupervisorActor;
 }
 
@@ -62,14 +55,9 @@ export class TaskLauncher {
    * Queues a task with the supervisor: adds it to the table, records it as queued unless it is
    * `recorded` already (restored, forked, stored by another process), and emits `task.queued`.
    */
-  submit(
-    spec: TaskSpec,
-    registry: ToolRegistry,
-    restore?: RestoredStart,
-    recorded = restore !== undefined,
-  ): TaskHandle {
+  submit(spec: TaskSpec, restore?: RestoredStart, recorded = restore !== undefined): TaskHandle {
     const { table, store, emitter, clock } = this.host;
-    const entry = table.add(spec, registry, restore);
+    const entry = table.add(spec, restore);
     if (!recorded) store.appendStatus(queuedRecord(spec));
     const task: QueuedTask = {
       taskId: spec.taskId,
@@ -88,21 +76,19 @@ export class TaskLauncher {
     return { id: spec.taskId, result: entry.promise };
   }
 
-  /** The supervisor spawned a task's actor: its run follows it, gets the steering that waited, and begins. */
+  /**
+   * The supervisor spawned a task's actor: its run (which takes its tools from the run host)
+   * follows it and launches, with the steering that waited for it.
+   */
   started(taskId: string, ref: SubagentRef | undefined): void {
-    const { table, emitter, tooling, settler } = this.host;
-    const entry = table.get(taskId);
+    const entry = this.host.table.get(taskId);
     if (!entry || !ref) return;
-    const own = tooling.registryAtStart(entry.registry, entry.spec);
-    const registry = this.host.teams.loaded?.registryFor(own, entry.spec) ?? own;
-    const run = new TaskRun(this.host.runHost, entry.spec, registry, entry.restore?.journalLength ?? 0);
+    const { restore, steering = [] } = entry;
+    const run = new TaskRun(this.host.runHost, entry.spec, { journalLength: restore?.journalLength ?? 0 });
     entry.run = run;
-    settler.record(taskId, entry.restore && !entry.restore.forked ? 'task.resumed' : 'task.started');
     entry.restore = undefined;
-    this.attach(run, ref);
-    for (const text of entry.steering ?? []) run.steer(text);
     delete entry.steering;
-    run.begin();
-    if (emitter.listening('task.started') && !run.ended) emitter.emit('task.started', run.base());
+    this.runs.set(ref, run);
+    run.launch(ref, { resumed: restore !== undefined && !restore.forked, steering });
   }
 }

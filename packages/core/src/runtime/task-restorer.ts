@@ -14,7 +14,6 @@ import type { TaskLauncher } from './task-launcher.js';
 import { corruptBeforeRestore } from './task-results.js';
 import type { TaskSettler } from './task-settler.js';
 import type { TaskTable } from './task-table.js';
-import type { TaskTooling } from './task-tooling.js';
 
 /** What `restore()` resolves to: the tasks brought back, and what the store warned of. */
 export interface RestoreOutcome {
@@ -36,7 +35,6 @@ export interface RestorerHost {
   readonly clock: Clock;
   readonly launcher: TaskLauncher;
   readonly settler: TaskSettler;
-  readonly tooling: TaskTooling;
   /** Agent teams: restored before their members' spells. */
   readonly teams: LazyTeams;
   /** The subagent machine with real effects: a restored snapshot's logic is cut from it. */
@@ -136,7 +134,6 @@ export class TaskRestorer {
     for (const task of pending) {
       const spec = task.spec;
       if (table.get(spec.taskId)) continue;
-      const registry = this.host.tooling.registryForSpec(spec);
       const warn = (code: 'PERSISTENCE_CORRUPT' | 'TASK_RESTARTED', message: string) =>
         emitter.emit('runtime.warning', { code, message, taskId: spec.taskId });
       const plan = await planRestore(store, task, {
@@ -164,13 +161,13 @@ export class TaskRestorer {
       restored.push(spec.taskId);
       if ('corrupt' in plan) {
         // This task alone fails; the others restore.
-        table.add(spec, registry);
+        table.add(spec);
         this.host.settler.settle(spec, corruptBeforeRestore(spec, plan.corrupt), clock.now());
         continue;
       }
       const logic =
         plan.snapshot === undefined ? undefined : restoredLogic(this.host.subagent, plan.snapshot);
-      this.host.launcher.submit(spec, registry, { logic, journalLength: plan.journalLength });
+      this.host.launcher.submit(spec, { logic, journalLength: plan.journalLength });
     }
     if (teams && !this.host.stopped) await teams.resume(tasks);
     return { restored, warnings };

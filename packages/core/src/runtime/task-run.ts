@@ -40,7 +40,18 @@ export class TaskRun implements EffectRun {
    */
   private readonly produceSnapshot = () => snapshotDocument(this.spec.taskId, this.observed!, this.seq);
 
-  constructor(host: RunHost, spec: TaskSpec, registry: ToolRegistry, journalLength = 0) {
+  /**
+   * A task's run takes its tools from its host as it is made (`from.registry`: a main agent's run
+   * brings the registry its session planned), and numbers its journal on from `from.journalLength`
+   * (a restored or forked task's stored entries).
+   */
+  constructor(
+    host: RunHost,
+    spec: TaskSpec,
+    from: { readonly journalLength?: number; readonly registry?: ToolRegistry } = {},
+  ) {
+    const journalLength = from.journalLength ?? 0;
+    const registry = from.registry ?? host.registryFor(spec);
     this.host = host;
     this.spec = spec;
     this.seq = journalLength;
@@ -78,6 +89,20 @@ export class TaskRun implements EffectRun {
     actor.subscribe({ next: (snapshot) => this.observe(snapshot), error: () => {} });
     actor.start();
     this.observe(actor.getSnapshot());
+  }
+
+  /**
+   * The supervisor spawned this task's actor: records that it started (or `resumed`, restored from a
+   * stored state), follows and starts the actor, gives it the steering that waited for it, begins,
+   * and emits `task.started`.
+   */
+  launch(actor: SubagentRef, { resumed, steering }: { resumed: boolean; steering: readonly string[] }): void {
+    this.host.recordStatus(this.spec.taskId, resumed ? 'task.resumed' : 'task.started');
+    this.attach(actor);
+    for (const text of steering) this.steer(text);
+    this.begin();
+    const emitter = this.host.emitter;
+    if (emitter.listening('task.started') && !this.ended) emitter.emit('task.started', this.base());
   }
 
   /**

@@ -2,7 +2,6 @@ import type { AnyActorLogic } from 'xstate';
 import type { TaskEventBase } from '../events.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
 import { phaseOf } from './subagent-snapshot.js';
 import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
 import type { TaskRun } from './task-run.js';
@@ -21,7 +20,6 @@ export interface TaskListFilter {
 /** @internal One task as the runtime tracks it. */
 export interface TaskEntry {
   spec: TaskSpec;
-  registry: ToolRegistry;
   run: TaskRun | undefined;
   result: TaskResult | undefined;
   endedAt: number | undefined;
@@ -42,14 +40,13 @@ export interface TaskEntry {
 export class TaskTable {
   private readonly entries = new Map<string, TaskEntry>();
 
-  add(spec: TaskSpec, registry: ToolRegistry, restore?: TaskEntry['restore']): TaskEntry {
+  add(spec: TaskSpec, restore?: TaskEntry['restore']): TaskEntry {
     let resolve!: (result: TaskResult) => void;
     const promise = new Promise<TaskResult>((done) => {
       resolve = done;
     });
     const entry: TaskEntry = {
       spec,
-      registry,
       run: undefined,
       result: undefined,
       endedAt: undefined,

@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolSource } from '../tools/tool-source.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { RuntimeEmitter } from './emitter.js';
+import type { LazyTeams } from './lazy-teams.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { withToolSources } from './source-registry.js';
@@ -24,12 +25,15 @@ export interface TaskToolingOptions {
   readonly mainTools: readonly Tool[];
   readonly options: Pick<RuntimeOptions, 'toolSources' | 'memory' | 'skills'>;
   readonly workspaceKeeper: WorkspaceKeeper;
+  /** Agent teams: a member's spell gets its team's tools. */
+  readonly teams: LazyTeams;
 }
 
 /**
  * @internal The one owner of what a task's agent is given beyond its prompt: its tool registry
- * (cut from the base and main tools when it is planned, and when it starts widened by the tool
- * sources, its agent memory's tools and its own workspace), and the skills its system prompt preloads.
+ * ({@link TaskTooling.registryFor}: cut from the base and main tools its spec names, widened by the
+ * tool sources, its agent memory's tools, its own workspace and, for a team member's spell, its
+ * team's tools), and the skills its system prompt preloads.
  */
 export class TaskTooling {
   private readonly skills: ReadonlyMap<string, Skill>;
@@ -43,25 +47,23 @@ export class TaskTooling {
     this.skillTool = createSkillTool(this.skills);
   }
 
-  /** The registry a stored spec (restored, forked, run from another process) is planned with. */
-  registryForSpec(spec: TaskSpec): ToolRegistry {
-    const { agents, baseTools, mainTools, limits } = this.options;
-    return agents.registryForSpec(spec, baseTools, mainTools, limits.maxDepth);
-  }
-
   /**
-   * The registry a task runs with as it starts: `registry` (cut when it was planned) plus what the
-   * tool sources and its agent memory give it, and its own workspace's tools.
+   * The registry a task runs with, asked by its run as it starts: the tools its spec names (cut
+   * once per tool list and shared), plus what the tool sources and its agent memory give it, its
+   * own workspace's tools in place of the shared ones, and its team's tools when it is a member's
+   * spell. Nothing connects here: sources are asked and workspaces opened at the registry's first
+   * `ready()` (the task's first model call), so a task cancelled before that opens nothing.
    */
-  registryAtStart(registry: ToolRegistry, spec: TaskSpec): ToolRegistry {
-    const { options, agents, workspaceKeeper } = this.options;
-    const { toolSources, memory } = options;
-    // With no tool sources and no agent memory, the registry cut when the task was planned is the one it runs with.
-    const definition = toolSources?.length || memory ? agents.get(spec.agent) : undefined;
-    return workspaceKeeper.registryFor(
-      definition ? this.withToolSources(registry, spec, definition) : registry,
+  registryFor(spec: TaskSpec): ToolRegistry {
+    const { options, agents, baseTools, mainTools, limits, workspaceKeeper, teams } = this.options;
+    const cut = agents.registryForSpec(spec, baseTools, mainTools, limits.maxDepth);
+    // With no tool sources and no agent memory, the registry cut from the spec is the one it runs with.
+    const definition = options.toolSources?.length || options.memory ? agents.get(spec.agent) : undefined;
+    const own = workspaceKeeper.registryFor(
+      definition ? this.withToolSources(cut, spec, definition) : cut,
       spec,
     );
+    return teams.loaded?.registryFor(own, spec) ?? own;
   }
 
   /**

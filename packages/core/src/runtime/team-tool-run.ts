@@ -13,7 +13,8 @@ export interface TeamToolRuntime {
   createTeam(options: CreateTeamOptions): Promise<TeamHandle>;
   team(teamId: string): TeamHandle | undefined;
   runOf(taskId: string): TaskRun | undefined;
-  emit<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void;
+  /** Tells the runtime's listeners of an event (a team's end, announced). */
+  report<TName extends RuntimeEventName>(name: TName, event: RuntimeEvents[TName]): void;
 }
 
 /** A `TeamCreate` call's input (checked by the tool's schema, `team-tool.ts`). */
@@ -132,7 +133,7 @@ async function announceWhenDone(
   const taskResult = teamTaskResult(result, runtime.clock.now() - startedAt);
   taskResult.usage = { ...result.usage };
   const description = `team ${label}`;
-  runtime.emit('task.announced', {
+  runtime.report('task.announced', {
     taskId: team.id,
     agent: 'team',
     sessionKey,

@@ -173,7 +173,7 @@ export class Teams {
     this.teams.set(team.id, team);
     const sessionKey = team.snapshot.config.sessionKey;
     team.subscribe((event, state) =>
-      this.runtime.emit('team.event', { teamId: team.id, sessionKey, event, state }),
+      this.runtime.report('team.event', { teamId: team.id, sessionKey, event, state }),
     );
   }
 
@@ -198,6 +198,6 @@ export class Teams {
   }
 
   private warnPersistence(message: string, taskId: string): void {
-    this.runtime.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
+    this.runtime.report('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
   }
 }

@@ -21,6 +21,9 @@ export interface TeamRuntime {
   result(id: string): Promise<TaskResult | undefined>;
   /** The status of a task this runtime runs and that has not ended, or undefined. */
   liveStatus(id: string): string | undefined;
-  /** Reports a `runtime.warning` (a store write that failed: the team goes on), or a `team.event`. */
-  emit<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void;
+  /**
+   * Tells the team's host of a `runtime.warning` (a store write that failed: the team goes on) or a
+   * `team.event`; the host decides who hears it (a runtime's listeners, a cluster's clients).
+   */
+  report<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void;
 }

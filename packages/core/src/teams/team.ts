@@ -578,6 +578,6 @@ export class Team implements TeamToolTarget {
   }
 
   private warnPersistence(message: string, taskId: string): void {
-    this.runtime.emit('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
+    this.runtime.report('runtime.warning', { code: 'PERSISTENCE_FAILED', message, taskId });
   }
 }

@@ -76,7 +76,7 @@ export class TeamSpells implements TeamRuntime {
       () => this.closed || this.host.stopped(),
     ).catch((error: unknown) => {
       if (this.closed || this.host.stopped()) return;
-      this.emit('runtime.warning', {
+      this.report('runtime.warning', {
         code: 'PERSISTENCE_FAILED',
         message: `Team ${this.teamId}: spell ${taskId} could not be queued: ${(error as Error)?.message ?? String(error)}.`,
         taskId,
@@ -127,9 +127,11 @@ export class TeamSpells implements TeamRuntime {
     return this.live.has(id) ? 'running' : undefined;
   }
 
-  emit<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void {
-    // A team's events are its journal's, in the store (the state each carries is too big for a
-    // notification): only warnings go to the cluster's clients.
+  /**
+   * A team's warning goes to the cluster's clients (a notification); its events stay in its
+   * journal, in the store (the state each carries is too big for a notification).
+   */
+  report<TName extends 'runtime.warning' | 'team.event'>(name: TName, event: RuntimeEvents[TName]): void {
     if (name !== 'runtime.warning') return;
     this.host.postgres.notify(EVENTS_CHANNEL, undefined, encodeEvent(name, event));
   }
