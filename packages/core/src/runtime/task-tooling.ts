@@ -52,7 +52,7 @@ export class TaskTooling {
    * once per tool list and shared), plus what the tool sources and its agent memory give it, its
    * own workspace's tools in place of the shared ones, and its team's tools when it is a member's
    * spell. Nothing connects here: sources are asked and workspaces opened at the registry's first
-   * `ready()` (the task's first model call), so a task cancelled before that opens nothing.
+   * `ready()` (before the task's first effect), so a task cancelled before that opens nothing.
    */
   registryFor(spec: TaskSpec): ToolRegistry {
     const { options, agents, baseTools, mainTools, limits, workspaceKeeper, teams } = this.options;
