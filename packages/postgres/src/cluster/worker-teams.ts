@@ -1,8 +1,6 @@
-import type { DBOSClient } from '@dbos-inc/dbos-sdk';
-import type { Runtime, StoredTask, TaskStore } from '@troupe/core';
+import type { StoredTask } from '@troupe/core';
 import { loadTeamHosting, type TeamAccess, taskEventBase, teamRegistryOf } from '@troupe/core/internal';
 import { FINAL_STATUS_LIST } from '../store/final-statuses-sql.js';
-import type { PostgresTaskStore } from '../store/postgres-store.js';
 import {
   CONTROL_CHANNEL,
   EVENTS_CHANNEL,
@@ -12,22 +10,17 @@ import {
   type TeamReplyMessage,
 } from './channels.js';
 import { RemoteTeam, type TeamHosting } from './remote-team.js';
-import { TeamSpells } from './team-spells.js';
+import { TeamSpells, type TeamSpellsHost } from './team-spells.js';
 import { untilReachable } from './until-reachable.js';
 
 type Team = InstanceType<TeamHosting['Team']>;
 
-/** What a worker's teams need of the worker. */
-export interface WorkerTeamsHost {
+/**
+ * What a worker's teams need of the worker: what the spells of a team it hosts need
+ * ({@link TeamSpellsHost}: its runtime, its fenced store, DBOS, how often to poll), and its id.
+ */
+export interface WorkerTeamsHost extends TeamSpellsHost {
   readonly workerId: string;
-  readonly runtime: Runtime;
-  readonly postgres: PostgresTaskStore;
-  /** The store the worker's runtime writes through (fenced by its claims). */
-  readonly store: TaskStore;
-  dbos(): Promise<DBOSClient>;
-  stopped(): boolean;
-  /** How often a hosting worker asks the store which spells ended (ms). */
-  readonly pollMs: number;
 }
 
 /** A hosted team: the team, its spells' runtime, and its end reported to the worker. */
