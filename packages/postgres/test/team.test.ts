@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { defineTool, replayTeam, type TaskStore, type TeamResult } from '@troupe/core';
+import { replayTeam, type TaskStore, type TeamResult } from '@troupe/core';
 import { transcriptOf } from '@troupe/core/store';
-import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterClient, connectCluster } from '../src/index.js';
-import { ClusterHarness } from './cluster-harness.js';
+import { ClusterHarness, clusterTools } from './cluster-harness.js';
+import { teamAgents, teamJob } from './fixtures/team-job.js';
 
 // One team across two cluster workers (each runs one spell at a time, so two spells at once run on
-// both), then the worker hosting a team SIGKILLed mid-run. See fixtures/team-worker.ts for the job.
+// both), then the worker hosting a team SIGKILLed mid-run. See fixtures/team-job.ts for the job.
 const TEAM_WORKER = fileURLToPath(new URL('./fixtures/team-worker.ts', import.meta.url));
 let harness: ClusterHarness;
 let client: ClusterClient;
@@ -19,22 +19,7 @@ beforeAll(async () => {
     harness.startWorker('t1', 'auto', 2_000, 1),
     harness.startWorker('t2', 'auto', 2_000, 1),
   ]);
-  client = await connectCluster({
-    postgres: harness.url,
-    agents: [
-      { name: 'planner', description: 'leads', systemPrompt: 'Lead.' },
-      { name: 'member', description: 'works', systemPrompt: 'Work.', tools: ['save'] },
-    ],
-    tools: [
-      defineTool({
-        name: 'save',
-        description: 'Saves a note',
-        access: 'write',
-        input: v.object({ note: v.string() }),
-        execute: async () => 'not run by a client',
-      }),
-    ],
-  });
+  client = await connectCluster({ postgres: harness.url, agents: teamAgents, tools: clusterTools });
 }, 120_000);
 
 afterAll(async () => {
@@ -43,16 +28,7 @@ afterAll(async () => {
 }, 60_000);
 
 const team = (session: string, prompt: string) =>
-  client.createTeam({
-    name: 'report',
-    lead: { agent: 'planner', name: 'lead' },
-    prompt,
-    teammates: [
-      { name: 'alice', agent: 'member' },
-      { name: 'bob', agent: 'member', planModeRequired: true },
-    ],
-    sessionKey: session,
-  });
+  client.createTeam({ ...teamJob.options, prompt, sessionKey: session });
 
 /** The message ids each member's spells received (read from their stored conversations), in order. */
 async function received(store: TaskStore, result: TeamResult): Promise<Record<string, string[]>> {

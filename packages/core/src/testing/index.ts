@@ -8,3 +8,9 @@ export {
   textReply,
   toolReply,
 } from './scripted-model.js';
+export {
+  type ScriptedTeamJob,
+  scriptedTeamJob,
+  type TeamJobMember,
+  type TeamJobPlan,
+} from './team-job.js';
