@@ -1,11 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { defineTool } from '@troupe/core';
 import pg from 'pg';
-import * as v from 'valibot';
 import { afterAll, beforeAll } from 'vitest';
 import { type ClusterClient, connectCluster } from '../src/index.js';
 import { startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { saveTool } from './fixtures/save-tool.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/cluster-worker.ts', import.meta.url));
 
@@ -13,15 +12,7 @@ const WORKER = fileURLToPath(new URL('./fixtures/cluster-worker.ts', import.meta
 export const clusterAgents = [
   { name: 'writer', description: 'writes notes', systemPrompt: 'Write.', tools: ['save'] },
 ];
-export const clusterTools = [
-  defineTool({
-    name: 'save',
-    description: 'Saves a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: async () => 'not run by a client',
-  }),
-];
+export const clusterTools = [saveTool()];
 
 /** A worker process of the fixture. */
 export interface WorkerProcess {
