@@ -89,6 +89,18 @@ const historyPostgres = HISTORY_POSTGRES_TASKS
       String(HISTORY_POSTGRES_TASKS),
     ])
   : undefined;
+// Restore on Postgres: a new runtime brings back one claimed task by id over a store of 10,000, then
+// 100,000 tasks, in a fresh process (BENCH_RESTORE_POSTGRES_TASKS: the sizes, comma-separated; 0 skips it).
+const RESTORE_POSTGRES_TASKS = (process.env.BENCH_RESTORE_POSTGRES_TASKS ?? '10000,100000')
+  .split(',')
+  .map(Number)
+  .filter((tasks) => tasks > 0);
+const restorePostgres = RESTORE_POSTGRES_TASKS.length
+  ? lastJsonLine<{ restore: { tasks: number; restoreMs: number }[] }>([
+      join(here, 'restore-postgres.mjs'),
+      ...RESTORE_POSTGRES_TASKS.map(String),
+    ]).restore
+  : undefined;
 // Over its budget, cli-startup exits 1 after printing its line: report it, do not lose the run.
 const startup = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'cli-startup.ts')], {
   encoding: 'utf8',
@@ -156,6 +168,12 @@ if (historyStore)
 if (historyPostgres)
   console.log(
     `History on Postgres: over ${historyPostgres.tasks.toLocaleString('en')} tasks, a new store lists the first page in ${historyPostgres.firstPageMs.toFixed(1)} ms (its first call), then ${historyPostgres.pageMs.toFixed(1)} ms; a filtered page ${historyPostgres.filteredMs.toFixed(1)} ms, the next page ${historyPostgres.nextPageMs.toFixed(1)} ms, one task ${historyPostgres.findMs.toFixed(1)} ms (medians of 15).`,
+  );
+if (restorePostgres)
+  console.log(
+    `Restore on Postgres: a new runtime restores one claimed task by id (\`restore({ taskIds })\`) in ${restorePostgres
+      .map((row) => `${row.restoreMs.toFixed(0)} ms over ${row.tasks.toLocaleString('en')} stored tasks`)
+      .join(', ')} (medians of 5).`,
   );
 console.log(startup);
 console.log(
