@@ -7,7 +7,9 @@ import type { ScriptedReply } from './scripted-model.js';
 
 /** A teammate of a {@link scriptedTeamJob}: its task of the chain and how it works on it. */
 export interface TeamJobMember {
+  /** Its member name in the team. */
   name: string;
+  /** The agent definition it runs as. */
   agent: string;
   /** The subject and description of its task (task #n for the n-th member). */
   task: readonly [subject: string, description: string];
@@ -29,15 +31,21 @@ export interface TeamJobMember {
 
 /** What {@link scriptedTeamJob} plans: the team's name, its lead, its prompt and its teammates in chain order. */
 export interface TeamJobPlan {
+  /** The team's name. */
   name: string;
+  /** The lead's agent and member name. */
   lead: { agent: string; name: string };
+  /** The team's prompt (given to the lead). */
   prompt: string;
+  /** The teammates, in the order of their tasks' chain (the n-th works on task #n). */
   members: readonly TeamJobMember[];
 }
 
 /** A scripted team job: the options to create its team with, and the model's reply to any member's request. */
 export interface ScriptedTeamJob {
+  /** The options of `createTeam` for the job's team. */
   readonly options: CreateTeamOptions;
+  /** The next reply for a request of any member (a `scriptedModel` script), read from its conversation. */
   reply(request: ModelRequest): ScriptedReply;
 }
 
