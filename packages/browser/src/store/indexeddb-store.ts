@@ -89,6 +89,14 @@ function createIndexedDbTaskStore(options: IndexedDbStoreOptions): IndexedDbStor
       ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
       ...(options.snapshotDelayMs === undefined ? {} : { snapshotDelayMs: options.snapshotDelayMs }),
       ...(options.onError ? { onError: options.onError } : {}),
+      // What only a page holds, let go once, after the engine's last flush.
+      onClose: async () => {
+        closed = true;
+        globalThis.removeEventListener?.('pagehide', onPageHide);
+        lock?.release();
+        lock = undefined;
+        await closeConnection(storage.use).catch(() => undefined);
+      },
       // Every write is checked before it is buffered: the store is open and claimed by this page.
       writeFilter: (taskId) => {
         assertOpen();
@@ -139,18 +147,6 @@ function createIndexedDbTaskStore(options: IndexedDbStoreOptions): IndexedDbStor
       );
     },
     locate: (taskId, kind) => storage.locate(taskId, kind),
-    async close() {
-      if (closed) return;
-      try {
-        await engine.close();
-      } finally {
-        closed = true;
-        globalThis.removeEventListener?.('pagehide', onPageHide);
-        lock?.release();
-        lock = undefined;
-        await closeConnection(storage.use).catch(() => undefined);
-      }
-    },
   };
 }
 

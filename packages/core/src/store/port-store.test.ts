@@ -192,6 +192,39 @@ describe('createTaskStore over an asynchronous port', () => {
 });
 
 describe("createTaskStore's extension points", () => {
+  it('calls onClose once after the last flush, however many closes are asked, concurrently or not', async () => {
+    const port = new AsyncPort();
+    const events: string[] = [];
+    const store = createTaskStore(port, {
+      onClose: async () => {
+        await later();
+        events.push(`closed after ${port.records.length} records`);
+      },
+    });
+    store.appendStatus(queuedRecord('t1'));
+    await Promise.all([store.close(), store.close()]);
+    await store.close();
+    expect(events).toEqual(['closed after 1 records']);
+    expect(() => store.appendStatus(startedRecord('t1'))).toThrow(/is closed/);
+  });
+
+  it('refuses a write with the error its write filter throws (a store this page has not claimed)', async () => {
+    const port = new AsyncPort();
+    let writer = false;
+    const store = createTaskStore(port, {
+      writeFilter: (taskId) => {
+        if (!writer) throw new PersistenceError('PERSISTENCE_FAILED', `not the writer of ${taskId}`);
+        return true;
+      },
+    });
+    expect(() => store.appendStatus(queuedRecord('t1'))).toThrow('not the writer of t1');
+    expect(() => store.saveResult({ v: 2, result: resultOf('t1') })).toThrow('not the writer of t1');
+    writer = true;
+    store.appendStatus(queuedRecord('t1'));
+    await store.flush();
+    expect(port.records.map((record) => record.taskId)).toEqual(['t1']);
+  });
+
   it('publishes notices with the batch of the writes accepted before them, kept with a failed one', async () => {
     const port = new AsyncPort();
     const store = createTaskStore(port.batched());

@@ -49,6 +49,12 @@ export interface TaskStoreOptions {
    * writing call throws (the IndexedDB store: a page that has not claimed the store).
    */
   writeFilter?: (taskId: string) => boolean;
+  /**
+   * Called once when the store closes, after its last flush (whether that succeeded or not), before
+   * `close()` resolves — however many times `close()` is called, concurrently or not: releases what
+   * the backend holds (locks, connections, listeners).
+   */
+  onClose?: () => MaybePromise<void>;
 }
 
 /** The `TaskStore` {@link createTaskStore} makes, with what a backend wrapping it needs. */
@@ -67,7 +73,7 @@ export interface PortStore extends TaskStore {
   notify(notice: PortNotice): void;
   /** The last status record of each task that never ended, from the status log as it is now. */
   unfinishedRecords(): Promise<ReadonlyMap<string, TaskStatusRecord>>;
-  /** Flushes, then refuses further writes. */
+  /** Flushes, then refuses further writes (and calls `onClose`, see {@link TaskStoreOptions}). */
   close(): Promise<void>;
 }
 
@@ -85,6 +91,7 @@ class PortTaskStore implements PortStore {
   private inFlight: Promise<void> | undefined;
   private failure: PersistenceError | undefined;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly port: StoragePort,
@@ -233,9 +240,12 @@ class PortTaskStore implements PortStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.flush().finally(() => {
+    // Calls while it closes wait for the same close: `onClose` runs once.
+    this.closing ??= this.flush().finally(async () => {
       this.closed = true;
+      await this.options.onClose?.();
     });
+    await this.closing;
   }
 
   flushNow(): MaybePromise<void> {
