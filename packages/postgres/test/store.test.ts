@@ -137,6 +137,20 @@ describe('Postgres TaskStore', () => {
     await runtime.shutdown();
   });
 
+  it('closes once however many close() calls come at the same time: its pool ends once', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    store.appendStatus(storeRecords.queuedRecord('t1'));
+    await store.lockForRestore();
+    await Promise.all([store.close(), store.close()]);
+    await store.close();
+    expect(store.pool.ended).toBe(true);
+    expect(() => store.appendStatus(storeRecords.startedRecord('t1'))).toThrow(/is closed/);
+    const reader = await openPostgresStore({ url });
+    expect((await reader.getTask('t1'))?.status).toBe('queued');
+    await reader.close();
+  });
+
   it('restores an unfinished task from Postgres in a new runtime', async () => {
     const url = await freshDatabase();
     const store = await openPostgresStore({ url });

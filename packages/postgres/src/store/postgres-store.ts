@@ -125,6 +125,16 @@ function createPostgresStore(pool: pg.Pool, where: string, url: string): Postgre
     // A flush is one transaction whatever it holds: snapshots go with the records.
     snapshotDelayMs: 0,
     writeFilter: (taskId) => writes?.(taskId) ?? true,
+    // Once, after the last flush: what only a database server's store holds.
+    onClose: async () => {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      for (const lock of [restoreLock, runnerLock])
+        await lock?.then((held) => held.release()).catch(() => {});
+      restoreLock = undefined;
+      runnerLock = undefined;
+      await pool.end();
+    },
   });
 
   /**
@@ -196,20 +206,6 @@ function createPostgresStore(pool: pg.Pool, where: string, url: string): Postgre
     fenceAs(workerId, onFenced, filter) {
       storage.fence = { workerId, onFenced };
       writes = filter;
-    },
-    async close() {
-      if (closed) return;
-      try {
-        await engine.close();
-      } finally {
-        closed = true;
-        if (retry) clearTimeout(retry);
-        for (const lock of [restoreLock, runnerLock])
-          await lock?.then((held) => held.release()).catch(() => {});
-        restoreLock = undefined;
-        runnerLock = undefined;
-        await pool.end();
-      }
     },
   };
 }
