@@ -1,4 +1,4 @@
-import { createRuntime, defineTool, replayTask, type TaskStore } from '@troupe/core';
+import { createRuntime, defineTool, type TaskStore } from '@troupe/core';
 import { storeRecords } from '@troupe/core/store';
 import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
 import pg from 'pg';
@@ -26,43 +26,6 @@ const answeringOk = (store: TaskStore) =>
 const turn = (request: { messages: unknown[] }) => Math.ceil(request.messages.length / 2);
 
 describe('Postgres TaskStore', () => {
-  it('persists a task run by the local runtime: records, journal, snapshot, result; replays', async () => {
-    const store = await openPostgresStore({ url: await freshDatabase() });
-    const model = scriptedModel((request) =>
-      turn(request) < 3 ? toolReply('echo', { text: `t${turn(request)}` }) : textReply('done'),
-    );
-    const runtime = createRuntime({ model, agents, tools: [echo], store });
-    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x', sessionKey: 's1' });
-    const final = await result;
-    expect(final.status).toBe('completed');
-    await store.flush();
-    const stored = await store.getTask(id);
-    expect(stored).toMatchObject({
-      status: 'completed',
-      spec: { taskId: id, sessionKey: 's1' },
-      result: final,
-    });
-    const journal = await store.loadJournal(id);
-    expect(journal.entries.map((entry) => entry.event.type)).toEqual([
-      'task.started',
-      'model.responded',
-      'tool.finished',
-      'model.responded',
-      'tool.finished',
-      'model.responded',
-    ]);
-    expect(await store.loadSnapshot(id)).toMatchObject({
-      v: 2,
-      journalLength: 6,
-      snapshot: { status: 'done' },
-    });
-    expect(await store.loadResult(id)).toEqual(final);
-    const replay = await replayTask(store, id);
-    expect(replay.differences).toEqual([]);
-    expect(replay.matches).toBe(true);
-    await runtime.shutdown();
-  });
-
   it('lists newest first by indexed queries, filtered and paged', async () => {
     const store = await openPostgresStore({ url: await freshDatabase() });
     const model = scriptedModel(() => textReply('ok'));

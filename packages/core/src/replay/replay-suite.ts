@@ -55,6 +55,34 @@ export function runReplaySuite(name: string, test: ReplaySuiteFramework, harness
     return { ...run, store: await harness.reopen(store) };
   }
 
+  describe(`a recorded task is stored (${name})`, () => {
+    it('a task the runtime ran: its status and result, its journal in order, a versioned snapshot and the result document', async () => {
+      const { id, result, store } = await recorded(
+        replayScenarios.findIndex((scenario) => scenario.name === 'GOAL: a tool call, then an answer'),
+      );
+      expect(await store.getTask(id)).toMatchObject({
+        status: 'completed',
+        spec: { taskId: id, agent: 'explore' },
+        result: json(result),
+      });
+      const journal = await store.loadJournal(id);
+      expect(journal.entries.map((entry) => entry.event.type)).toEqual([
+        'task.started',
+        'model.responded',
+        'tool.finished',
+        'model.responded',
+      ]);
+      expect(journal.entries.every((entry, index) => entry.v === 2 && entry.seq === index)).toBe(true);
+      expect(await store.loadSnapshot(id)).toMatchObject({
+        v: 2,
+        taskId: id,
+        journalLength: 4,
+        snapshot: { status: 'done', value: 'completed' },
+      });
+      expect(await store.loadResult(id)).toEqual(json(result));
+    });
+  });
+
   describe(`replay is exact (${name})`, () => {
     replayScenarios.forEach((scenario, index) => {
       it(`${scenario.name}: the replay equals the whole stored snapshot and the result`, async () => {

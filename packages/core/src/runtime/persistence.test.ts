@@ -5,35 +5,6 @@ import { textReply, toolReply } from '../testing/scripted-model.js';
 import { fixtureRuntime, hang, settle, taskStoppedMidCall, turnOf } from './test-fixtures.js';
 
 describe('persistence, restore and replay (memory store)', () => {
-  it('persists status records, a versioned snapshot, the journal and the result', async () => {
-    const { runtime, store } = fixtureRuntime([toolReply('echo', { text: 'a' }), textReply('done')]);
-    const { id, result } = runtime.spawn({ agent: 'explore', prompt: 'x' });
-    await result;
-    const { tasks } = await store.loadTasks();
-    expect(tasks).toEqual([
-      expect.objectContaining({
-        status: 'completed',
-        spec: expect.objectContaining({ taskId: id, agent: 'explore' }),
-      }),
-    ]);
-    const journal = await store.loadJournal(id);
-    expect(journal.entries.map((entry) => entry.event.type)).toEqual([
-      'task.started',
-      'model.responded',
-      'tool.finished',
-      'model.responded',
-    ]);
-    expect(journal.entries.every((entry, index) => entry.v === 2 && entry.seq === index)).toBe(true);
-    const snapshot = await store.loadSnapshot(id);
-    expect(snapshot).toMatchObject({
-      v: 2,
-      taskId: id,
-      journalLength: 4,
-      snapshot: { status: 'done', value: 'completed' },
-    });
-    expect(await store.loadResult(id)).toEqual(await result);
-  });
-
   it('replays a task journal to exactly the recorded result', async () => {
     const { runtime, store } = fixtureRuntime((request) =>
       turnOf(request) < 3 ? toolReply('echo', { text: `t${turnOf(request)}` }) : textReply('all done'),
