@@ -92,6 +92,36 @@ describe('status and approval events', () => {
     }
   });
 
+  it("a task's get() and its events report the same counters, while it runs and once it ended", async () => {
+    const replies = [toolReply('echo', { text: 'a' }), textReply('done')];
+    // Each model call takes 5 ms, so the elapsed time counts too.
+    const { runtime, clock } = fixtureRuntime(() => {
+      clock.advance(5);
+      return replies.shift()!;
+    });
+    const seen: { turns: number; toolCalls: number; tokens: number; elapsedMs: number }[] = [];
+    const counters = (info: { turns: number; toolCalls: number; tokens: number; elapsedMs: number }) => ({
+      turns: info.turns,
+      toolCalls: info.toolCalls,
+      tokens: info.tokens,
+      elapsedMs: info.elapsedMs,
+    });
+    const handle = runtime.spawn({ agent: 'explore', prompt: 'x' });
+    runtime.on('task.progress', (event) => {
+      // Read in the same instant as the event's fields: both come from the task's run.
+      seen.push(counters(event), counters(runtime.get(handle.id)!));
+    });
+    let ended: ReturnType<typeof counters> | undefined;
+    runtime.on('task.completed', (event) => {
+      ended = counters(event);
+    });
+    await handle.result;
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (let index = 0; index < seen.length; index += 2) expect(seen[index + 1]).toEqual(seen[index]);
+    expect(seen[0]).toMatchObject({ turns: 1, toolCalls: 1, elapsedMs: 5 });
+    expect(counters(runtime.get(handle.id)!)).toEqual(ended);
+  });
+
   it('a session is no longer busy once send resolves', async () => {
     const { runtime } = fixtureRuntime(() => textReply('hi'));
     const session = runtime.createSession();

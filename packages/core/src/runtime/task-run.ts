@@ -11,6 +11,7 @@ import { guardedController } from './effects/guarded-signal.js';
 import { ToolCalls } from './effects/tool-calls.js';
 import type { RunHost } from './run-host.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
+import { type TaskProgress, taskEventBase } from './task-info.js';
 import { toResult } from './task-results.js';
 
 /**
@@ -245,24 +246,43 @@ export class TaskRun implements EffectRun {
     );
   }
 
+  /** Its status as its actor's state says (queued until the actor is attached). */
+  get liveStatus(): 'queued' | 'running' | 'awaitingApproval' {
+    const snapshot = this.snapshot;
+    if (!snapshot) return 'queued';
+    return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
+  }
+
+  /**
+   * The task's counters as of `now`, read from its actor's context (the one place they are read
+   * from it: its events' fields and the runtime's `get` and `list` both come here).
+   */
+  progress(now: number): TaskProgress | undefined {
+    const context = this.context;
+    if (!context) return undefined;
+    const started = context.startedAt;
+    const progress: TaskProgress = {
+      turns: context.turns,
+      toolCalls: context.toolCalls,
+      tokens: context.usage.input + context.usage.output,
+      elapsedMs: started ? (context.end?.endedAt ?? now) - started : 0,
+    };
+    if (started) progress.startedAt = started;
+    if (context.modelUsed) progress.model = context.modelUsed;
+    return progress;
+  }
+
   /** Fields every event about this task carries. */
   base(): TaskEventBase {
-    const context = this.snapshot?.context;
     const now = this.host.clock.now();
-    const started = context?.startedAt ?? 0;
-    const base: TaskEventBase = {
-      taskId: this.spec.taskId,
-      agent: this.spec.agent,
-      sessionKey: this.spec.sessionKey,
-      description: this.spec.description,
-      at: now,
-      toolCalls: context?.toolCalls ?? 0,
-      turns: context?.turns ?? 0,
-      elapsedMs: started ? (context?.end?.endedAt ?? now) - started : 0,
-      tokens: context ? context.usage.input + context.usage.output : 0,
-      depth: this.spec.depth,
-    };
-    if (this.spec.parentTaskId) base.parentTaskId = this.spec.parentTaskId;
+    const base = taskEventBase(this.spec, now);
+    const progress = this.progress(now);
+    if (progress) {
+      base.toolCalls = progress.toolCalls;
+      base.turns = progress.turns;
+      base.elapsedMs = progress.elapsedMs;
+      base.tokens = progress.tokens;
+    }
     return base;
   }
 }

@@ -2,8 +2,7 @@ import type { AnyActorLogic } from 'xstate';
 import type { TaskEventBase } from '../events.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
-import { phaseOf } from './subagent-snapshot.js';
-import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
+import { type TaskInfo, taskEventBase, taskInfoOf } from './task-info.js';
 import type { TaskRun } from './task-run.js';
 
 /** Filter of `runtime.list`. */
@@ -127,14 +126,12 @@ export class TaskTable {
 }
 
 /**
- * A task's status, derived and never stored: from its result once it ended, else from its live
- * actor's state, else queued (waiting for a slot).
+ * A task's status, derived and never stored: from its result once it ended, else from its run
+ * (its live actor's state), else queued (waiting for a slot).
  */
 function statusOf(entry: TaskEntry): TaskStatus {
   if (entry.result) return entry.result.status;
-  const snapshot = entry.run?.snapshot;
-  if (!snapshot) return 'queued';
-  return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
+  return entry.run ? entry.run.liveStatus : 'queued';
 }
 
 function baseInfo(entry: TaskEntry): TaskInfo {
@@ -142,16 +139,11 @@ function baseInfo(entry: TaskEntry): TaskInfo {
 }
 
 function infoFromRun(entry: TaskEntry, run: TaskRun, now: number): TaskInfo {
-  const context = run.context;
-  if (!context) return baseInfo(entry);
-  const state = { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt };
-  const progress: TaskProgress = {
-    turns: context.turns,
-    toolCalls: context.toolCalls,
-    tokens: context.usage.input + context.usage.output,
-    elapsedMs: context.startedAt ? (context.end?.endedAt ?? now) - context.startedAt : 0,
-  };
-  if (context.startedAt) progress.startedAt = context.startedAt;
-  if (context.modelUsed) progress.model = context.modelUsed;
-  return taskInfoOf(entry.spec, state, progress);
+  const progress = run.progress(now);
+  if (!progress) return baseInfo(entry);
+  return taskInfoOf(
+    entry.spec,
+    { status: statusOf(entry), result: entry.result, endedAt: entry.endedAt },
+    progress,
+  );
 }
