@@ -2,10 +2,11 @@ import { type Actor, createActor } from 'xstate';
 import { sessionMachine } from '../machines/session-machine.js';
 import { type SubagentMachine, subagentMachine } from '../machines/subagent-machine.js';
 import { type SupervisorMachine, supervisorMachine } from '../machines/supervisor-machine.js';
-import { createEffectActors, type RunLookup } from './effects/effect-actors.js';
+import { createEffectActors } from './effects/effect-actors.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
+import { runOfActor } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
 /** The runtime's root actor: the supervisor, with tasks and sessions as its descendants. */
@@ -16,11 +17,8 @@ export interface ActorSystemParts {
   readonly limits: Pick<RuntimeLimits, 'maxConcurrent'>;
   readonly options: Pick<RuntimeOptions, 'inspect'>;
   readonly table: TaskTable;
-  /** Starts a task's run when the supervisor spawns its actor, and finds an actor's run for its effects. */
-  readonly launcher: {
-    runOf: RunLookup;
-    started(taskId: string, ref: SubagentRef | undefined): void;
-  };
+  /** Starts a task's run when the supervisor spawns its actor. */
+  readonly launcher: { started(taskId: string, ref: SubagentRef | undefined): void };
   /** Ends a queued task the supervisor dropped. */
   readonly settler: { dropped(taskId: string, reason: string | undefined): void };
   /** Starts a main-agent run when a session's actor spawns it. */
@@ -38,7 +36,7 @@ export function startActorSystem(parts: ActorSystemParts): {
   subagent: SubagentMachine;
 } {
   const subagent = subagentMachine.provide({
-    actors: createEffectActors((actor) => parts.launcher.runOf(actor)),
+    actors: createEffectActors(runOfActor),
   });
   const machine = supervisorMachine.provide({
     actions: {

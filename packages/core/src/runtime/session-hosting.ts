@@ -6,8 +6,7 @@ import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
 import type { Session, SessionActor } from './session.js';
 import type { SubagentRef } from './subagent-snapshot.js';
-import type { TaskLauncher } from './task-launcher.js';
-import type { TaskRun } from './task-run.js';
+import { runOfActor, type TaskRun } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
 /** What hosting sessions needs from the runtime. */
@@ -16,7 +15,6 @@ export interface SessionHostingHost {
   readonly runHost: RunHost;
   readonly table: TaskTable;
   readonly clock: Clock;
-  readonly launcher: TaskLauncher;
   readonly supervisor: SupervisorActor;
 }
 
@@ -74,7 +72,7 @@ export class SessionHosting {
 
   /** A main-agent run follows its actor (a child of the session's) and starts. */
   startRun(run: TaskRun, actor: SubagentRef): void {
-    this.host.launcher.attach(run, actor);
+    run.attach(actor);
     run.begin();
   }
 
@@ -83,11 +81,11 @@ export class SessionHosting {
    * run is its child while it runs (system id `<session actor id>/<run id>`), found through it.
    */
   runOf(taskId: string): TaskRun | undefined {
-    const { supervisor, launcher } = this.host;
+    const { supervisor } = this.host;
     for (const actorId of this.sessions.keys()) {
       const session: SessionActor | undefined = supervisor.system.get(actorId);
       if (session?.getSnapshot().context.run !== taskId) continue;
-      const run = launcher.runOf(supervisor.system.get(`${actorId}/${taskId}`));
+      const run = runOfActor(supervisor.system.get(`${actorId}/${taskId}`));
       return run && !run.ended ? run : undefined;
     }
     return undefined;

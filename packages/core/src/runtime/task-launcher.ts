@@ -1,4 +1,3 @@
-import type { AnyActorRef } from 'xstate';
 import type { Clock } from '../clock.js';
 import type { QueuedTask } from '../machines/supervisor-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
@@ -32,24 +31,10 @@ export interface LauncherHost {
 /**
  * @internal The way into the supervisor and out of it for a task: `submit` queues a planned (or
  * restored) task with the supervisor; when the supervisor spawns its actor, `started` gives the
- * actor its {@link TaskRun}, which the actor's effects find with {@link runOf}.
+ * actor its {@link TaskRun}, which launches itself (its effects find it with `runOfActor`).
  */
 export class TaskLauncher {
-  /** Each live subagent actor's run (tasks' and main agents'), for its effects. */
-  private readonly runs = new WeakMap<AnyActorRef, TaskRun>();
-
   constructor(private readonly host: LauncherHost) {}
-
-  /** The run of a subagent actor, or undefined (no run drives it). */
-  runOf(actor: AnyActorRef | undefined): TaskRun | undefined {
-    return actor ? this.runs.get(actor) : undefined;
-  }
-
-  /** A run follows its actor, whose effects find it here; `begin` starts it. */
-  attach(run: TaskRun, actor: SubagentRef): void {
-    this.runs.set(actor, run);
-    run.attach(actor);
-  }
 
   /**
    * Queues a task with the supervisor: adds it to the table, records it as queued unless it is
@@ -88,7 +73,6 @@ export class TaskLauncher {
     entry.run = run;
     entry.restore = undefined;
     delete entry.steering;
-    this.runs.set(ref, run);
     run.launch(ref, { resumed: restore !== undefined && !restore.forked, steering });
   }
 }

@@ -1,3 +1,4 @@
+import type { AnyActorRef } from 'xstate';
 import type { RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
@@ -13,6 +14,17 @@ import type { RunHost } from './run-host.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
 import { type TaskProgress, taskEventBase } from './task-info.js';
 import { toResult } from './task-results.js';
+
+/** Each live subagent actor's run (tasks' and main agents'), set as the run attaches to it. */
+const runs = new WeakMap<AnyActorRef, TaskRun>();
+
+/**
+ * The run that drives a subagent actor, for its effects (`effects/effect-actors.ts`), or undefined
+ * (no run drives it: a replay's actor).
+ */
+export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined {
+  return actor ? runs.get(actor) : undefined;
+}
 
 /**
  * One task's run: the journal of the events its actor receives, and what its snapshots tell the
@@ -83,10 +95,11 @@ export class TaskRun implements EffectRun {
 
   /**
    * Follows `actor` and starts it (a spawned child would start after its parent's transition; its
-   * effects need this run first). Its effects reach the run through `runs`, set before it starts.
+   * effects need this run first). Its effects find the run with {@link runOfActor}, set before it starts.
    */
   attach(actor: SubagentRef): void {
     this.actor = actor;
+    runs.set(actor, this);
     actor.subscribe({ next: (snapshot) => this.observe(snapshot), error: () => {} });
     actor.start();
     this.observe(actor.getSnapshot());
