@@ -2,21 +2,22 @@
 import {
   createMemoryStore,
   createRuntime,
-  defineTool,
   type ModelRequest,
   type RuntimeOptions,
   type TaskResult,
   type TaskStore,
 } from '@troupe/core';
 import {
+  echoAndSaveTools,
+  hang,
   isGraceRequest,
   manualClock,
   type ScriptedReply,
   scriptedModel,
   textReply,
   toolReply,
+  turnOf,
 } from '@troupe/core/testing';
-import * as v from 'valibot';
 import { createRecorder } from '../src/timeline/recorder.js';
 import type { Timeline } from '../src/timeline/types.js';
 
@@ -29,43 +30,11 @@ export function guardedEffects() {
     armed.touches++;
     if (armed.throws) throw new Error(`${what} was touched during a replay`);
   };
-  const echo = defineTool({
-    name: 'echo',
-    description: 'Echo text',
-    access: 'read',
-    input: v.object({ text: v.string() }),
-    execute: ({ text }) => {
-      touch('echo');
-      return `echo: ${text}`;
-    },
+  const tools = echoAndSaveTools({
+    onCall: ({ tool }) => touch(tool),
+    savedAnswer: (note) => `saved ${note} with key ${API_KEY}`,
   });
-  const save = defineTool({
-    name: 'save',
-    description: 'Write a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }) => {
-      touch('save');
-      return `saved ${note} with key ${API_KEY}`;
-    },
-  });
-  return { armed, touch, tools: [echo, save] };
-}
-
-export function turnOf(request: ModelRequest): number {
-  return request.messages.filter((message) => message.role === 'assistant').length + 1;
-}
-
-function hang(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) =>
-    signal.addEventListener(
-      'abort',
-      () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
-      {
-        once: true,
-      },
-    ),
-  );
+  return { armed, touch, tools };
 }
 
 export async function settle(rounds = 40): Promise<void> {

@@ -2,12 +2,12 @@
 // secrets in the forms they leak in: connection strings with passwords, the API key base64- or
 // hex-encoded inside a header, URL-encoded in a query, an env dump. None may be in the timeline.
 import { createMemoryStore, createRuntime, defineTool } from '@troupe/core';
-import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import { manualClock, scriptedModel, textReply, toolReply, turnOf } from '@troupe/core/testing';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createRecorder } from '../src/timeline/recorder.js';
 import { formatTimeline } from '../src/timeline/timeline-jsonl.js';
-import { API_KEY, turnOf } from './fixtures.js';
+import { API_KEY } from './fixtures.js';
 
 /** A second known secret (say `GH_PAT`) with characters that URL-encoding changes. */
 const TOKEN = 'pat/with+special=chars&more 42';

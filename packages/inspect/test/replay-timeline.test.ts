@@ -1,10 +1,10 @@
 import { createMemoryStore, createRuntime, type TaskResult } from '@troupe/core';
-import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import { manualClock, scriptedModel, textReply, toolReply, turnOf } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { replayTimeline } from '../src/replay/replay-timeline.js';
 import { createRecorder } from '../src/timeline/recorder.js';
 import { taskTrack } from '../src/timeline/task-track.js';
-import { guardedEffects, scenarios, settle, turnOf } from './fixtures.js';
+import { guardedEffects, scenarios, settle } from './fixtures.js';
 
 describe('replayTimeline', () => {
   for (const [key, make] of Object.entries(scenarios)) {

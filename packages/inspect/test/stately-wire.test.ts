@@ -1,11 +1,11 @@
 import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { createMemoryStore, createRuntime } from '@troupe/core';
-import { manualClock, scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import { manualClock, scriptedModel, textReply, toolReply, turnOf } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
 import { toStatelyEvents } from '../src/stately/stately-events.js';
 import { createRecorder } from '../src/timeline/recorder.js';
-import { guardedEffects, turnOf } from './fixtures.js';
+import { guardedEffects } from './fixtures.js';
 
 /** What the Stately inspector shows of an event: its kind, actor, parent, definition, state, event. */
 function shown(event: StatelyInspectionEvent) {

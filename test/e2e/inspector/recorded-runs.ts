@@ -1,7 +1,7 @@
 // Recorded runs for the inspector's browser tests: real runtimes (scripted model, no network)
 // whose whole timeline the recorder kept, so the page can be checked against what happened.
 import { createMemoryStore, createRuntime, defineTool, type TaskStore } from '@troupe/core';
-import { scriptedModel, textReply, toolReply } from '@troupe/core/testing';
+import { scriptedModel, textReply, toolCallsReply, toolReply } from '@troupe/core/testing';
 import { createRecorder, type Timeline } from '@troupe/inspect';
 import * as v from 'valibot';
 
@@ -58,47 +58,26 @@ export async function recordSession(): Promise<RecordedSession> {
           usage: { input: 1200, output: 80, cacheRead: 900, cacheWrite: 300 },
         };
       if (results.length === 1)
-        return {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'toolu_spawn_1',
-              name: 'spawn',
-              input: { task: 'Check login', label: 'login' },
-            },
-            {
-              type: 'tool_use',
-              id: 'toolu_spawn_2',
-              name: 'spawn',
-              input: { task: 'Check logout', label: 'logout' },
-            },
+        return toolCallsReply(
+          [
+            { id: 'toolu_spawn_1', name: 'spawn', input: { task: 'Check login', label: 'login' } },
+            { id: 'toolu_spawn_2', name: 'spawn', input: { task: 'Check logout', label: 'logout' } },
           ],
-          usage: { input: 1500, output: 60 },
-        };
+          { usage: { input: 1500, output: 60 } },
+        );
       return textReply('Auth is in src/auth.ts; two checks run in the background.', {
         input: 1700,
         output: 40,
       });
     }
     if (results.length === 0)
-      return {
-        content: [
-          { type: 'text', text: 'Looking both up.' },
-          {
-            type: 'tool_use',
-            id: `toolu_a_${request.messages.length}`,
-            name: 'lookup',
-            input: { word: 'auth' },
-          },
-          {
-            type: 'tool_use',
-            id: `toolu_b_${request.messages.length}`,
-            name: 'lookup',
-            input: { word: 'login' },
-          },
+      return toolCallsReply(
+        [
+          { id: `toolu_a_${request.messages.length}`, name: 'lookup', input: { word: 'auth' } },
+          { id: `toolu_b_${request.messages.length}`, name: 'lookup', input: { word: 'login' } },
         ],
-        usage: { input: 400, output: 30 },
-      };
+        { text: 'Looking both up.', usage: { input: 400, output: 30 } },
+      );
     return textReply('Found it: src/auth.ts.', { input: 520, output: 12 });
   });
   const runtime = createRuntime({

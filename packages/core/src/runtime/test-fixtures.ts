@@ -2,47 +2,35 @@
 import * as v from 'valibot';
 import type { AgentDefinition } from '../definitions/types.js';
 import type { AgentMemory } from '../memory/agent-memory.js';
-import type { ModelRequest } from '../model/types.js';
 import type { TaskStore } from '../persistence/types.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isGraceRequest } from '../testing/grace-request.js';
 import { manualClock } from '../testing/manual-clock.js';
-import { type Script, type ScriptedReply, scriptedModel, toolReply } from '../testing/scripted-model.js';
+import {
+  hang,
+  type Script,
+  type ScriptedReply,
+  scriptedModel,
+  toolReply,
+} from '../testing/scripted-model.js';
+import { echoAndSaveTools } from '../testing/test-tools.js';
+import { turnOf } from '../testing/turn-of.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
+// The runtime tests import these with the fixtures; their owner is @troupe/core/testing.
+export { hang, turnOf };
+
 /** `echo`, a read tool answering `echo: <text>`; unlike {@link createFixtureTools}' it records nothing. */
-export const echoTool = defineTool({
-  name: 'echo',
-  description: 'Echo text',
-  access: 'read',
-  input: v.object({ text: v.string() }),
-  execute: ({ text }) => `echo: ${text}`,
-});
+export const echoTool = echoAndSaveTools()[0];
 
 /** Calls of every fixture tool, in order. */
 export function createFixtureTools() {
   const calls: { tool: string; input: unknown; taskId: string; signal: AbortSignal }[] = [];
-  const echo = defineTool({
-    name: 'echo',
-    description: 'Echo text',
-    access: 'read',
-    input: v.object({ text: v.string() }),
-    execute: ({ text }, context) => {
-      calls.push({ tool: 'echo', input: { text }, taskId: context.taskId, signal: context.signal });
-      return `echo: ${text}`;
-    },
-  });
-  const save = defineTool({
-    name: 'save',
-    description: 'Write a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }, context) => {
-      calls.push({ tool: 'save', input: { note }, taskId: context.taskId, signal: context.signal });
-      return `saved ${note}`;
-    },
+  const [echo, save] = echoAndSaveTools({
+    onCall: ({ tool, input, context }) =>
+      calls.push({ tool, input, taskId: context.taskId, signal: context.signal }),
   });
   const shell = defineTool({
     name: 'shell',
@@ -139,25 +127,9 @@ export const PAST_MAX_TURNS = {
   toolCalls: 3,
 } as const;
 
-/** The turn number a request is for (1-based), counting assistant messages. */
-export function turnOf(request: ModelRequest): number {
-  return request.messages.filter((message) => message.role === 'assistant').length + 1;
-}
-
 /** Resolves after pending promise callbacks have run (no timers involved). */
 export async function settle(rounds = 20): Promise<void> {
   for (let index = 0; index < rounds; index++) await Promise.resolve();
-}
-
-/** A model call that never answers until aborted. */
-export function hang(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) =>
-    signal.addEventListener(
-      'abort',
-      () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
-      { once: true },
-    ),
-  );
 }
 
 /**

@@ -78,9 +78,39 @@ export function toolReply(
   input: unknown,
   options: { id?: string; text?: string; usage?: Usage } = {},
 ): ScriptedReply {
+  return toolCallsReply(
+    [options.id === undefined ? { name, input } : { name, input, id: options.id }],
+    options,
+  );
+}
+
+/** One tool call of {@link toolCallsReply}. `id` defaults to a deterministic one. */
+export interface ScriptedToolCall {
+  name: string;
+  input: unknown;
+  id?: string;
+}
+
+/**
+ * A reply calling several tools in one turn (the runtime runs them in parallel), in order, after
+ * `options.text` when given.
+ */
+export function toolCallsReply(
+  calls: readonly ScriptedToolCall[],
+  options: { text?: string; usage?: Usage } = {},
+): ScriptedReply {
   const content: ContentBlock[] = [];
   if (options.text) content.push({ type: 'text', text: options.text });
-  content.push({ type: 'tool_use', id: options.id ?? `toolu_${name}_${counter++}`, name, input });
+  for (const { name, input, id } of calls)
+    content.push({ type: 'tool_use', id: id ?? `toolu_${name}_${counter++}`, name, input });
   return { content, usage: options.usage ?? { input: 10, output: 5 } };
 }
 let counter = 0;
+
+/** A model call that never answers: rejects with an `AbortError` once `signal` aborts. */
+export function hang(signal: AbortSignal): Promise<never> {
+  if (signal.aborted) return Promise.reject(abortError(signal.reason));
+  return new Promise((_resolve, reject) =>
+    signal.addEventListener('abort', () => reject(abortError(signal.reason)), { once: true }),
+  );
+}

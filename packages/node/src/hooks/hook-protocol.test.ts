@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { replayTask } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { scriptedModel, turnOf } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
-import { lastMessage, text, toolCall, turnOf, useHookFolder } from '../../test/helpers/hook-folder.js';
+import { lastMessage, text, toolCall, useHookFolder } from '../../test/helpers/hook-folder.js';
 import { readHookConfig } from './hook-config.js';
 import type { ShellHooksOptions } from './shell-hooks.js';
 

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeWarning } from '@troupe/core';
+import { turnOf } from '@troupe/core/testing';
 import { describe, expect, it } from 'vitest';
-import { lastMessage, text, toolCall, turnOf, useHookFolder } from '../../test/helpers/hook-folder.js';
+import { lastMessage, text, toolCall, useHookFolder } from '../../test/helpers/hook-folder.js';
 import { type HookConfig, readHookConfig } from './hook-config.js';
 
 const folder = useHookFolder();

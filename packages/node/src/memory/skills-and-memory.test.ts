@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type ModelRequest, parseAgentFile } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { createRuntime, parseAgentFile } from '@troupe/core';
+import { scriptedModel, textReply, toolCallsReply, turnOf } from '@troupe/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSkills } from '../skills/load-skills.js';
 import { createNodeTools } from '../tools/create-node-tools.js';
@@ -20,8 +20,6 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const turnOf = (request: ModelRequest) =>
-  request.messages.filter((message) => message.role === 'assistant').length + 1;
 const write = (path: string, text: string) => {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, text);
@@ -62,27 +60,17 @@ describe('agent memory on the file system', () => {
       '---\nname: learner\ndescription: Learns.\ntools: read, grep\nmemory: project\n---\nYou learn.\n',
       { path: join(cwd, '.claude/agents/learner.md') },
     );
-    const model = scriptedModel((request) => {
-      const turn = turnOf(request);
-      if (turn === 1)
-        return {
-          content: [
+    const model = scriptedModel((request) =>
+      turnOf(request) === 1
+        ? toolCallsReply([
             {
-              type: 'tool_use',
-              id: 'w1',
               name: 'memory_write',
               input: { file_path: 'MEMORY.md', content: '- tests run with `pnpm vitest`\n' },
             },
-            {
-              type: 'tool_use',
-              id: 'w2',
-              name: 'memory_write',
-              input: { file_path: '../../escape.md', content: 'x' },
-            },
-          ],
-        };
-      return { content: [{ type: 'text', text: 'remembered' }] };
-    });
+            { name: 'memory_write', input: { file_path: '../../escape.md', content: 'x' } },
+          ])
+        : textReply('remembered'),
+    );
     const runtime = createRuntime({
       model,
       agents: [definition],

@@ -2,9 +2,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, defineTool, replayTask } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
-import * as v from 'valibot';
+import { createRuntime, replayTask } from '@troupe/core';
+import { echoAndSaveTools, scriptedModel } from '@troupe/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from './file-store.js';
 
@@ -22,21 +21,9 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 function runtimeOver(store: ReturnType<typeof createFileStore>, saved: string[]) {
-  const echo = defineTool({
-    name: 'echo',
-    description: 'Echo text',
-    access: 'read',
-    input: v.object({ text: v.string() }),
-    execute: ({ text }) => `echo: ${text}`,
-  });
-  const save = defineTool({
-    name: 'save',
-    description: 'Write a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }) => {
-      saved.push(note);
-      return `saved ${note}`;
+  const [echo, save] = echoAndSaveTools({
+    onCall: (call) => {
+      if (call.tool === 'save') saved.push(call.input.note);
     },
   });
   return createRuntime({

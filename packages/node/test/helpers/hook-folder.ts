@@ -7,10 +7,6 @@ import { createShellHooks, type ShellHooksOptions } from '../../src/hooks/shell-
 import { createNodeTools } from '../../src/tools/create-node-tools.js';
 import { useTempDir } from './temp-dir.js';
 
-/** The number of the turn a request opens: 1 + the assistant messages before it. */
-export const turnOf = (request: ModelRequest) =>
-  request.messages.filter((message) => message.role === 'assistant').length + 1;
-
 /** The last message of a request, as JSON (to look for what a hook added). */
 export const lastMessage = (request: ModelRequest) =>
   JSON.stringify(request.messages[request.messages.length - 1]);
