@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { row, statusOf, useClaude, WebApp } from '../../../test/e2e/web/web-page.js';
+import { describe, expect, it } from 'vitest';
+import { row, statusOf, useClaude, useWebApp } from '../../../test/e2e/web/web-page.js';
 import {
   type FakeAnthropicServer,
   startFakeAnthropic,
@@ -17,9 +17,7 @@ import {
 } from '../../../test/fake-anthropic/index.js';
 
 // One server and one Chromium for the whole file, serving the run's production build.
-const app = new WebApp();
-beforeAll(() => app.open(), 120_000);
-afterAll(() => app.close());
+const app = useWebApp();
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
 /** In the demo, approves the review notes and denies the changelog ("not now"). */

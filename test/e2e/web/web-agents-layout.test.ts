@@ -5,7 +5,7 @@
 // axe-core on every page, keyboard use, a favicon.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   startFakeAnthropic,
   systemOf,
@@ -14,12 +14,10 @@ import {
   toolStep,
 } from '../../fake-anthropic/index.js';
 import { expectAccessible } from '../accessibility.js';
-import { row, screenshot, send, sidewaysOverflow, statusOf, useClaude, WebApp } from './web-page.js';
+import { row, screenshot, send, sidewaysOverflow, statusOf, useClaude, useWebApp } from './web-page.js';
 
-const app = new WebApp();
+const app = useWebApp();
 const KEY = 'sk-ant-web-agents-0001';
-beforeAll(() => app.open(), 120_000);
-afterAll(() => app.close());
 
 const problems = (page: Page, severity: 'error' | 'warning') =>
   page.locator(`.problems li[data-severity="${severity}"]`).allTextContents();

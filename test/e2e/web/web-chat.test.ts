@@ -2,13 +2,11 @@
 // is typed and delegates when asked (not the scripted review again), reasoning and text streamed,
 // Enter sends and Shift+Enter breaks the line, Markdown rendered without raw HTML or `javascript:`
 // links (Claude through the fake Anthropic server).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../../fake-anthropic/index.js';
-import { screenshot, send, statusOf, useClaude, WebApp } from './web-page.js';
+import { screenshot, send, statusOf, useClaude, useWebApp } from './web-page.js';
 
-const app = new WebApp();
-beforeAll(() => app.open(), 120_000);
-afterAll(() => app.close());
+const app = useWebApp();
 
 describe('the chat', () => {
   it('in the labelled demo, answers what is typed, streams its reasoning, and delegates a search when asked', async () => {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicServer,
   startFakeAnthropic,
@@ -9,11 +9,9 @@ import {
   toolStep,
 } from '../../fake-anthropic/index.js';
 import { freePort } from '../../helpers/free-port.js';
-import { row, screenshot, send, statusOf, useClaude, WebApp } from './web-page.js';
+import { row, screenshot, send, statusOf, useClaude, useWebApp } from './web-page.js';
 
-const app = new WebApp();
-beforeAll(() => app.open(), 120_000);
-afterAll(() => app.close());
+const app = useWebApp();
 
 const KEY = 'sk-ant-web-errors-0001';
 

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 import { builtApp, launchChromium, serveApp } from '../../../apps/web/test/web-harness.js';
 
 /** Screenshots of these tests (look at them). */
 export const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
-/** A built and served app and a Chromium: `open()` in `beforeAll`, `close()` in `afterAll`. */
+/** A built and served app and a Chromium: `open()` in `beforeAll`, `close()` in `afterAll` ({@link useWebApp} does both). */
 export class WebApp {
   url = '';
   /** The production build it serves. */
@@ -45,6 +46,17 @@ export class WebApp {
     await page.goto(`${this.url}${path}`);
     await page.waitForSelector(`body[data-ready="${mode}"]`);
   }
+}
+
+/**
+ * The calling test file's app: one build served and one Chromium, opened before its first test
+ * and closed after its last.
+ */
+export function useWebApp(): WebApp {
+  const app = new WebApp();
+  beforeAll(() => app.open(), 120_000);
+  afterAll(() => app.close());
+  return app;
 }
 
 /** Collects the page's uncaught errors (`pageerror`), and its failed requests for the page's own files. */

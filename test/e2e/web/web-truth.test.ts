@@ -3,12 +3,10 @@
 // allow" settles the other waiting calls, a denied write is not a green "done", the task page is
 // live, and no announcement is lost. Offline demo in Debian's Chromium.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { row, screenshot, statusOf, WebApp } from './web-page.js';
+import { describe, expect, it } from 'vitest';
+import { row, screenshot, statusOf, useWebApp } from './web-page.js';
 
-const app = new WebApp();
-beforeAll(() => app.open(), 120_000);
-afterAll(() => app.close());
+const app = useWebApp();
 
 const DESCRIPTIONS = [
   'Find the auth code',
