@@ -28,17 +28,15 @@ import {
   toolResultsOf,
   toolStep,
 } from '../../fake-anthropic/index.js';
-import { openInspectorBrowser, repositoryRoot as root } from './inspector-browser.js';
+import { artifacts, openInspectorBrowser, repositoryRoot as root } from './inspector-browser.js';
 import { recordApprovedTask } from './recorded-runs.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const artifacts = join(here, 'artifacts');
 const work = mkdtempSync(join(tmpdir(), 'troupe-inspector-'));
 let appDir: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   ({ appDir, browser } = await openInspectorBrowser(work));
 }, 120_000);
 

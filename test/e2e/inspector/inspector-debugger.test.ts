@@ -3,61 +3,28 @@
 // journal's messages and tool inputs and outputs at each step, the run tree and its lanes, the
 // empty page, narrow screens, and axe-core's accessibility check.
 // Screenshots go to test/e2e/inspector/artifacts/ (look at them).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildTimelineModel, createRecorder, formatTimeline, type TimelineModel } from '@troupe/inspect';
-import { createRelay, type Relay } from '@troupe/inspect/node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../accessibility.js';
-import { openInspectorBrowser } from './inspector-browser.js';
+import { artifacts, useInspector } from './inspector-browser.js';
 import { type RecordedSession, recordSession } from './recorded-runs.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const artifacts = join(here, 'artifacts');
-const work = mkdtempSync(join(tmpdir(), 'troupe-debugger-'));
-let appDir: string;
-let browser: Browser;
-let relay: Relay;
 let run: RecordedSession;
-let model: TimelineModel;
-let file: string;
-
-beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  ({ appDir, browser } = await openInspectorBrowser(work));
-  relay = await createRelay({ header: createRecorder().header, appDir });
-  run = await recordSession();
-  model = buildTimelineModel(run.timeline);
-  file = join(work, 'session.timeline.jsonl');
-  writeFileSync(file, formatTimeline(run.timeline));
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await relay?.close();
-  rmSync(work, { recursive: true, force: true });
+const inspector = useInspector({
+  prefix: 'troupe-debugger-',
+  fileName: 'session.timeline.jsonl',
+  record: async () => {
+    run = await recordSession();
+    return run.timeline;
+  },
 });
-
-async function open(width: number): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${relay.url}/#/inspector`);
-  await page.getByTestId('timeline-file').setInputFiles(file);
-  await expect.poll(() => page.getByTestId('step').textContent()).toBe(`step 0 / ${model.frames.length - 1}`);
-  return { page, errors };
-}
 
 /** Steps to a frame with the slider's keyboard-free path: first, then forward. */
 async function goTo(page: Page, index: number) {
   await page.getByTestId('first').click();
   for (let step = 0; step < index; step++) await page.getByTestId('forward').click();
-  await expect
-    .poll(() => page.getByTestId('step').textContent())
-    .toBe(`step ${index} / ${model.frames.length - 1}`);
+  await inspector.expectStep(page, index);
 }
 
 interface Rect {
@@ -125,9 +92,9 @@ async function checkChart(page: Page, machine: string, shot: string) {
 
 describe('the inspector as a debugger, in Chromium', () => {
   it('says what to do when nothing is open, with the transport disabled', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await inspector.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      await page.goto(`${relay.url}/#/inspector`);
+      await page.goto(`${inspector.relay.url}/#/inspector`);
       await expect.poll(() => page.locator('.empty').textContent()).toMatch(/Open a timeline file/);
       for (const id of ['first', 'back', 'play', 'forward', 'last', 'slider'])
         expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
@@ -139,10 +106,10 @@ describe('the inspector as a debugger, in Chromium', () => {
 
   for (const width of [1280, 768, 390])
     it(`draws the supervisor's, the session's and the sub-agent's charts inside their pane, no label over another (${width} px)`, async () => {
-      const { page, errors } = await open(width);
+      const { page, errors } = await inspector.open(width);
       try {
         await checkChart(page, 'supervisor', `debugger-chart-supervisor-${width}.png`);
-        const last = model.frames.length - 1;
+        const last = inspector.model.frames.length - 1;
         await page.getByTestId('last').click();
         await page
           .locator('.actor', { hasText: /^session/ })
@@ -152,7 +119,7 @@ describe('the inspector as a debugger, in Chromium', () => {
         // The foreground task at the step it took its tool calls: `running.acting` lit, and the
         // transition taken.
         const taskId = run.taskIds[0]!;
-        const acting = model.frames.findIndex(
+        const acting = inspector.model.frames.findIndex(
           (frame) =>
             frame.actors.get(frame.sessionId)?.name === taskId && frame.event?.type === 'model.responded',
         );
@@ -187,17 +154,19 @@ describe('the inspector as a debugger, in Chromium', () => {
     }, 120_000);
 
   it("steps through the run and shows, at each step, the task's messages and tool inputs and outputs so far", async () => {
-    const { page, errors } = await open(1280);
+    const { page, errors } = await inspector.open(1280);
     try {
       const taskId = run.taskIds[0]!;
-      const first = model.frames.findIndex((frame) => frame.actors.get(frame.sessionId)?.name === taskId);
-      const session = model.frames[first]!.sessionId;
+      const first = inspector.model.frames.findIndex(
+        (frame) => frame.actors.get(frame.sessionId)?.name === taskId,
+      );
+      const session = inspector.model.frames[first]!.sessionId;
       await goTo(page, first);
       await page.locator('.actor', { hasText: taskId }).click();
       let sawResult = false;
-      for (let index = first; index < model.frames.length; index++) {
+      for (let index = first; index < inspector.model.frames.length; index++) {
         if (index > first) await page.getByTestId('forward').click();
-        const actor = model.frames[index]!.actors.get(session);
+        const actor = inspector.model.frames[index]!.actors.get(session);
         if (!actor) break;
         const messages = actor.context.messages as { role: string; content: unknown }[];
         const blocks = messages.flatMap((message) =>
@@ -226,8 +195,8 @@ describe('the inspector as a debugger, in Chromium', () => {
           `step ${index + 1}`,
         ).toEqual(outputs);
         if (
-          model.frames[index]!.sessionId === session &&
-          model.frames[index]!.event?.type === 'model.responded'
+          inspector.model.frames[index]!.sessionId === session &&
+          inspector.model.frames[index]!.event?.type === 'model.responded'
         )
           expect(await page.getByTestId('step-facts').textContent()).toMatch(/This call.*in · .*out · ≈ \$/);
       }
@@ -248,10 +217,10 @@ describe('the inspector as a debugger, in Chromium', () => {
   }, 120_000);
 
   it('shows the run tree (session → runs → tasks, queued ones with their place) and the lanes against the limit', async () => {
-    const { page, errors } = await open(1280);
+    const { page, errors } = await inspector.open(1280);
     try {
       // The step at which the second background task waits in the queue (limit 1).
-      const queuedAt = model.frames.findIndex(
+      const queuedAt = inspector.model.frames.findIndex(
         (frame) =>
           frame.event?.type === 'task.submitted' &&
           (frame.event.task as { taskId: string }).taskId === run.taskIds[2],
@@ -288,11 +257,11 @@ describe('the inspector as a debugger, in Chromium', () => {
   }, 60_000);
 
   it("shows a task's system prompt, collapsed, when it replays from the app's own store", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await inspector.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      await page.goto(`${relay.url}/?pace=0.4#/`);
+      await page.goto(`${inspector.relay.url}/?pace=0.4#/`);
       await page.waitForSelector('body[data-ready="demo"]');
       await page.getByRole('button', { name: 'Run the demo' }).click();
       const auth = page.locator('.board li', { hasText: 'Find the auth code' });
@@ -372,12 +341,12 @@ describe('the inspector as a debugger, in Chromium', () => {
   }, 90_000);
 
   it('has no serious or critical accessibility violation (axe-core), empty and loaded', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await inspector.browser.newPage({ viewport: { width: 1280, height: 900 } });
     try {
-      await page.goto(`${relay.url}/#/inspector`);
+      await page.goto(`${inspector.relay.url}/#/inspector`);
       await page.waitForSelector('.empty');
       await expectAccessible(page, 'empty');
-      await page.getByTestId('timeline-file').setInputFiles(file);
+      await page.getByTestId('timeline-file').setInputFiles(inspector.file);
       await page.getByTestId('last').click();
       await page.locator('.actor', { hasText: run.taskIds[0]! }).click();
       await expectAccessible(page, 'loaded');

@@ -4,64 +4,27 @@
 // spell), a message's arrow from its sender's lane to its receiver's, the message's text and ids,
 // the task board at two steps, a spell opening its task, keyboard use, 1280 and 390 px, axe-core.
 // Screenshots go to test/e2e/inspector/artifacts/ (look at them).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  buildTimelineModel,
-  createRecorder,
-  formatTimeline,
-  replayTeamTimeline,
-  type TeamTrack,
-  type TimelineModel,
-  teamTracks,
-} from '@troupe/inspect';
-import { createRelay, type Relay } from '@troupe/inspect/node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayTeamTimeline, type TeamTrack, teamTracks } from '@troupe/inspect';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { recordTeamJob } from '../../../packages/inspect/test/team-fixture.js';
 import { expectAccessible } from '../accessibility.js';
-import { openInspectorBrowser } from './inspector-browser.js';
+import { artifacts, useInspector } from './inspector-browser.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const artifacts = join(here, 'artifacts');
-const work = mkdtempSync(join(tmpdir(), 'troupe-team-inspector-'));
-let browser: Browser;
-let relay: Relay;
-let model: TimelineModel;
 let track: TeamTrack;
-let file: string;
-
-beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  let appDir: string;
-  ({ appDir, browser } = await openInspectorBrowser(work));
-  relay = await createRelay({ header: createRecorder().header, appDir });
-  const { store, teamId } = await recordTeamJob();
-  const { timeline, outcome } = await replayTeamTimeline(store, teamId);
-  expect(outcome.matches).toBe(true);
-  model = buildTimelineModel(timeline);
-  track = teamTracks(timeline)[0]!;
-  file = join(work, 'team.timeline.jsonl');
-  writeFileSync(file, formatTimeline(timeline));
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await relay?.close();
-  rmSync(work, { recursive: true, force: true });
+const inspector = useInspector({
+  prefix: 'troupe-team-inspector-',
+  fileName: 'team.timeline.jsonl',
+  record: async () => {
+    const { store, teamId } = await recordTeamJob();
+    const { timeline, outcome } = await replayTeamTimeline(store, teamId);
+    expect(outcome.matches).toBe(true);
+    track = teamTracks(timeline)[0]!;
+    return timeline;
+  },
+  timeoutMs: 180_000,
 });
-
-async function open(width: number): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${relay.url}/#/inspector`);
-  await page.getByTestId('timeline-file').setInputFiles(file);
-  await expect.poll(() => page.getByTestId('step').textContent()).toBe(`step 0 / ${model.frames.length - 1}`);
-  return { page, errors };
-}
 
 /** Moves the slider to a step (as a drag does: an input event). */
 async function goTo(page: Page, index: number) {
@@ -71,9 +34,7 @@ async function goTo(page: Page, index: number) {
     slider.value = '${index}';
     slider.dispatchEvent(new Event('input', { bubbles: true }));
   })()`);
-  await expect
-    .poll(() => page.getByTestId('step').textContent())
-    .toBe(`step ${index} / ${model.frames.length - 1}`);
+  await inspector.expectStep(page, index);
 }
 
 /** The board's cards per column: `#id subject · owner · blocked by`. */
@@ -89,12 +50,12 @@ async function board(page: Page): Promise<Record<string, string[]>> {
 /** The first step after a team event (a team event makes no step of its own). */
 const stepAfter = (matches: (change: TeamTrack['changes'][number]) => boolean) => {
   const change = track.changes.find(matches)!;
-  return model.frames.find((frame) => frame.recordIndex > change.recordIndex)!.index;
+  return inspector.model.frames.find((frame) => frame.recordIndex > change.recordIndex)!.index;
 };
 
 describe('an agent team in the inspector, in Chromium', () => {
   it('shows the members as lanes, messages as arrows, the board at a step; keyboard-usable, axe-clean, at 1280 and 390 px', async () => {
-    const { page, errors } = await open(1280);
+    const { page, errors } = await inspector.open(1280);
     try {
       const team = page.getByTestId('team');
       await expect.poll(() => team.isVisible()).toBe(true);
@@ -167,12 +128,10 @@ describe('an agent team in the inspector, in Chromium', () => {
       expect(await detail.textContent()).toContain('tasks ready');
       await detail.getByRole('button', { name: 'Step to when it was sent' }).focus();
       await page.keyboard.press('Enter');
-      const sentStep = model.frames.find(
+      const sentStep = inspector.model.frames.find(
         (frame) => frame.recordIndex >= track.messages[0]!.sentRecord,
       )!.index;
-      await expect
-        .poll(() => page.getByTestId('step').textContent())
-        .toBe(`step ${sentStep} / ${model.frames.length - 1}`);
+      await inspector.expectStep(page, sentStep);
 
       // The board at the last step: every task completed by its owner.
       await page.getByTestId('last').click();
@@ -203,7 +162,7 @@ describe('an agent team in the inspector, in Chromium', () => {
     }
 
     // 390 px: the same view, nothing wider than the screen.
-    const narrow = await open(390);
+    const narrow = await inspector.open(390);
     try {
       await goTo(
         narrow.page,
