@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { row, statusOf, useClaude, useWebApp } from '../../../test/e2e/web/web-page.js';
 import {
   type FakeAnthropicServer,
+  isMainAgent,
   startFakeAnthropic,
   textStep,
-  toolNamesOf,
   toolResultsOf,
   toolStep,
 } from '../../../test/fake-anthropic/index.js';
@@ -186,7 +186,7 @@ describe('the web app in Chromium', () => {
         strict: true,
         handler: (request) => {
           const results = toolResultsOf(request);
-          if (toolNamesOf(request).includes('task')) {
+          if (isMainAgent(request)) {
             return results.length === 0
               ? toolStep('task', {
                   description: 'Find the auth code',

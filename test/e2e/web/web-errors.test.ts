@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
-  type FakeAnthropicServer,
+  isMainAgent,
   startFakeAnthropic,
   textStep,
-  toolNamesOf,
   toolResultsOf,
   toolStep,
 } from '../../fake-anthropic/index.js';
@@ -66,7 +65,7 @@ describe('errors are shown with their cause and a way on', () => {
 
   it('shows a refused key (401), a rate limit (429) whose retry then works, a proxy that is down and a CORS refusal', async () => {
     let limited = 3;
-    const fake: FakeAnthropicServer = await startFakeAnthropic({
+    const fake = await startFakeAnthropic({
       apiKey: KEY,
       cors: app.url,
       handler: () =>
@@ -136,7 +135,7 @@ describe('errors are shown with their cause and a way on', () => {
       apiKey: KEY,
       cors: app.url,
       handler: (request) => {
-        if (toolNamesOf(request).includes('task')) {
+        if (isMainAgent(request)) {
           // The main agent starts the task once, then answers (also the failure's announcement).
           if (started) return textStep('Noted.');
           started = toolResultsOf(request).length === 0;
