@@ -86,8 +86,11 @@ export function toolReply(
 
 /** One tool call of {@link toolCallsReply}. `id` defaults to a deterministic one. */
 export interface ScriptedToolCall {
+  /** The tool's name, as offered in the request. */
   name: string;
+  /** The call's input (not checked here: the runtime validates it against the tool's schema). */
   input: unknown;
+  /** The `tool_use` id. */
   id?: string;
 }
 
