@@ -1,17 +1,9 @@
-import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { scriptedModel, textReply, toolReply } from '../testing/index.js';
-import { defineTool } from '../tools/define-tool.js';
+import { echoAndSaveTools, scriptedModel, textReply, toolReply } from '../testing/index.js';
 import { createRuntime } from './create-runtime.js';
 
 it('runs a task with a tool call to completion', async () => {
-  const echo = defineTool({
-    name: 'echo',
-    description: 'Echo',
-    access: 'read',
-    input: v.object({ text: v.string() }),
-    execute: ({ text }) => `echo: ${text}`,
-  });
+  const [echo] = echoAndSaveTools();
   const model = scriptedModel([toolReply('echo', { text: 'hi' }), textReply('done')]);
   const runtime = createRuntime({
     model,
