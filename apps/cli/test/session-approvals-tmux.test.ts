@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type FakeHandler,
+  isMainAgent,
   lastUserText,
   textStep,
   toolNamesOf,
@@ -114,10 +115,7 @@ describe('approvals worth reading (tmux)', () => {
     const terminal = await start(fixtureProject(), (request) => {
       const results = toolResultsOf(request);
       // The main agent (sub-agents may have the task tools too: nesting).
-      if (
-        toolNamesOf(request).includes('task') &&
-        JSON.stringify(request.body.system ?? '').includes('main agent')
-      ) {
+      if (isMainAgent(request)) {
         if (results.length) return textStep(`Both done: ${results.length} results.`);
         return {
           content: [

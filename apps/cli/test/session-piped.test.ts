@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAnthropicServer, toolNamesOf } from '../../../test/fake-anthropic/index.js';
+import { type FakeAnthropicServer, isMainAgent } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, fixtureProject, tempDir } from './helpers/cli.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
 import { fakeEnv, gate, sessionScenario, startFakeClaude } from './helpers/fake-claude.js';
@@ -92,7 +92,7 @@ describe('/agents create and delete in a session', () => {
     expect(run.stdout).toContain(`Deleted agent "migration-reviewer" (${file}).`);
     expect(existsSync(file)).toBe(false);
     // The message after the creation went to a main agent whose task tool offers the new agent.
-    const main = server.requests.filter((request) => toolNamesOf(request).includes('task'));
+    const main = server.requests.filter(isMainAgent);
     const task = main.at(-1)!.body.tools.find((tool: { name: string }) => tool.name === 'task');
     expect(task.description).toContain('migration-reviewer');
     expect(task.input_schema.properties.subagent_type.enum).toContain('migration-reviewer');

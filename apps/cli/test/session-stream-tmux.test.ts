@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textStep, toolNamesOf, toolResultsOf, toolStep } from '../../../test/fake-anthropic/index.js';
+import { isMainAgent, textStep, toolResultsOf, toolStep } from '../../../test/fake-anthropic/index.js';
 import { gate } from './helpers/fake-claude.js';
 import { useTmuxSessions } from './helpers/tmux-sessions.js';
 
@@ -33,7 +33,7 @@ describe('the main agent as it works (tmux)', () => {
 
   it('shows what the main agent writes before a tool call, and a line for each retry', async () => {
     const fake = await sessions.serve((request) => {
-      if (!toolNamesOf(request).includes('task')) return textStep('login is in src/auth.js');
+      if (!isMainAgent(request)) return textStep('login is in src/auth.js');
       if (toolResultsOf(request).length === 0)
         return toolStep(
           'task',
