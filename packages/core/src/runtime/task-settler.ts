@@ -59,8 +59,8 @@ export class TaskSettler {
     this.persist(spec.taskId, `record task.${result.status}`, () =>
       store.appendStatus(finalRecord(result, at)),
     );
-    const base = entry.run ? entry.run.base() : table.eventBase(spec, at);
-    table.settle(spec.taskId, result, at);
+    const base = table.settle(spec.taskId, result, at);
+    if (!base) return;
     const name = `task.${result.status}` as const;
     if (emitter.listening(name)) emitter.emit(name, Object.assign(base, { result }));
     if (spec.announce) {

@@ -66,16 +66,23 @@ export class TaskTable {
     return this.entries.delete(id);
   }
 
-  settle(id: string, result: TaskResult, at: number): void {
+  /**
+   * Ends a task with `result` at `at`: freezes its info, resolves its promise, and returns the
+   * fields of its final event (its run's counters as they ended). Undefined for a task it does not
+   * hold or that ended already.
+   */
+  settle(id: string, result: TaskResult, at: number): TaskEventBase | undefined {
     const entry = this.entries.get(id);
-    if (!entry || entry.result) return;
+    if (!entry || entry.result) return undefined;
+    const run = entry.run;
+    const base = run ? run.base() : taskEventBase(entry.spec, at);
     entry.result = result;
     entry.endedAt = at;
     entry.restore = undefined;
-    const run = entry.run;
     entry.run = undefined;
     if (run) entry.info = infoFromRun(entry, run, at);
     entry.resolve(result);
+    return base;
   }
 
   activeInSession(sessionKey: string): number {
