@@ -88,6 +88,43 @@ describe('Postgres TaskStore', () => {
     await store.close();
   });
 
+  it("lists a page from the specs' facts alone: a conversation it does not show is not read; a row it cannot read is left out", async () => {
+    const store = await openPostgresStore({ url: await freshDatabase() });
+    for (const [taskId, at] of [
+      ['long', 1_000],
+      ['odd', 2_000],
+      ['bad', 3_000],
+      ['other', 4_000],
+      ['fine', 5_000],
+    ] as const)
+      store.appendStatus(storeRecords.queuedRecord(taskId, at, { parentTaskId: 'p1' }));
+    store.appendStatus(storeRecords.finishedRecord('fine', 6_000));
+    await store.flush();
+    const before = await store.listTasks();
+    const update = (taskId: string, set: string) =>
+      store.pool.query(`UPDATE troupe.tasks SET ${set} WHERE task_id = $1`, [taskId]);
+    // A conversation of 4 MB, and one that is no conversation: neither is part of a summary.
+    await update(
+      'long',
+      `spec = (spec::jsonb || jsonb_build_object('messages', jsonb_build_array(jsonb_build_object('role', 'user', 'content', repeat('x', 4000000)))))::json`,
+    );
+    await update('odd', `spec = (spec::jsonb || '{"messages": 7}'::jsonb)::json`);
+    // What a summary shows, unreadable: a depth that is no number; a spec of another task.
+    await update('bad', `spec = (spec::jsonb || '{"depth": "deep"}'::jsonb)::json`);
+    await update('other', `spec = (spec::jsonb || '{"taskId": "fine"}'::jsonb)::json`);
+    const page = await store.listTasks();
+    expect(page.tasks.map((task) => task.taskId)).toEqual(['fine', 'odd', 'long']);
+    expect(page.tasks).toEqual(before.tasks.filter((task) => ['fine', 'odd', 'long'].includes(task.taskId)));
+    expect(page.tasks[0]).toMatchObject({
+      status: 'completed',
+      parentTaskId: 'p1',
+      result: { taskId: 'fine' },
+    });
+    // The whole spec is still checked where it is read: the task whose conversation is none.
+    expect(await store.getTask('odd')).toBeUndefined();
+    await store.close();
+  });
+
   it('ends a task exactly once: a second final record does not replace the first', async () => {
     const store = await openPostgresStore({ url: await freshDatabase() });
     const runtime = answeringOk(store);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { FINAL_STATUSES, TASK_STATUSES } from './statuses.js';
+import { TASK_FACT_KEYS } from './task-facts.js';
 
 // The valibot schemas of the persisted documents, shared by every store. Loose objects: a field
 // added by a newer minor version is kept, not refused.
@@ -109,6 +110,25 @@ export const statusRecordSchema = v.pipe(
       (!record.spec || record.spec.taskId === record.taskId) &&
       (!record.result || record.result.taskId === record.taskId),
     'spec.taskId and result.taskId must equal taskId',
+  ),
+);
+
+/**
+ * A task's summary as an index keeps it: its id, status, last update and result, with the facts of
+ * its spec (`TASK_FACT_KEYS`: no prompt, system prompt or conversation), each checked as in a
+ * status record.
+ */
+export const summaryRowSchema = v.pipe(
+  v.looseObject({
+    taskId: v.string(),
+    status: v.picklist(TASK_STATUSES),
+    updatedAt: v.number(),
+    facts: v.pick(specSchema, TASK_FACT_KEYS),
+    result: v.optional(resultSchema),
+  }),
+  v.check(
+    (row) => row.facts.taskId === row.taskId && (!row.result || row.result.taskId === row.taskId),
+    'facts.taskId and result.taskId must equal taskId',
   ),
 );
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { resultOf, specOf } from '../store/store-records.js';
 import { exceedsDocumentSize, MAX_DOCUMENT_CHARS, MAX_DOCUMENT_DEPTH } from './document-bounds.js';
-import { parseJournalEntry, parseJsonDocument, parseSnapshotDocument } from './parse-documents.js';
-import { SCHEMA_VERSION } from './types.js';
+import {
+  parseJournalEntry,
+  parseJsonDocument,
+  parseSnapshotDocument,
+  parseTaskSummary,
+} from './parse-documents.js';
+import { summaryOf } from './task-documents.js';
+import { TASK_FACT_KEYS } from './task-facts.js';
+import { SCHEMA_VERSION, type TaskSpec } from './types.js';
 
 /** An array nested `depth` levels deep, built without recursion. */
 function nested(depth: number): unknown {
@@ -65,5 +73,45 @@ describe('documents read from a store are bounded', () => {
     expect(exceedsDocumentSize(MAX_DOCUMENT_CHARS)).toBeUndefined();
     expect(exceedsDocumentSize(MAX_DOCUMENT_CHARS + 1)).toBe('it is larger than 268,435,456 characters');
     expect(exceedsDocumentSize(11, 10)).toBe('it is larger than 10 characters');
+  });
+});
+
+describe("a task's summary read from an index (its spec's facts only)", () => {
+  /** The summary row of a task whose whole spec is `spec`, as an index keeps it. */
+  const rowOf = (spec: TaskSpec, extra: Record<string, unknown> = {}) => ({
+    v: SCHEMA_VERSION,
+    taskId: spec.taskId,
+    status: 'completed',
+    updatedAt: 2_000,
+    facts: Object.fromEntries(TASK_FACT_KEYS.filter((key) => key in spec).map((key) => [key, spec[key]])),
+    result: resultOf(spec.taskId),
+    ...extra,
+  });
+
+  it('is the summary the whole spec gives, parent and result included, for both readable versions', () => {
+    const spec = specOf('t2', 1_500, { parentTaskId: 't1', sessionKey: 's9' });
+    const whole = summaryOf({ spec, status: 'completed', updatedAt: 2_000, result: resultOf('t2') });
+    expect(parseTaskSummary(rowOf(spec))).toEqual({ ok: true, value: whole });
+    expect(parseTaskSummary({ ...rowOf(spec), v: 1 })).toEqual({ ok: true, value: whole });
+    const { result: _none, ...queued } = rowOf(specOf('t3'), { status: 'queued' });
+    expect(parseTaskSummary(queued)).toMatchObject({ ok: true, value: { taskId: 't3', status: 'queued' } });
+  });
+
+  it('refuses what the status record holding the whole spec refuses, naming the field', () => {
+    const spec = specOf('t1');
+    const refused = (row: unknown) => {
+      const parsed = parseTaskSummary(row);
+      return parsed.ok ? 'accepted' : `${parsed.code}: ${parsed.message}`;
+    };
+    expect(refused(rowOf(spec, { v: 99 }))).toMatch(/^PERSISTENCE_VERSION: .*version 99/);
+    expect(refused(rowOf(spec, { status: 'sideways' }))).toMatch(/^PERSISTENCE_CORRUPT: .*status/);
+    expect(refused(rowOf(spec, { facts: { ...rowOf(spec).facts, depth: 'x' } }))).toMatch(/facts\.depth/);
+    expect(refused(rowOf(spec, { taskId: 't9' }))).toMatch(/facts\.taskId and result\.taskId must equal/);
+    expect(refused(rowOf(spec, { result: resultOf('t9') }))).toMatch(/must equal taskId/);
+    expect(refused(rowOf(spec, { result: { ...resultOf('t1'), turns: -1 } }))).toMatch(/result\.turns/);
+    expect(refused(rowOf(spec, { facts: null }))).toMatch(/^PERSISTENCE_CORRUPT: .*facts/);
+    expect(refused(rowOf(spec, { result: { ...resultOf('t1'), output: nested(100_000) } }))).toMatch(
+      /nested more than/,
+    );
   });
 });

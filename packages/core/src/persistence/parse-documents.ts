@@ -5,14 +5,19 @@ import {
   resultDocumentSchema,
   snapshotDocumentSchema,
   statusRecordSchema,
+  summaryRowSchema,
 } from './document-schemas.js';
 import { currentEventName } from './journal-events.js';
+import { factsOf, type TaskFacts } from './task-facts.js';
 import {
   type JournalEntry,
   SCHEMA_VERSION,
+  type TaskResult,
   type TaskResultDocument,
   type TaskSnapshotDocument,
+  type TaskStatus,
   type TaskStatusRecord,
+  type TaskSummary,
 } from './types.js';
 
 /** The schema versions this troupe reads. Documents of version 1 are upgraded as they are read. */
@@ -102,6 +107,28 @@ export function parseJsonDocument<T>(
 /** Checks one status record (a line of the status log), upgrading an older version. */
 export const parseStatusRecord = (value: unknown): Parsed<TaskStatusRecord> =>
   parseWith(statusRecordSchema, value, 'The status record');
+
+/**
+ * Checks a task's summary as an index keeps it — `{ v, taskId, status, updatedAt, facts, result? }`,
+ * `facts` holding only the spec's `TASK_FACT_KEYS` — as {@link parseStatusRecord} checks the
+ * record that holds the whole spec, and makes it a `TaskSummary`: a page is read without the
+ * specs' prompts, system prompts and conversations.
+ */
+export function parseTaskSummary(value: unknown): Parsed<TaskSummary> {
+  const parsed = parseWith<SummaryRow>(summaryRowSchema, value, 'The task summary');
+  if (!parsed.ok) return parsed;
+  const { facts, status, updatedAt, result } = parsed.value;
+  const summary: TaskSummary = { ...factsOf(facts), status, updatedAt };
+  if (result) summary.result = result;
+  return { ok: true, value: summary };
+}
+
+interface SummaryRow {
+  facts: TaskFacts;
+  status: TaskStatus;
+  updatedAt: number;
+  result?: TaskResult;
+}
 
 /** Checks one journal entry, upgrading an older version (version 1 event names become `noun.verb`). */
 export const parseJournalEntry = (value: unknown): Parsed<JournalEntry> =>

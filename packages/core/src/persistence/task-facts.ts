@@ -4,18 +4,23 @@ import type { TaskSpec, TaskSummary } from './types.js';
  * What every source of a task knows of it without running it: its spec (a runtime's table, a
  * stored task) or its summary (a store's index). A summary and a `TaskInfo` are both made from it.
  */
-export type TaskFacts = Pick<
-  TaskSummary,
-  | 'taskId'
-  | 'agent'
-  | 'description'
-  | 'sessionKey'
-  | 'background'
-  | 'depth'
-  | 'model'
-  | 'createdAt'
-  | 'parentTaskId'
->;
+export type TaskFacts = Pick<TaskSummary, (typeof TASK_FACT_KEYS)[number]>;
+
+/**
+ * The keys of {@link TaskFacts}: the fields of a spec a summary shows (an index that keeps specs
+ * whole reads only these for a page).
+ */
+export const TASK_FACT_KEYS = [
+  'taskId',
+  'agent',
+  'description',
+  'sessionKey',
+  'background',
+  'depth',
+  'model',
+  'createdAt',
+  'parentTaskId',
+] as const satisfies readonly (keyof TaskSummary)[];
 
 /** A task's facts, picked from its spec or summary (`parentTaskId` only when it has a parent). */
 export function factsOf(task: TaskFacts): TaskFacts {

@@ -12,6 +12,7 @@ export {
   parseSnapshotDocument,
   parseStatusRecord,
   parseStoredDocument,
+  parseTaskSummary,
   READABLE_SCHEMA_VERSIONS,
   type StoredDocuments,
 } from '../persistence/parse-documents.js';
@@ -32,6 +33,7 @@ export {
   statusRecord,
   summaryOf,
 } from '../persistence/task-documents.js';
+export { TASK_FACT_KEYS } from '../persistence/task-facts.js';
 export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,

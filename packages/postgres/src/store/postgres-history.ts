@@ -6,13 +6,15 @@ import {
   type TaskQuery,
   type TaskResult,
   type TaskStatus,
+  type TaskSummary,
 } from '@troupe/core';
 import {
   decodeCursor,
   encodeCursor,
   pageSize,
   parseStatusRecord,
-  summaryOf,
+  parseTaskSummary,
+  TASK_FACT_KEYS,
   type TaskHistoryIndex,
 } from '@troupe/core/store';
 import type pg from 'pg';
@@ -22,6 +24,17 @@ import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
 export type { TaskQuery };
 
 const TASK_COLUMNS = 'task_id, created_at, v, spec, status, updated_at, result';
+
+/**
+ * The columns of a page of summaries: the spec's facts only (`TASK_FACT_KEYS`, picked by the server
+ * in one pass over the spec's text), not its prompt, system prompt or conversation, which a page
+ * does not show and which can be large (a forked task's conversation).
+ */
+const SUMMARY_COLUMNS = `task_id, created_at, v, status, updated_at, result,
+  CASE WHEN json_typeof(spec) = 'object' THEN (
+    SELECT json_object_agg(key, value) FROM json_each(spec)
+    WHERE key IN (${TASK_FACT_KEYS.map((key) => `'${key}'`).join(', ')})
+  ) END AS facts`;
 
 /**
  * A read; a failure to reach the server is a `PersistenceError` naming the store (`where`, its
@@ -55,10 +68,22 @@ export class PostgresHistory implements TaskHistoryIndex {
     private readonly where: string,
   ) {}
 
+  /** A page of summaries, read without the specs' prompts, system prompts and conversations. */
   async list(query: TaskQuery): Promise<TaskPage> {
-    const page = await this.query({ ...query, limit: pageSize(query) });
-    const tasks = page.tasks.map(summaryOf);
-    return page.cursor === undefined ? { tasks } : { tasks, cursor: page.cursor };
+    const { rows, cursor } = await this.page(query, pageSize(query), SUMMARY_COLUMNS);
+    const tasks: TaskSummary[] = [];
+    for (const row of rows) {
+      const parsed = parseTaskSummary({
+        v: row.v,
+        taskId: row.task_id,
+        status: row.status,
+        updatedAt: Number(row.updated_at),
+        facts: row.facts,
+        ...(row.result === null || row.result === undefined ? {} : { result: row.result }),
+      });
+      if (parsed.ok) tasks.push(parsed.value);
+    }
+    return cursor === undefined ? { tasks } : { tasks, cursor };
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -90,6 +115,25 @@ export class PostgresHistory implements TaskHistoryIndex {
    * 100, at most 10,000: more than `listTasks` allows).
    */
   async query(query: TaskQuery = {}): Promise<{ tasks: StoredTask[]; cursor?: string }> {
+    const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
+    const { rows, cursor } = await this.page(query, limit, TASK_COLUMNS);
+    const tasks: StoredTask[] = [];
+    for (const row of rows) {
+      const task = storedTask(row, []);
+      if (task) tasks.push(task);
+    }
+    return cursor === undefined ? { tasks } : { tasks, cursor };
+  }
+
+  /**
+   * The rows (`columns`) of one page of `query`, newest first (an index range scan): at most
+   * `limit`, and the cursor of the next page when older rows match.
+   */
+  private async page(
+    query: TaskQuery,
+    limit: number,
+    columns: string,
+  ): Promise<{ rows: Record<string, unknown>[]; cursor?: string }> {
     const where: string[] = [];
     const values: unknown[] = [];
     const statuses =
@@ -115,23 +159,20 @@ export class PostgresHistory implements TaskHistoryIndex {
       values.push(createdAt, taskId);
       where.push(`(created_at, task_id) < ($${values.length - 1}, $${values.length})`);
     }
-    const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
     values.push(limit + 1);
     const { rows } = await this.read(
-      `SELECT ${TASK_COLUMNS} FROM troupe.tasks
+      `SELECT ${columns} FROM troupe.tasks
        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, task_id DESC LIMIT $${values.length}`,
       values,
     );
-    const tasks: StoredTask[] = [];
-    for (const row of rows.slice(0, limit)) {
-      const task = storedTask(row, []);
-      if (task) tasks.push(task);
-    }
     const last = rows[limit - 1];
     return rows.length > limit && last
-      ? { tasks, cursor: encodeCursor({ createdAt: Number(last.created_at), taskId: last.task_id }) }
-      : { tasks };
+      ? {
+          rows: rows.slice(0, limit),
+          cursor: encodeCursor({ createdAt: Number(last.created_at), taskId: last.task_id }),
+        }
+      : { rows };
   }
 
   private read(text: string, values?: unknown[]): Promise<pg.QueryResult> {
