@@ -21,7 +21,10 @@ await withBenchDatabase('history_bench', async (url) => {
   await insertTasks(url, { last: tasks, queuedEvery: 7, twoAgents: true });
 
   // A new store, as a runtime opening the database would have.
-  const store = await openPostgresStore({ url });
+  let store;
+  const openMs = await timed(async () => {
+    store = await openPostgresStore({ url });
+  });
   let first;
   const firstPageMs = await timed(async () => {
     first = await store.listTasks({});
@@ -42,6 +45,7 @@ await withBenchDatabase('history_bench', async (url) => {
   console.log(
     JSON.stringify({
       tasks,
+      openMs,
       firstPageMs,
       pageMs: median(pages),
       filteredMs: median(filtered),

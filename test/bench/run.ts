@@ -84,7 +84,7 @@ const historyStore = HISTORY_STORE_TASKS
 // first page, in a fresh process (BENCH_HISTORY_POSTGRES_TASKS=0 skips it).
 const HISTORY_POSTGRES_TASKS = Number(process.env.BENCH_HISTORY_POSTGRES_TASKS ?? 1_000_000);
 const historyPostgres = HISTORY_POSTGRES_TASKS
-  ? lastJsonLine<HistoryTimes<'pageMs' | 'filteredMs' | 'nextPageMs'>>([
+  ? lastJsonLine<HistoryTimes<'openMs' | 'pageMs' | 'filteredMs' | 'nextPageMs'>>([
       join(here, 'history-postgres.mjs'),
       String(HISTORY_POSTGRES_TASKS),
     ])
@@ -167,7 +167,7 @@ if (historyStore)
   );
 if (historyPostgres)
   console.log(
-    `History on Postgres: over ${historyPostgres.tasks.toLocaleString('en')} tasks, a new store lists the first page in ${historyPostgres.firstPageMs.toFixed(1)} ms (its first call), then ${historyPostgres.pageMs.toFixed(1)} ms; a filtered page ${historyPostgres.filteredMs.toFixed(1)} ms, the next page ${historyPostgres.nextPageMs.toFixed(1)} ms, one task ${historyPostgres.findMs.toFixed(1)} ms (medians of 15).`,
+    `History on Postgres: over ${historyPostgres.tasks.toLocaleString('en')} tasks, a store opened in ${historyPostgres.openMs.toFixed(1)} ms lists the first page in ${historyPostgres.firstPageMs.toFixed(1)} ms (its first call), then ${historyPostgres.pageMs.toFixed(1)} ms; a filtered page ${historyPostgres.filteredMs.toFixed(1)} ms, the next page ${historyPostgres.nextPageMs.toFixed(1)} ms, one task ${historyPostgres.findMs.toFixed(1)} ms (medians of 15).`,
   );
 if (restorePostgres)
   console.log(
@@ -194,7 +194,7 @@ if (historyStore)
   );
 if (historyPostgres)
   console.log(
-    `- history on Postgres, first page at ${historyPostgres.tasks.toLocaleString('en')} tasks: ${historyPostgres.pageMs.toFixed(1)} ms (target ≤ 20 ms: ${historyPostgres.pageMs <= 20 ? 'met' : 'not met'}; the first call, compiling the parsers: ${historyPostgres.firstPageMs.toFixed(1)} ms)`,
+    `- history on Postgres, first page at ${historyPostgres.tasks.toLocaleString('en')} tasks: ${historyPostgres.pageMs.toFixed(1)} ms (target ≤ 20 ms: ${historyPostgres.pageMs <= 20 ? 'met' : 'not met'}; a new store's first call: ${historyPostgres.firstPageMs.toFixed(1)} ms, ${historyPostgres.firstPageMs <= 20 ? 'met' : 'not met'})`,
   );
 console.log(
   `- peak RSS for ${TASKS} tasks: ${rss.peakRssMb.toFixed(0)} MB (target ≤ 100 MB: ${rss.peakRssMb <= 100 ? 'met' : 'not met'})`,
