@@ -7,8 +7,9 @@ import type { TaskSpec, TaskSummary } from './types.js';
 export type TaskFacts = Pick<TaskSummary, (typeof TASK_FACT_KEYS)[number]>;
 
 /**
- * The keys of {@link TaskFacts}: the fields of a spec a summary shows (an index that keeps specs
- * whole reads only these for a page).
+ * The fields of a spec that a task's summary shows (its facts: id, agent, description, session,
+ * background, depth, model, creation time, parent): an index that keeps specs whole reads only
+ * these for a page of summaries.
  */
 export const TASK_FACT_KEYS = [
   'taskId',
