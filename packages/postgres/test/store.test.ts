@@ -120,6 +120,8 @@ describe('Postgres TaskStore', () => {
       parentTaskId: 'p1',
       result: { taskId: 'fine' },
     });
+    // A filter on the depth passes over the depth that is no number (it does not fail the query).
+    expect((await store.listTasks({ minDepth: 1 })).tasks).toEqual(page.tasks);
     // The whole spec is still checked where it is read: the task whose conversation is none.
     expect(await store.getTask('odd')).toBeUndefined();
     await store.close();

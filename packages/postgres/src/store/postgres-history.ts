@@ -152,7 +152,10 @@ export class PostgresHistory implements TaskHistoryIndex {
     }
     if (query.minDepth !== undefined) {
       values.push(query.minDepth);
-      where.push(`(spec->>'depth')::int >= $${values.length}`);
+      // A depth that is no number (a row written by hand) is passed over, not an error for the page.
+      where.push(
+        `(CASE WHEN json_typeof(spec->'depth') = 'number' THEN (spec->>'depth')::numeric END) >= $${values.length}`,
+      );
     }
     if (query.cursor) {
       const { createdAt, taskId } = decodeCursor(query.cursor);
