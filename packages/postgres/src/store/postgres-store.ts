@@ -4,7 +4,7 @@ import { PersistenceError, type StoredTask, type StoreWarning, type TaskStore } 
 import { createTaskStore } from '@troupe/core/store';
 import type pg from 'pg';
 import { checkUrl, connectionError, createPool, redactUrl } from './connect.js';
-import { FINAL_STATUS_LIST } from './final-statuses-sql.js';
+import { UNFINISHED_STATUS_LIST } from './final-statuses-sql.js';
 import { readRows, type TaskQuery } from './postgres-history.js';
 import { PostgresStorage } from './postgres-storage.js';
 import { ensureSchema } from './schema.js';
@@ -157,7 +157,7 @@ function createPostgresStore(pool: pg.Pool, where: string, url: string): Postgre
                 record->'owner'->>'pid' AS pid, record->'owner'->>'host' AS host
          FROM troupe.status_log s WHERE s.task_id = t.task_id ORDER BY s.id DESC LIMIT 1
        ) last
-       WHERE t.status NOT IN ${FINAL_STATUS_LIST} AND last.runner <> $2
+       WHERE t.status IN ${UNFINISHED_STATUS_LIST} AND last.runner <> $2
          AND ($3::text[] IS NULL OR t.task_id = ANY($3))
          AND EXISTS (
            SELECT 1 FROM pg_locks l
