@@ -122,7 +122,8 @@ function endsPerTask(store: string): Map<string, number> {
   return ends;
 }
 
-describe('crash and resume across processes (SIGKILL)', () => {
+// Each case starts two processes (run and kill, then restore): 5–14 s alone, over 20 s on a loaded machine.
+describe('crash and resume across processes (SIGKILL)', { timeout: 60_000 }, () => {
   it('killed mid model call, mid write tool and awaiting approval, with tasks queued', async () => {
     const { store, ledger } = caseFolder();
     await runAndKill('points', store, ledger, 'spawned', 'A-model', 'B-tool', 'C-approval');
