@@ -49,7 +49,7 @@ import type { TaskTooling } from './task-tooling.js';
  * It turns API calls into events of its actor system and events into the public API; each
  * concept has its own owner, wired in `runtime-parts.ts`: the supervisor and the session and
  * subagent actors (`runtime-actors.ts`), launching tasks into the supervisor (`task-launcher.ts`),
- * their ends and status records (`task-settler.ts`), restore (`task-restorer.ts`), sessions' runs
+ * each task from queued to its end (`task-run.ts`, indexed by `task-table.ts`), restore (`task-restorer.ts`), sessions' runs
  * (`session-hosting.ts`), and what an agent is given (`task-tooling.ts`).
  */
 export class Runtime implements TaskClient {
@@ -98,8 +98,8 @@ export class Runtime implements TaskClient {
 
   /** @internal The status of a task this runtime runs, or undefined. */
   liveStatus(taskId: string): string | undefined {
-    const info = this.parts.table.info(taskId, this.clock.now());
-    return info && !isFinalStatus(info.status) ? info.status : undefined;
+    const status = this.parts.table.get(taskId)?.status;
+    return status && !isFinalStatus(status) ? status : undefined;
   }
 
   /**
@@ -198,8 +198,8 @@ export class Runtime implements TaskClient {
    * task failure; rejects with a `PersistenceError` when the stored result cannot be read.
    */
   async result(id: string): Promise<TaskResult | undefined> {
-    const entry = this.parts.table.get(id);
-    if (entry) return entry.promise;
+    const run = this.parts.table.get(id);
+    if (run) return run.promise;
     const stored = await this.store.getTask(id);
     if (!stored || !isFinalStatus(stored.status)) return undefined;
     return stored.result ?? (await this.store.loadResult(id));
@@ -263,24 +263,20 @@ export class Runtime implements TaskClient {
   steer(id: string, text: string): void {
     if (typeof text !== 'string' || text.trim() === '')
       throw new ValidationError('steer: the message must be a non-empty string.', ['text']);
-    const entry = this.parts.table.get(id);
-    if (!entry) throw new TroupeError('TASK_NOT_FOUND', `steer: no task "${id}" runs in this runtime.`);
-    if (entry.result)
+    const run = this.parts.table.get(id);
+    if (!run) throw new TroupeError('TASK_NOT_FOUND', `steer: no task "${id}" runs in this runtime.`);
+    if (run.result)
       throw new TroupeError(
         'TASK_ENDED',
-        `steer: task ${id} has already ended (${entry.result.status}); start a new task instead.`,
+        `steer: task ${id} has already ended (${run.result.status}); start a new task instead.`,
       );
-    if (entry.run) entry.run.steer(text);
-    else {
-      entry.steering ??= [];
-      entry.steering.push(text);
-    }
+    run.steer(text);
   }
 
   /** Cancels a queued or running task. Returns false if it is unknown or already ended. */
   cancel(id: string, reason?: string): boolean {
-    const entry = this.parts.table.get(id);
-    if (!entry || entry.result) return false;
+    const run = this.parts.table.get(id);
+    if (!run || run.result) return false;
     this.parts.supervisor.send(
       reason
         ? { type: 'task.cancelRequested', taskId: id, reason }
@@ -394,7 +390,8 @@ export class Runtime implements TaskClient {
 
   /** @internal Used by main tools and sessions. */
   runOf(taskId: string): TaskRun | undefined {
-    return this.parts.table.get(taskId)?.run ?? this.parts.sessions.runOf(taskId);
+    const run = this.parts.table.get(taskId);
+    return run?.running ? run : this.parts.sessions.runOf(taskId);
   }
 
   /** @internal Used by sessions. */

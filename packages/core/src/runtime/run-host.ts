@@ -1,28 +1,20 @@
 import type { Clock } from '../clock.js';
-import type { ApprovalRequest, TaskEventBase } from '../events.js';
+import type { ApprovalRequest } from '../events.js';
 import type { RuntimeHooks } from '../hooks/hook-points.js';
 import type { StartContext } from '../hooks/start-hooks.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
-import type { SubagentContext } from '../machines/subagent-machine.js';
 import type { ModelAdapter } from '../model/types.js';
-import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
+import type { TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
+import type { WorkspaceKeeper } from './task-workspaces.js';
 
 /** A decision on an approval request. */
 export interface ApprovalAnswer {
   decision: 'approve' | 'deny';
   reason?: string;
-}
-
-/** What the host learns of a task's run, when it ends. */
-export interface RunningTask {
-  readonly spec: TaskSpec;
-  readonly context: SubagentContext | undefined;
-  /** Fields every event about the task carries, as of now. */
-  base(): TaskEventBase;
 }
 
 /** What a task's run and its effects need from the runtime. */
@@ -31,6 +23,8 @@ export interface RunHost {
   readonly model: ModelAdapter;
   readonly store: TaskStore;
   readonly emitter: RuntimeEmitter;
+  /** Closes a task's own workspace as it ends (its result names what became of it). */
+  readonly workspaceKeeper: WorkspaceKeeper;
   readonly maxTokens: number;
   /** The host's hooks (`createRuntime({ hooks })`), if any. */
   readonly hooks?: RuntimeHooks;
@@ -56,8 +50,6 @@ export interface RunHost {
     signal: AbortSignal,
     options?: { hookAllowed?: boolean },
   ): Promise<ApprovalAnswer>;
-  /** Records a status the task's state entered (`task.started`, `task.awaitingApproval`, `task.resumed`). */
-  recordStatus(taskId: string, event: 'task.started' | 'task.awaitingApproval' | 'task.resumed'): void;
   /** Reports a write/execute call the policy decided without asking (`approval.resolved`). */
   reportAutomaticDecision(request: ApprovalRequest, decision: 'approve' | 'deny', reason?: string): void;
   checkOutput(spec: TaskSpec, text: string): OutputCheck | undefined;
@@ -67,6 +59,4 @@ export interface RunHost {
    * running: its announcement comes when that work ends). Undefined: the adapter's default (5 min).
    */
   cacheLifetimeFor?(spec: TaskSpec): '5m' | '1h' | undefined;
-  /** Called once, when the machine reaches a final state. */
-  finished(task: RunningTask, result: TaskResult): void;
 }

@@ -16,11 +16,8 @@ export type SupervisorActor = Actor<SupervisorMachine>;
 export interface ActorSystemParts {
   readonly limits: Pick<RuntimeLimits, 'maxConcurrent'>;
   readonly options: Pick<RuntimeOptions, 'inspect'>;
+  /** The tasks' runs: launched when the supervisor spawns their actor, dropped when it drops them. */
   readonly table: TaskTable;
-  /** Starts a task's run when the supervisor spawns its actor. */
-  readonly launcher: { started(taskId: string, ref: SubagentRef | undefined): void };
-  /** Ends a queued task the supervisor dropped. */
-  readonly settler: { dropped(taskId: string, reason: string | undefined): void };
   /** Starts a main-agent run when a session's actor spawns it. */
   readonly sessions: { runStarted(sessionActorId: string, runId: string, actor: SubagentRef): void };
 }
@@ -40,9 +37,9 @@ export function startActorSystem(parts: ActorSystemParts): {
   });
   const machine = supervisorMachine.provide({
     actions: {
-      taskStarted: ({ system }, { taskId }) => parts.launcher.started(taskId, system.get(taskId)),
-      taskDropped: (_, { taskId, reason }) => parts.settler.dropped(taskId, reason),
-      cancelRunning: (_, { taskId, reason }) => parts.table.get(taskId)?.run?.cancel(reason),
+      taskStarted: ({ system }, { taskId }) => parts.table.get(taskId)?.launch(system.get(taskId)),
+      taskDropped: (_, { taskId, reason }) => parts.table.get(taskId)?.drop(reason),
+      cancelRunning: (_, { taskId, reason }) => parts.table.get(taskId)?.cancel(reason),
     },
     actors: {
       subagent,

@@ -21,7 +21,6 @@ import { startContextOf } from './start-context.js';
 import { createTaskId } from './task-id.js';
 import { TaskLauncher } from './task-launcher.js';
 import { TaskRestorer } from './task-restorer.js';
-import { TaskSettler } from './task-settler.js';
 import { TaskTable } from './task-table.js';
 import { TaskTooling } from './task-tooling.js';
 import { WorkspaceKeeper } from './task-workspaces.js';
@@ -53,7 +52,6 @@ export class RuntimeParts {
   /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
   readonly mainTools: Tool[];
   readonly tooling: TaskTooling;
-  readonly settler: TaskSettler;
   /** What every task's run is given. */
   readonly runHost: RunHost;
   /** The root of the runtime's actor system (started). */
@@ -95,30 +93,27 @@ export class RuntimeParts {
     assertNoShadowedMainTool(this.baseTools, this.mainTools);
     const tooling = new TaskTooling(this);
     this.tooling = tooling;
-    const settler = new TaskSettler(this);
-    this.settler = settler;
     this.runHost = {
       clock,
       model: options.model,
       store: this.store,
       emitter,
+      workspaceKeeper: this.workspaceKeeper,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
       registryFor: (spec) => tooling.registryFor(spec),
       dispositionFor: (spec, tool, access) =>
         teams.loaded?.disposition(spec, access) ?? approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),
-      recordStatus: (taskId, event) => settler.record(taskId, event),
       reportAutomaticDecision: (request, decision, reason) =>
         approvals.reportAutomatic(request, decision, reason),
       checkOutput: (spec, text) => agents.checkOutput(spec, text),
-      finished: (task, result) => settler.settle(task.spec, result, clock.now()),
     };
     const startContext = startContextOf(agents, options.hooks, options.memory, (code, message, taskId) =>
       emitter.emit('runtime.warning', { code, message, taskId }),
     );
     if (startContext) this.runHost.startContext = startContext;
-    // The actor system reads the launcher, settler and session hosting only once tasks and sessions come.
+    // The actor system reads the task table and session hosting only once tasks and sessions come.
     const system = startActorSystem(this);
     this.supervisor = system.supervisor;
     this.subagent = system.subagent;

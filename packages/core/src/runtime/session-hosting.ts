@@ -34,14 +34,12 @@ export class SessionHosting {
     this.runHost = {
       ...runHost,
       store: nullStore,
-      recordStatus: () => {},
       // Background work outlives the 5-minute cache: the main agent's prefix must still be there
       // for the announcement turn when it ends (decision 2026-11-26-cache-lifetime-per-conversation).
       cacheLifetimeFor: (spec) =>
         table.list({ sessionKey: spec.sessionKey, active: true }, clock.now()).some((info) => info.background)
           ? '1h'
           : undefined,
-      finished: () => {},
     };
   }
 

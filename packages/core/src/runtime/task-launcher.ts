@@ -6,16 +6,10 @@ import type { TaskSpec, TaskStore } from '../persistence/types.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
-import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskHandle } from './task-handle.js';
-import { TaskRun } from './task-run.js';
-import type { TaskEntry, TaskTable } from './task-table.js';
-
-/**
- * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
- * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
- */
-export type RestoredStart = NonNullable<TaskEntry['restore']>;
+import { taskEventBase } from './task-info.js';
+import { type RestoredStart, TaskRun } from './task-run.js';
+import type { TaskTable } from './task-table.js';
 
 /** What launching tasks needs from the runtime. */
 export interface LauncherHost {
@@ -29,9 +23,9 @@ export interface LauncherHost {
 }
 
 /**
- * @internal The way into the supervisor and out of it for a task: `submit` queues a planned (or
- * restored) task with the supervisor; when the supervisor spawns its actor, `started` gives the
- * actor its {@link TaskRun}, which launches itself (its effects find it with `runOfActor`).
+ * @internal The way into the supervisor for a task: `submit` makes the task's {@link TaskRun} (its
+ * one entry from queued to its end) and queues it with the supervisor, which launches the run when
+ * it spawns the task's actor (`runtime-actors.ts`).
  */
 export class TaskLauncher {
   constructor(private readonly host: LauncherHost) {}
@@ -42,7 +36,7 @@ export class TaskLauncher {
    */
   submit(spec: TaskSpec, restore?: RestoredStart, recorded = restore !== undefined): TaskHandle {
     const { table, store, emitter, clock } = this.host;
-    const entry = table.add(spec, restore);
+    const run = table.add(new TaskRun(this.host.runHost, spec, restore ? { restore } : {}));
     if (!recorded) store.appendStatus(queuedRecord(spec));
     const task: QueuedTask = {
       taskId: spec.taskId,
@@ -55,24 +49,9 @@ export class TaskLauncher {
     if (emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = supervisor.getSnapshot().context;
       const position = running.length < maxConcurrent ? 0 : queue.size + 1;
-      emitter.emit('task.queued', Object.assign(table.eventBase(spec, clock.now()), { position }));
+      emitter.emit('task.queued', Object.assign(taskEventBase(spec, clock.now()), { position }));
     }
     supervisor.send({ type: 'task.submitted', task, system: spec.system });
-    return { id: spec.taskId, result: entry.promise };
-  }
-
-  /**
-   * The supervisor spawned a task's actor: its run (which takes its tools from the run host)
-   * follows it and launches, with the steering that waited for it.
-   */
-  started(taskId: string, ref: SubagentRef | undefined): void {
-    const entry = this.host.table.get(taskId);
-    if (!entry || !ref) return;
-    const { restore, steering = [] } = entry;
-    const run = new TaskRun(this.host.runHost, entry.spec, { journalLength: restore?.journalLength ?? 0 });
-    entry.run = run;
-    entry.restore = undefined;
-    delete entry.steering;
-    run.launch(ref, { resumed: restore !== undefined && !restore.forked, steering });
+    return { id: spec.taskId, result: run.promise };
   }
 }

@@ -10,9 +10,10 @@ import type { RuntimeEmitter } from './emitter.js';
 import type { LazyTeams } from './lazy-teams.js';
 import type { OwnerWatch } from './owner-watch.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
+import type { RunHost } from './run-host.js';
 import type { TaskLauncher } from './task-launcher.js';
 import { corruptBeforeRestore } from './task-results.js';
-import type { TaskSettler } from './task-settler.js';
+import { TaskRun } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
 /** What `restore()` resolves to: the tasks brought back, and what the store warned of. */
@@ -34,7 +35,8 @@ export interface RestorerHost {
   readonly emitter: RuntimeEmitter;
   readonly clock: Clock;
   readonly launcher: TaskLauncher;
-  readonly settler: TaskSettler;
+  /** What every task's run is given. */
+  readonly runHost: RunHost;
   /** Agent teams: restored before their members' spells. */
   readonly teams: LazyTeams;
   /** The subagent machine with real effects: a restored snapshot's logic is cut from it. */
@@ -94,7 +96,7 @@ export class TaskRestorer {
   }
 
   private async restoreOnce(options: { taskIds?: readonly string[] }): Promise<RestoreOutcome> {
-    const { table, store, emitter, clock } = this.host;
+    const { table, store, emitter } = this.host;
     this.host.assertRunning();
     const locked = await store.lockForRestore?.();
     const only = options.taskIds ? new Set(options.taskIds) : undefined;
@@ -161,8 +163,9 @@ export class TaskRestorer {
       restored.push(spec.taskId);
       if ('corrupt' in plan) {
         // This task alone fails; the others restore.
-        table.add(spec);
-        this.host.settler.settle(spec, corruptBeforeRestore(spec, plan.corrupt), clock.now());
+        table
+          .add(new TaskRun(this.host.runHost, spec))
+          .endBeforeStart(corruptBeforeRestore(spec, plan.corrupt));
         continue;
       }
       const logic =

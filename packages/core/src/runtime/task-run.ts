@@ -1,10 +1,10 @@
-import type { AnyActorRef } from 'xstate';
+import type { AnyActorLogic, AnyActorRef } from 'xstate';
 import type { RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import { journalEntry, snapshotDocument } from '../persistence/task-documents.js';
-import type { TaskSnapshotDocument, TaskSpec } from '../persistence/types.js';
+import { journalEntry, snapshotDocument, statusRecord } from '../persistence/task-documents.js';
+import type { TaskResult, TaskSnapshotDocument, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { EffectIO } from './effects/effect-io.js';
 import type { EffectRun } from './effects/effect-run.js';
@@ -12,8 +12,19 @@ import { guardedController } from './effects/guarded-signal.js';
 import { ToolCalls } from './effects/tool-calls.js';
 import type { RunHost } from './run-host.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
-import { type TaskProgress, taskEventBase } from './task-info.js';
-import { toResult } from './task-results.js';
+import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
+import { persist, TaskOutcome } from './task-outcome.js';
+import { cancelledBeforeStart, toResult } from './task-results.js';
+
+/**
+ * Where a task starts from other than its spec: a restored task (recorded `task.resumed`), or a
+ * fork's first start (`forked`: its journal was copied, so it is recorded `task.started`).
+ */
+export interface RestoredStart {
+  logic: AnyActorLogic | undefined;
+  journalLength: number;
+  forked?: boolean;
+}
 
 /** Each live subagent actor's run (tasks' and main agents'), set as the run attaches to it. */
 const runs = new WeakMap<AnyActorRef, TaskRun>();
@@ -27,11 +38,15 @@ export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined 
 }
 
 /**
- * One task's run: the journal of the events its actor receives, and what its snapshots tell the
- * public API (the snapshot document, the `awaitingApproval` status, the result). The actor runs
- * itself: its states invoke their effects (`effects/effect-actors.ts`), which reach the task
- * through this run ({@link EffectRun}); the runtime only sends it the events of API calls
- * (`task.started`, `cancel.requested`, `task.steered`).
+ * @internal One task, from its submission (queued) to its end: the runtime's task table only
+ * indexes these. It owns the task's status (queued until its actor is launched, then its actor's
+ * state, then its result's), its info, and its end ({@link TaskOutcome}: the promise of its
+ * result, settled by the run itself). While it runs: the journal of the events its actor receives,
+ * and what its snapshots tell the public API (the snapshot document, the status records). The
+ * actor runs itself: its states invoke their effects (`effects/effect-actors.ts`), which reach the
+ * task through this run ({@link EffectRun}); the runtime only sends it the events of API calls
+ * (`task.started`, `cancel.requested`, `task.steered`). A main agent's run is a `TaskRun` too,
+ * made by its session with the registry it planned: it has no end of its own (its session records it).
  */
 export class TaskRun implements EffectRun {
   readonly spec: TaskSpec;
@@ -40,6 +55,16 @@ export class TaskRun implements EffectRun {
   private readonly host: RunHost;
   private actor: SubagentRef | undefined;
   private seq: number;
+  /** The task's tools, cut at their first use (a task dropped from the queue cuts none). */
+  private registry: ToolRegistry | undefined;
+  /** A task's end: its result's promise, then its result. A main agent's run never settles it. */
+  private readonly outcome = new TaskOutcome();
+  /** A main agent's run (its session records its end), not a task. */
+  private readonly main: boolean;
+  /** Restored from a stored state (its start is recorded `task.resumed`). */
+  private resumed: boolean;
+  /** Steering messages given before the actor was launched: given to it as it launches. */
+  private steering: string[] | undefined;
   private controller = this.newController();
   /** The last status recorded from the state was `awaitingApproval`. */
   private awaiting = false;
@@ -54,24 +79,32 @@ export class TaskRun implements EffectRun {
   private readonly produceSnapshot = () => snapshotDocument(this.spec.taskId, this.observed!, this.seq);
 
   /**
-   * A task's run takes its tools from its host as it is made (`from.registry`: a main agent's run
-   * brings the registry its session planned), and numbers its journal on from `from.journalLength`
-   * (a restored or forked task's stored entries).
+   * A task's run is made as the task is submitted: it takes its tools from its host at their first
+   * use, and numbers its journal on from `from.restore` (a restored or forked task's stored
+   * entries). A main agent's run brings the registry its session planned (`from.registry`).
    */
   constructor(
     host: RunHost,
     spec: TaskSpec,
-    from: { readonly journalLength?: number; readonly registry?: ToolRegistry } = {},
+    from: { readonly restore?: RestoredStart; readonly registry?: ToolRegistry } = {},
   ) {
-    const journalLength = from.journalLength ?? 0;
-    const registry = from.registry ?? host.registryFor(spec);
+    const { restore } = from;
     this.host = host;
     this.spec = spec;
-    this.seq = journalLength;
+    this.seq = restore?.journalLength ?? 0;
+    this.resumed = restore !== undefined && !restore.forked;
+    this.main = from.registry !== undefined;
+    this.registry = from.registry;
+    const registryOf = () => {
+      this.registry ??= host.registryFor(spec);
+      return this.registry;
+    };
     this.io = {
       host,
       spec,
-      registry,
+      get registry() {
+        return registryOf();
+      },
       inputs: new Map(),
       event: (extra) => Object.assign(this.base(), extra),
       warn: (code: RuntimeWarning['code'], message: string) =>
@@ -108,10 +141,14 @@ export class TaskRun implements EffectRun {
   /**
    * The supervisor spawned this task's actor: records that it started (or `resumed`, restored from a
    * stored state), follows and starts the actor, gives it the steering that waited for it, begins,
-   * and emits `task.started`.
+   * and emits `task.started`. Nothing for an actor that is not there.
    */
-  launch(actor: SubagentRef, { resumed, steering }: { resumed: boolean; steering: readonly string[] }): void {
-    this.host.recordStatus(this.spec.taskId, resumed ? 'task.resumed' : 'task.started');
+  launch(actor: SubagentRef | undefined): void {
+    if (!actor || this.actor || this.ended) return;
+    this.record(this.resumed ? 'task.resumed' : 'task.started');
+    const steering = this.steering ?? [];
+    this.steering = undefined;
+    this.resumed = false;
     this.attach(actor);
     for (const text of steering) this.steer(text);
     this.begin();
@@ -186,9 +223,42 @@ export class TaskRun implements EffectRun {
     return true;
   }
 
-  /** Gives the task a steering message (journaled like every event). */
+  /** Gives the task a steering message (journaled like every event); kept for its launch while it is queued. */
   steer(text: string): void {
-    this.send({ type: 'task.steered', at: this.host.clock.now(), text });
+    if (this.actor || this.ended) this.send({ type: 'task.steered', at: this.host.clock.now(), text });
+    else {
+      this.steering ??= [];
+      this.steering.push(text);
+    }
+  }
+
+  /** The supervisor dropped this queued task (cancelled before it started): it ends `cancelled`. */
+  drop(reason: string | undefined): void {
+    this.endBeforeStart(
+      cancelledBeforeStart(this.spec, reason ?? 'The task was cancelled before it started.'),
+    );
+  }
+
+  /** Ends a task that never ran (dropped from the queue, or that cannot be restored) with `result`. */
+  endBeforeStart(result: TaskResult): void {
+    if (this.actor || this.ended) return;
+    this.ended = true;
+    this.outcome.end(this.host, this, result, false);
+  }
+
+  /** The promise of the task's result. */
+  get promise(): Promise<TaskResult> {
+    return this.outcome.promise;
+  }
+
+  /** The task's result, once it ended (settled: its workspace closed, its result stored). */
+  get result(): TaskResult | undefined {
+    return this.outcome.result;
+  }
+
+  /** True while the task's actor runs under this run (launched, not yet settled or let go). */
+  get running(): boolean {
+    return this.actor !== undefined;
   }
 
   cancel(reason?: string): void {
@@ -215,16 +285,33 @@ export class TaskRun implements EffectRun {
     if (snapshot.status === 'done') {
       this.saveSnapshot(finalDocument(taskId, snapshot, this.seq));
       this.ended = true;
-      this.host.finished(this, toResult(this.spec, snapshot.output as SubagentOutput));
+      if (this.main) return;
+      this.outcome.promise.then(() => this.release());
+      this.outcome.end(this.host, this, toResult(this.spec, snapshot.output as SubagentOutput), true);
       return;
     }
     this.saveSnapshot(this.produceSnapshot);
     const awaiting = snapshot.status === 'active' && phaseOf(snapshot) === 'awaitingApproval';
     if (awaiting !== this.awaiting) {
       this.awaiting = awaiting;
-      if (awaiting) this.host.recordStatus(taskId, 'task.awaitingApproval');
-      else this.host.recordStatus(taskId, 'task.resumed');
+      this.record(awaiting ? 'task.awaitingApproval' : 'task.resumed');
     }
+  }
+
+  /** Records a status the task's state entered (a main agent's host stores none). */
+  private record(event: 'task.started' | 'task.resumed' | 'task.awaitingApproval'): void {
+    const { store, clock } = this.host;
+    const taskId = this.spec.taskId;
+    persist(this.host, taskId, `record ${event}`, () =>
+      store.appendStatus(statusRecord(taskId, event, clock.now())),
+    );
+  }
+
+  /** Lets go of the ended task's actor and what its effects held: its info was frozen as it ended. */
+  private release(): void {
+    this.actor = undefined;
+    this.observed = undefined;
+    this.io.inputs.clear();
   }
 
   /** Hands the store the snapshot; a store that throws is a warning, not the end of the task. */
@@ -244,8 +331,10 @@ export class TaskRun implements EffectRun {
    * effects in flight are aborted and nothing more is journaled.
    */
   detach(): void {
+    if (this.outcome.result) return;
     this.ended = true;
     this.controller.abort();
+    this.actor = undefined;
   }
 
   /** The controller of the effects to come: an abort listener that throws is a warning. */
@@ -259,11 +348,23 @@ export class TaskRun implements EffectRun {
     );
   }
 
-  /** Its status as its actor's state says (queued until the actor is attached). */
-  get liveStatus(): 'queued' | 'running' | 'awaitingApproval' {
+  /**
+   * The task's status, derived and never stored: its result's once it ended, else its actor's
+   * state, else queued (waiting for a slot).
+   */
+  get status(): TaskStatus {
+    const result = this.outcome.result;
+    if (result) return result.status;
     const snapshot = this.snapshot;
     if (!snapshot) return 'queued';
     return phaseOf(snapshot) === 'awaitingApproval' ? 'awaitingApproval' : 'running';
+  }
+
+  /** The task's info as of `now` (frozen as it ended). */
+  info(now: number): TaskInfo {
+    const { result, endedAt, info } = this.outcome;
+    if (info) return info;
+    return taskInfoOf(this.spec, { status: this.status, result, endedAt }, this.progress(now));
   }
 
   /**
