@@ -35,10 +35,10 @@ export interface RunHost {
    */
   startContext?(spec: TaskSpec, signal: AbortSignal): Promise<StartContext>;
   /**
-   * The tools a task runs with, asked by its run as it starts (`TaskTooling.registryFor`, their one
-   * owner). A main agent's run brings the registry its session planned instead.
+   * What a task's agent is given (`TaskTooling`, its one owner): its run asks it for its tools
+   * (`registryFor`) at their first use. A main agent's run brings the registry its session planned.
    */
-  registryFor(spec: TaskSpec): ToolRegistry;
+  readonly tooling: { registryFor(spec: TaskSpec): ToolRegistry };
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**

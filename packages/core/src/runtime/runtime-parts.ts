@@ -101,7 +101,7 @@ export class RuntimeParts {
       workspaceKeeper: this.workspaceKeeper,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
-      registryFor: (spec) => tooling.registryFor(spec),
+      tooling,
       dispositionFor: (spec, tool, access) =>
         teams.loaded?.disposition(spec, access) ?? approvals.dispositionFor(spec, tool, access),
       requestApproval: (request, signal, asked) => approvals.request(request, signal, asked),

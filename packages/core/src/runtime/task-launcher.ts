@@ -1,4 +1,3 @@
-import type { Clock } from '../clock.js';
 import type { QueuedTask } from '../machines/supervisor-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { queuedRecord } from '../persistence/task-documents.js';
@@ -7,7 +6,6 @@ import type { RuntimeEmitter } from './emitter.js';
 import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
 import type { TaskHandle } from './task-handle.js';
-import { taskEventBase } from './task-info.js';
 import { type RestoredStart, TaskRun } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
@@ -16,7 +14,6 @@ export interface LauncherHost {
   readonly table: TaskTable;
   readonly store: TaskStore;
   readonly emitter: RuntimeEmitter;
-  readonly clock: Clock;
   /** What every task's run is given. */
   readonly runHost: RunHost;
   readonly supervisor: SupervisorActor;
@@ -35,7 +32,7 @@ export class TaskLauncher {
    * `recorded` already (restored, forked, stored by another process), and emits `task.queued`.
    */
   submit(spec: TaskSpec, restore?: RestoredStart, recorded = restore !== undefined): TaskHandle {
-    const { table, store, emitter, clock } = this.host;
+    const { table, store, emitter } = this.host;
     const run = table.add(new TaskRun(this.host.runHost, spec, restore ? { restore } : {}));
     if (!recorded) store.appendStatus(queuedRecord(spec));
     const task: QueuedTask = {
@@ -49,7 +46,7 @@ export class TaskLauncher {
     if (emitter.listening('task.queued')) {
       const { running, queue, maxConcurrent } = supervisor.getSnapshot().context;
       const position = running.length < maxConcurrent ? 0 : queue.size + 1;
-      emitter.emit('task.queued', Object.assign(taskEventBase(spec, clock.now()), { position }));
+      emitter.emit('task.queued', Object.assign(run.base(), { position }));
     }
     supervisor.send({ type: 'task.submitted', task, system: spec.system });
     return { id: spec.taskId, result: run.promise };

@@ -96,7 +96,7 @@ export class TaskRun implements EffectRun {
     this.main = from.registry !== undefined;
     this.registry = from.registry;
     const registryOf = () => {
-      this.registry ??= host.registryFor(spec);
+      this.registry ??= host.tooling.registryFor(spec);
       return this.registry;
     };
     this.io = {
