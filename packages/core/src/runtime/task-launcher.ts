@@ -1,3 +1,4 @@
+import type { AnyActorLogic } from 'xstate';
 import type { QueuedTask } from '../machines/supervisor-machine.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { queuedRecord } from '../persistence/task-documents.js';
@@ -6,8 +7,16 @@ import type { RuntimeEmitter } from './emitter.js';
 import type { RunHost } from './run-host.js';
 import type { SupervisorActor } from './runtime-actors.js';
 import type { TaskHandle } from './task-handle.js';
-import { type RestoredStart, TaskRun } from './task-run.js';
+import { type RunStartsFrom, TaskRun } from './task-run.js';
 import type { TaskTable } from './task-table.js';
+
+/**
+ * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
+ * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
+ */
+export interface RestoredStart extends RunStartsFrom {
+  logic: AnyActorLogic | undefined;
+}
 
 /** What launching tasks needs from the runtime. */
 export interface LauncherHost {

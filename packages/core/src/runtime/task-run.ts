@@ -1,4 +1,4 @@
-import type { AnyActorLogic, AnyActorRef } from 'xstate';
+import type { AnyActorRef } from 'xstate';
 import type { RuntimeWarning, TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
@@ -17,11 +17,11 @@ import { persist, TaskOutcome } from './task-outcome.js';
 import { cancelledBeforeStart, toResult } from './task-results.js';
 
 /**
- * Where a task starts from other than its spec: a restored task (recorded `task.resumed`), or a
- * fork's first start (`forked`: its journal was copied, so it is recorded `task.started`).
+ * Where a task's run starts from other than its spec: a restored task's journal length (its start
+ * recorded `task.resumed`), or a fork's first start (`forked`: its journal was copied, so it is
+ * recorded `task.started`).
  */
-export interface RestoredStart {
-  logic: AnyActorLogic | undefined;
+export interface RunStartsFrom {
   journalLength: number;
   forked?: boolean;
 }
@@ -38,7 +38,7 @@ export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined 
 }
 
 /**
- * @internal One task, from its submission (queued) to its end: the runtime's task table only
+ * One task, from its submission (queued) to its end: the runtime's task table only
  * indexes these. It owns the task's status (queued until its actor is launched, then its actor's
  * state, then its result's), its info, and its end ({@link TaskOutcome}: the promise of its
  * result, settled by the run itself). While it runs: the journal of the events its actor receives,
@@ -86,7 +86,7 @@ export class TaskRun implements EffectRun {
   constructor(
     host: RunHost,
     spec: TaskSpec,
-    from: { readonly restore?: RestoredStart; readonly registry?: ToolRegistry } = {},
+    from: { readonly restore?: RunStartsFrom; readonly registry?: ToolRegistry } = {},
   ) {
     const { restore } = from;
     this.host = host;
