@@ -30,6 +30,13 @@ export interface RunStartsFrom {
 const runs = new WeakMap<AnyActorRef, TaskRun>();
 
 /**
+ * The controller every ended run holds instead of its own (already aborted): a run's controller
+ * guards its listeners with a map of its own, ~3 KB a task kept for as long as the table holds it.
+ */
+const ENDED = new AbortController();
+ENDED.abort();
+
+/**
  * The run that drives a subagent actor, for its effects (`effects/effect-actors.ts`), or undefined
  * (no run drives it: a replay's actor).
  */
@@ -307,11 +314,16 @@ export class TaskRun implements EffectRun {
     );
   }
 
-  /** Lets go of the ended task's actor and what its effects held: its info was frozen as it ended. */
+  /**
+   * Lets go of the ended task's actor and what its effects held (its tools, tool inputs and abort
+   * controller): its info was frozen as it ended, and the table keeps the run as the task's entry.
+   */
   private release(): void {
     this.actor = undefined;
     this.observed = undefined;
+    this.registry = undefined;
     this.io.inputs.clear();
+    this.controller = ENDED;
   }
 
   /** Hands the store the snapshot; a store that throws is a warning, not the end of the task. */
