@@ -30,8 +30,9 @@ export interface RunStartsFrom {
 const runs = new WeakMap<AnyActorRef, TaskRun>();
 
 /**
- * The controller every ended run holds instead of its own (already aborted): a run's controller
- * guards its listeners with a map of its own, ~3 KB a task kept for as long as the table holds it.
+ * The controller every ended or detached run holds instead of its own (already aborted, so a late
+ * effect's signal is aborted too): a run's own controller guards its listeners with a map of its
+ * own, ~3 KB a task, not kept for as long as the table holds the run.
  */
 const ENDED = new AbortController();
 ENDED.abort();
@@ -57,9 +58,10 @@ export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined 
  */
 export class TaskRun implements EffectRun {
   readonly spec: TaskSpec;
-  readonly io: EffectIO;
-  readonly tools: ToolCalls;
   private readonly host: RunHost;
+  /** What the effects reach the task through, and its tool calls: made at their first use, not for a queued task. */
+  private effectIO: EffectIO | undefined;
+  private toolCalls: ToolCalls | undefined;
   private actor: SubagentRef | undefined;
   private seq: number;
   /** The task's tools, cut at their first use (a task dropped from the queue cuts none). */
@@ -72,7 +74,8 @@ export class TaskRun implements EffectRun {
   private resumed: boolean;
   /** Steering messages given before the actor was launched: given to it as it launches. */
   private steering: string[] | undefined;
-  private controller = this.newController();
+  /** The controller of the effects in flight: made at the first effect's signal, not for a queued task. */
+  private controller: AbortController | undefined;
   /** The last status recorded from the state was `awaitingApproval`. */
   private awaiting = false;
   /** True once the task reached a final state, or the runtime let it go. */
@@ -102,11 +105,17 @@ export class TaskRun implements EffectRun {
     this.resumed = restore !== undefined && !restore.forked;
     this.main = from.registry !== undefined;
     this.registry = from.registry;
+  }
+
+  /** What the task's effects reach it through (its host, spec, tools, tool inputs, events). */
+  get io(): EffectIO {
+    if (this.effectIO) return this.effectIO;
+    const { host, spec } = this;
     const registryOf = () => {
       this.registry ??= host.tooling.registryFor(spec);
       return this.registry;
     };
-    this.io = {
+    this.effectIO = {
       host,
       spec,
       get registry() {
@@ -117,7 +126,13 @@ export class TaskRun implements EffectRun {
       warn: (code: RuntimeWarning['code'], message: string) =>
         host.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
     };
-    this.tools = new ToolCalls(this.io);
+    return this.effectIO;
+  }
+
+  /** The task's tool calls (read calls started early, each call once). */
+  get tools(): ToolCalls {
+    this.toolCalls ??= new ToolCalls(this.io);
+    return this.toolCalls;
   }
 
   /** The actor's snapshot as it is now (an effect may run inside a transition, before observers hear of it). */
@@ -130,6 +145,7 @@ export class TaskRun implements EffectRun {
   }
 
   get signal(): AbortSignal {
+    this.controller ??= this.newController();
     return this.controller.signal;
   }
 
@@ -273,11 +289,11 @@ export class TaskRun implements EffectRun {
     this.send(reason ? { type: 'cancel.requested', at, reason } : { type: 'cancel.requested', at });
   }
 
-  /** Aborts the effects in flight; the next ones get a fresh signal (aborting allocates, so only then). */
+  /** Aborts the effects in flight; the next ones get a fresh signal (made when they ask for it). */
   abortEffects(): void {
-    this.controller.abort();
-    this.controller = this.newController();
-    this.tools.reset();
+    this.controller?.abort();
+    this.controller = undefined;
+    this.toolCalls?.reset();
   }
 
   turnEnded(): void {
@@ -322,7 +338,8 @@ export class TaskRun implements EffectRun {
     this.actor = undefined;
     this.observed = undefined;
     this.registry = undefined;
-    this.io.inputs.clear();
+    this.effectIO = undefined;
+    this.toolCalls = undefined;
     this.controller = ENDED;
   }
 
@@ -345,7 +362,8 @@ export class TaskRun implements EffectRun {
   detach(): void {
     if (this.outcome.result) return;
     this.ended = true;
-    this.controller.abort();
+    this.controller?.abort();
+    this.controller = ENDED;
     this.actor = undefined;
   }
 
