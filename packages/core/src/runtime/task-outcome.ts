@@ -6,11 +6,12 @@ import { announcement } from './announcement.js';
 import type { RunHost } from './run-host.js';
 import { type TaskInfo, type TaskProgress, taskInfoOf } from './task-info.js';
 
-/** What a task's end reads of its run: its spec, its events' fields and its counters as it ends. */
-export interface EndingRun {
+/** A task's run as it ended: its spec, the time, its final event's fields and its counters (if it ran). */
+export interface Ending {
   readonly spec: TaskSpec;
-  base(): TaskEventBase;
-  progress(now: number): TaskProgress | undefined;
+  readonly at: number;
+  readonly base: TaskEventBase;
+  readonly progress: TaskProgress | undefined;
 }
 
 /**
@@ -37,25 +38,22 @@ export class TaskOutcome {
   }
 
   /**
-   * Ends the task of `run` with `result` (once: an ended task is left as it is). `ran`: the run's
-   * actor ran, so its counters are read into the final event and the frozen info.
+   * Ends the task with `result` (once: an ended task is left as it is), its run read as it ended
+   * (`ending`): its own workspace is closed first, then the task settles.
    */
-  end(host: RunHost, run: EndingRun, result: TaskResult, ran: boolean): void {
+  end(host: RunHost, ending: Ending, result: TaskResult): void {
     if (this.result) return;
-    const at = host.clock.now();
-    host.workspaceKeeper.close(run.spec, result, (final) => this.settle(host, run, final, at, ran));
+    host.workspaceKeeper.close(ending.spec, result, (final) => this.settle(host, ending, final));
   }
 
-  private settle(host: RunHost, run: EndingRun, result: TaskResult, at: number, ran: boolean): void {
+  private settle(host: RunHost, ending: Ending, result: TaskResult): void {
     if (this.result) return;
-    const { spec } = run;
+    const { spec, at, base, progress } = ending;
     const { store, emitter } = host;
     persist(host, spec.taskId, 'save the result', () => store.saveResult(resultDocument(result)));
     persist(host, spec.taskId, `record task.${result.status}`, () =>
       store.appendStatus(finalRecord(result, at)),
     );
-    const base = run.base();
-    const progress = ran ? run.progress(at) : undefined;
     this.result = result;
     this.endedAt = at;
     if (progress) this.info = taskInfoOf(spec, { status: result.status, result, endedAt: at }, progress);

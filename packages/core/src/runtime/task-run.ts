@@ -13,7 +13,7 @@ import { ToolCalls } from './effects/tool-calls.js';
 import type { RunHost } from './run-host.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
 import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
-import { persist, TaskOutcome } from './task-outcome.js';
+import { type Ending, persist, TaskOutcome } from './task-outcome.js';
 import { cancelledBeforeStart, toResult } from './task-results.js';
 
 /**
@@ -266,7 +266,16 @@ export class TaskRun implements EffectRun {
   endBeforeStart(result: TaskResult): void {
     if (this.actor || this.ended) return;
     this.ended = true;
-    this.outcome.end(this.host, this, result, false);
+    this.outcome.end(this.host, this.ending(false), result);
+  }
+
+  /**
+   * The run as it ends, read once: its final event and info tell the moment its final record does.
+   * `ran`: its actor ran, so its counters count.
+   */
+  private ending(ran: boolean): Ending {
+    const at = this.host.clock.now();
+    return { spec: this.spec, at, base: this.base(), progress: ran ? this.progress(at) : undefined };
   }
 
   /** The promise of the task's result. */
@@ -310,7 +319,7 @@ export class TaskRun implements EffectRun {
       this.ended = true;
       if (this.main) return;
       this.outcome.promise.then(() => this.release());
-      this.outcome.end(this.host, this, toResult(this.spec, snapshot.output as SubagentOutput), true);
+      this.outcome.end(this.host, this.ending(true), toResult(this.spec, snapshot.output as SubagentOutput));
       return;
     }
     this.saveSnapshot(this.produceSnapshot);
