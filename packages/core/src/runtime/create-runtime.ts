@@ -37,7 +37,7 @@ import type { SubagentRef } from './subagent-snapshot.js';
 import type { TaskClient, TaskHistoryPage } from './task-client.js';
 import type { TaskHandle } from './task-handle.js';
 import { storedTaskInfo, type TaskInfo } from './task-info.js';
-import type { TaskRun } from './task-run.js';
+import { submitRun, type TaskRun } from './task-run.js';
 import type { TaskListFilter } from './task-table.js';
 import type { TaskTooling } from './task-tooling.js';
 
@@ -48,9 +48,9 @@ import type { TaskTooling } from './task-tooling.js';
  *
  * It turns API calls into events of its actor system and events into the public API; each
  * concept has its own owner, wired in `runtime-parts.ts`: the supervisor and the session and
- * subagent actors (`runtime-actors.ts`), launching tasks into the supervisor (`task-launcher.ts`),
- * each task from queued to its end (`task-run.ts`, indexed by `task-table.ts`), restore (`task-restorer.ts`), sessions' runs
- * (`session-hosting.ts`), and what an agent is given (`task-tooling.ts`).
+ * subagent actors (`runtime-actors.ts`), each task from its submission to its end (`task-run.ts`,
+ * indexed by `task-table.ts`), restore (`task-restorer.ts`), sessions' runs (`session-hosting.ts`),
+ * and what an agent is given, its workspace included (`task-tooling.ts`).
  */
 export class Runtime implements TaskClient {
   readonly limits: RuntimeLimits;
@@ -59,6 +59,8 @@ export class Runtime implements TaskClient {
   readonly clock: Clock;
   /** @internal Tasks spawned without a session key (and no parent to inherit one from). */
   readonly keylessTasks: Set<string>;
+  /** @internal What an agent is given: tools, skills, its own workspace ({@link TaskTooling}). */
+  readonly tooling: TaskTooling;
   /** The owners of its concepts, wired to each other (`runtime-parts.ts`). */
   private readonly parts: RuntimeParts;
 
@@ -76,6 +78,7 @@ export class Runtime implements TaskClient {
     this.store = parts.store;
     this.clock = parts.clock;
     this.keylessTasks = parts.keylessTasks;
+    this.tooling = parts.tooling;
   }
 
   /** Starts a sub-agent task (queued if `maxConcurrent` are running). Throws on bad input. */
@@ -141,9 +144,9 @@ export class Runtime implements TaskClient {
     // A team names its members' spells itself (the id is journaled before the spell starts).
     if (typeof options === 'object' && options !== null && options.taskId !== undefined) {
       const { taskId, ...rest } = options;
-      return this.parts.launcher.submit(prepareTask(this, rest, taskId).spec);
+      return submitRun(this.parts, prepareTask(this, rest, taskId).spec);
     }
-    return this.parts.launcher.submit(prepareTask(this, options, this.parts.createId()).spec);
+    return submitRun(this.parts, prepareTask(this, options, this.parts.createId()).spec);
   }
 
   /**
@@ -158,7 +161,7 @@ export class Runtime implements TaskClient {
         'VALIDATION_FAILED',
         `runStored: task ${spec.taskId} is already in this runtime.`,
       );
-    return this.parts.launcher.submit(spec, undefined, true);
+    return submitRun(this.parts, spec, undefined, true);
   }
 
   /**
@@ -179,11 +182,7 @@ export class Runtime implements TaskClient {
     const { spec } = plan;
     recordFork(this.store, plan);
     const logic = restoredLogic(this.parts.subagent, plan.snapshot);
-    return this.parts.launcher.submit(
-      spec,
-      { logic, journalLength: plan.entries.length, forked: true },
-      true,
-    );
+    return submitRun(this.parts, spec, { logic, journalLength: plan.entries.length, forked: true }, true);
   }
 
   /** A task's current information, or undefined. */
@@ -291,7 +290,7 @@ export class Runtime implements TaskClient {
    * task it gave up to another worker: should the task come back to it, it restores it.)
    */
   forget(id: string): boolean {
-    return this.parts.table.get(id)?.result ? this.parts.table.remove(id) : false;
+    return this.parts.table.get(id)?.result ? this.parts.table.delete(id) : false;
   }
 
   /** Cancels every queued and running task of a session. Returns how many. */
@@ -382,7 +381,7 @@ export class Runtime implements TaskClient {
     this.parts.table.detachAll();
     this.parts.supervisor.stop();
     // Tasks cancelled above whose workspace is being closed record their result before the store closes.
-    await this.parts.workspaceKeeper.idle();
+    await this.parts.tooling.idle();
     await this.store.flush();
     await this.store.close?.();
     this.parts.emitter.removeAll();
@@ -429,16 +428,6 @@ export class Runtime implements TaskClient {
     this.parts.emitter.emit(name, event);
   }
 
-  /** @internal See {@link TaskTooling.withToolSources}. */
-  withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry {
-    return this.parts.tooling.withToolSources(registry, spec, definition);
-  }
-
-  /** @internal See {@link TaskTooling.skillsFor}. */
-  skillsFor(definition: AgentDefinition): string {
-    return this.parts.tooling.skillsFor(definition);
-  }
-
   /** @internal What the host allows of agents' permission modes. */
   get permissionModes(): PermissionModeOptions {
     return this.parts.options.permissionModes ?? {};
@@ -447,11 +436,6 @@ export class Runtime implements TaskClient {
   /** @internal Reports a `runtime.warning` about a task. */
   warn(code: 'PERMISSION_MODE_CHANGED', message: string, taskId: string): void {
     this.parts.emitter.emit('runtime.warning', { code, message, taskId });
-  }
-
-  /** @internal */
-  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined {
-    return this.parts.workspaceKeeper.plan(definition, taskId);
   }
 
   /** @internal */

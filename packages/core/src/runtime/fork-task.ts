@@ -16,7 +16,7 @@ import type {
 } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
-import { systemPromptFor } from './prepare-task.js';
+import { type PlanTooling, systemPromptFor } from './prepare-task.js';
 import { effectChildren } from './restore-plan.js';
 
 /** What of the agent definition a fork may change: its system prompt, its tools, its model. */
@@ -52,8 +52,8 @@ export interface ForkPlanner {
   readonly limits: { maxDepth: number };
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
-  /** A workspace of its own for a fork of a task that had one (see `TaskWorkspaces`). */
-  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
+  /** A workspace of its own for a fork of a task that had one (`planWorkspace`, see `TaskWorkspaces`). */
+  readonly tooling: Pick<PlanTooling, 'planWorkspace'>;
 }
 
 /** A fork ready to run: its spec, its journal (the original's entries, copied) and the state they lead to. */
@@ -132,7 +132,7 @@ function forkSpec(
   const spec: ForkPlan['spec'] = { ...rest, taskId, createdAt: now, announce: false, forkedFrom };
   // A fork never shares the original's workspace: it gets one of its own, fresh from the host.
   if (originalWorkspace) {
-    const workspace = planner.planWorkspace(
+    const workspace = planner.tooling.planWorkspace(
       {
         name: original.agent,
         description: original.description,

@@ -14,6 +14,16 @@ import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import type { TaskRun } from './task-run.js';
 
+/**
+ * What planning a task asks of what agents are given (the runtime's `TaskTooling`): the system
+ * prompt section preloading the skills an agent lists, and the task's own workspace when its agent
+ * asks for one (`isolation`; it throws when none can be had).
+ */
+export interface PlanTooling {
+  skillsFor(definition: AgentDefinition): string;
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
+}
+
 /** What turning spawn options into a task spec needs from the runtime. */
 export interface TaskPlanner {
   readonly agents: AgentCatalog;
@@ -25,10 +35,8 @@ export interface TaskPlanner {
   baseToolList(): readonly Tool[];
   mainTools(): Tool[];
   graceMsFor(timeoutMs: number): number;
-  /** The system prompt section preloading the skills an agent lists ('' for none). */
-  skillsFor(definition: AgentDefinition): string;
-  /** The task's own workspace when its agent asks for one (`isolation`); throws when none can be had. */
-  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
+  /** What an agent is given: skills and its own workspace. */
+  readonly tooling: PlanTooling;
   /** What the host allows of agents' permission modes. */
   readonly permissionModes: PermissionModeOptions;
   /** Reports a `runtime.warning`. */
@@ -88,7 +96,8 @@ export function prepareTask(
   if (options.parentTaskId && !parent)
     throw new TroupeError('TASK_NOT_FOUND', `Parent task "${options.parentTaskId}" is not running.`);
   // A main agent works in the host's workspace (its runs are not tasks with a spec of their own).
-  const workspace = main ? undefined : runtime.planWorkspace(definition, taskId);
+  const workspace =
+    main || !definition.isolation ? undefined : runtime.tooling.planWorkspace(definition, taskId);
   const depth = parent ? parent.spec.depth + 1 : main ? 0 : 1;
   const refusal = refusedAgent(parent?.spec, definition.name, (name) => runtime.agents.get(name)?.name);
   if (refusal) throw new TroupeError('AGENT_NOT_ALLOWED', `Cannot start this task: ${refusal}`);
@@ -146,7 +155,7 @@ export function prepareTask(
     announce: options.announce ?? false,
     model,
     system: systemPromptFor(
-      `${definition.systemPrompt}${runtime.skillsFor(definition)}`,
+      `${definition.systemPrompt}${runtime.tooling.skillsFor(definition)}`,
       definition.outputSchema,
     ),
     tools,

@@ -4,12 +4,11 @@ import type { RuntimeHooks } from '../hooks/hook-points.js';
 import type { StartContext } from '../hooks/start-hooks.js';
 import type { OutputCheck } from '../machines/subagent-events.js';
 import type { ModelAdapter } from '../model/types.js';
-import type { TaskSpec, TaskStore } from '../persistence/types.js';
+import type { TaskResult, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { ToolAccess } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { RuntimeEmitter } from './emitter.js';
 import type { ApprovalDisposition } from './subagent-snapshot.js';
-import type { WorkspaceKeeper } from './task-workspaces.js';
 
 /** A decision on an approval request. */
 export interface ApprovalAnswer {
@@ -23,8 +22,6 @@ export interface RunHost {
   readonly model: ModelAdapter;
   readonly store: TaskStore;
   readonly emitter: RuntimeEmitter;
-  /** Closes a task's own workspace as it ends (its result names what became of it). */
-  readonly workspaceKeeper: WorkspaceKeeper;
   readonly maxTokens: number;
   /** The host's hooks (`createRuntime({ hooks })`), if any. */
   readonly hooks?: RuntimeHooks;
@@ -36,9 +33,13 @@ export interface RunHost {
   startContext?(spec: TaskSpec, signal: AbortSignal): Promise<StartContext>;
   /**
    * What a task's agent is given (`TaskTooling`, its one owner): its run asks it for its tools
-   * (`registryFor`) at their first use. A main agent's run brings the registry its session planned.
+   * (`registryFor`) at their first use, and closes its own workspace as it ends (`closeWorkspace`).
+   * A main agent's run brings the registry its session planned.
    */
-  readonly tooling: { registryFor(spec: TaskSpec): ToolRegistry };
+  readonly tooling: {
+    registryFor(spec: TaskSpec): ToolRegistry;
+    closeWorkspace(spec: TaskSpec, result: TaskResult): Promise<TaskResult>;
+  };
   /** Policy decision when a response arrives (auto / deny / remembered "always"). */
   dispositionFor(spec: TaskSpec, tool: string, access: ToolAccess): ApprovalDisposition;
   /**

@@ -6,7 +6,7 @@ import { createEffectActors } from './effects/effect-actors.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { SubagentRef } from './subagent-snapshot.js';
-import { runOfActor } from './task-run.js';
+import { runOfActor, supervisorHooks } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
 /** The runtime's root actor: the supervisor, with tasks and sessions as its descendants. */
@@ -36,11 +36,7 @@ export function startActorSystem(parts: ActorSystemParts): {
     actors: createEffectActors(runOfActor),
   });
   const machine = supervisorMachine.provide({
-    actions: {
-      taskStarted: ({ system }, { taskId }) => parts.table.get(taskId)?.launch(system.get(taskId)),
-      taskDropped: (_, { taskId, reason }) => parts.table.get(taskId)?.drop(reason),
-      cancelRunning: (_, { taskId, reason }) => parts.table.get(taskId)?.cancel(reason),
-    },
+    actions: supervisorHooks(parts.table),
     actors: {
       subagent,
       session: sessionMachine.provide({

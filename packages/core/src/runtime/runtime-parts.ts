@@ -19,17 +19,16 @@ import type { RuntimeOptions } from './runtime-options.js';
 import { SessionHosting } from './session-hosting.js';
 import { startContextOf } from './start-context.js';
 import { createTaskId } from './task-id.js';
-import { TaskLauncher } from './task-launcher.js';
 import { TaskRestorer } from './task-restorer.js';
 import { TaskTable } from './task-table.js';
 import { TaskTooling } from './task-tooling.js';
-import { WorkspaceKeeper } from './task-workspaces.js';
 
 /**
  * @internal A runtime's parts, made from its options and wired to each other: each part is given
  * this object and reads the others it needs from it. The runtime's tables, store and events;
- * approvals, workspaces, what agents are given ({@link TaskTooling}), the run host every task's run
- * is given, the launcher, settler, restorer and session hosting, and the actor system (started).
+ * approvals, what agents are given and their workspaces ({@link TaskTooling}), the run host every
+ * task's run is given, the restorer and session hosting, and the actor system (started). A task is
+ * submitted with `submitRun(parts, spec)` (`task-run.ts`).
  * Throws a `TroupeError` for invalid limits and a `ToolError` for tools that clash.
  */
 export class RuntimeParts {
@@ -48,7 +47,6 @@ export class RuntimeParts {
   /** Agent teams, loaded at the first team created or restored. */
   readonly teams: LazyTeams;
   readonly approvals: ApprovalCoordinator;
-  readonly workspaceKeeper: WorkspaceKeeper;
   /** The tools a main agent gets: task, task_status, task_list, cancel_task, spawn. */
   readonly mainTools: Tool[];
   readonly tooling: TaskTooling;
@@ -58,7 +56,6 @@ export class RuntimeParts {
   readonly supervisor: SupervisorActor;
   /** The subagent machine with the effects performed for real. */
   readonly subagent: SubagentMachine;
-  readonly launcher: TaskLauncher;
   readonly sessions: SessionHosting;
   readonly restorer: TaskRestorer;
   /** True once the runtime has shut down. */
@@ -84,9 +81,6 @@ export class RuntimeParts {
       this.keylessTasks.has(taskId) ? `task:${taskId}` : sessionKey,
     );
     this.approvals = approvals;
-    this.workspaceKeeper = new WorkspaceKeeper(options.workspaces, (taskId, message) =>
-      emitter.emit('runtime.warning', { code: 'WORKSPACE_FAILED', message, taskId }),
-    );
     this.mainTools = createMainTools(runtime, options.teamTools === true);
     const teams = new LazyTeams(runtime, () => createId());
     this.teams = teams;
@@ -98,7 +92,6 @@ export class RuntimeParts {
       model: options.model,
       store: this.store,
       emitter,
-      workspaceKeeper: this.workspaceKeeper,
       maxTokens: options.maxTokens ?? 8192,
       ...(options.hooks ? { hooks: options.hooks } : {}),
       tooling,
@@ -117,7 +110,6 @@ export class RuntimeParts {
     const system = startActorSystem(this);
     this.supervisor = system.supervisor;
     this.subagent = system.subagent;
-    this.launcher = new TaskLauncher(this);
     this.sessions = new SessionHosting(this);
     this.restorer = new TaskRestorer(this);
   }

@@ -13,7 +13,7 @@ import type { Tool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { isThenable } from './emitter.js';
 import { freezeTool } from './main-tools.js';
-import { prepareTask, type TaskPlanner } from './prepare-task.js';
+import { type PlanTooling, prepareTask, type TaskPlanner } from './prepare-task.js';
 import type { RunHost } from './run-host.js';
 import { recordSessionRun } from './session-ledger.js';
 import { mainAgentBriefing } from './session-memory.js';
@@ -34,11 +34,14 @@ export interface SessionRuntime extends TaskPlanner {
   /** Lets `run` follow its actor (a child of the session's actor) and starts it. */
   startRun(run: TaskRun, actor: SubagentRef): void;
   on(name: 'task.announced', listener: (event: RuntimeEvents['task.announced']) => void): () => void;
-  withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
   /** Where each ended main-agent run is stored, for the usage ledger (see `recordSessionRun`). */
   readonly store: TaskStore;
   /** The host's agent memory: a main agent with `memory` is told of it when a conversation starts. */
   readonly agentMemory: AgentMemory | undefined;
+  /** What an agent is given: a main agent's run gets its tool sources and memory tools (`withToolSources`). */
+  readonly tooling: PlanTooling & {
+    withToolSources(registry: ToolRegistry, spec: TaskSpec, definition: AgentDefinition): ToolRegistry;
+  };
   /** The `skill` tool main agents get when the runtime has skills (Claude Code's `Skill`). */
   readonly skillTool: Tool | undefined;
 }
@@ -291,7 +294,7 @@ export class Session {
     if (!planned) return;
     const spec: TaskSpec = { ...planned.spec, messages: actor.getSnapshot().context.messages };
     const run = new TaskRun(this.host, spec, {
-      registry: this.runtime.withToolSources(planned.registry, spec, this.definition),
+      registry: this.runtime.tooling.withToolSources(planned.registry, spec, this.definition),
     });
     this.runtime.startRun(run, actor);
   }

@@ -1,4 +1,5 @@
 import type { TaskEventBase } from '../events.js';
+import type { SubagentContext } from '../machines/subagent-machine.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { factsOf, type TaskFacts } from '../persistence/task-facts.js';
 import type { StoredTask, TaskResult, TaskStatus, TaskSummary } from '../persistence/types.js';
@@ -79,18 +80,37 @@ export function storedTaskInfo(task: TaskSummary | StoredTask): TaskInfo {
   });
 }
 
-/** The common fields of an event about a task that has not started (no counters yet). */
-export function taskEventBase(task: TaskFacts, at: number): TaskEventBase {
+/**
+ * A live task's counters as of `now`, read from its actor's context (the one place they are read
+ * from it: its events' fields and the runtime's `get` and `list` both come here); undefined before
+ * its actor runs.
+ */
+export function progressOf(context: SubagentContext | undefined, now: number): TaskProgress | undefined {
+  if (!context) return undefined;
+  const started = context.startedAt;
+  const progress: TaskProgress = {
+    turns: context.turns,
+    toolCalls: context.toolCalls,
+    tokens: context.usage.input + context.usage.output,
+    elapsedMs: started ? (context.end?.endedAt ?? now) - started : 0,
+  };
+  if (started) progress.startedAt = started;
+  if (context.modelUsed) progress.model = context.modelUsed;
+  return progress;
+}
+
+/** The common fields of an event about a task: its counters from `progress`, else zero (it has not started). */
+export function taskEventBase(task: TaskFacts, at: number, progress?: TaskProgress): TaskEventBase {
   const base: TaskEventBase = {
     taskId: task.taskId,
     agent: task.agent,
     sessionKey: task.sessionKey,
     description: task.description,
     at,
-    toolCalls: 0,
-    turns: 0,
-    elapsedMs: 0,
-    tokens: 0,
+    toolCalls: progress?.toolCalls ?? 0,
+    turns: progress?.turns ?? 0,
+    elapsedMs: progress?.elapsedMs ?? 0,
+    tokens: progress?.tokens ?? 0,
     depth: task.depth,
   };
   if (task.parentTaskId) base.parentTaskId = task.parentTaskId;

@@ -11,9 +11,8 @@ import type { LazyTeams } from './lazy-teams.js';
 import type { OwnerWatch } from './owner-watch.js';
 import { isStoreFailure, planRestore, restoredLogic } from './restore-plan.js';
 import type { RunHost } from './run-host.js';
-import type { TaskLauncher } from './task-launcher.js';
 import { corruptBeforeRestore } from './task-results.js';
-import { TaskRun } from './task-run.js';
+import { type RunQueue, submitRun, TaskRun } from './task-run.js';
 import type { TaskTable } from './task-table.js';
 
 /** What `restore()` resolves to: the tasks brought back, and what the store warned of. */
@@ -29,12 +28,11 @@ export interface RestoreOptions {
 }
 
 /** What restoring tasks needs from the runtime. */
-export interface RestorerHost {
+export interface RestorerHost extends RunQueue {
   readonly table: TaskTable;
   readonly store: TaskStore;
   readonly emitter: RuntimeEmitter;
   readonly clock: Clock;
-  readonly launcher: TaskLauncher;
   /** What every task's run is given. */
   readonly runHost: RunHost;
   /** Agent teams: restored before their members' spells. */
@@ -163,14 +161,14 @@ export class TaskRestorer {
       restored.push(spec.taskId);
       if ('corrupt' in plan) {
         // This task alone fails; the others restore.
-        table
-          .add(new TaskRun(this.host.runHost, spec))
-          .endBeforeStart(corruptBeforeRestore(spec, plan.corrupt));
+        const run = new TaskRun(this.host.runHost, spec);
+        table.set(spec.taskId, run);
+        run.endBeforeStart(corruptBeforeRestore(spec, plan.corrupt));
         continue;
       }
       const logic =
         plan.snapshot === undefined ? undefined : restoredLogic(this.host.subagent, plan.snapshot);
-      this.host.launcher.submit(spec, { logic, journalLength: plan.journalLength });
+      submitRun(this.host, spec, { logic, journalLength: plan.journalLength });
     }
     if (teams && !this.host.stopped) await teams.resume(tasks);
     return { restored, warnings };

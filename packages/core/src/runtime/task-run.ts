@@ -1,19 +1,23 @@
-import type { AnyActorRef } from 'xstate';
-import type { RuntimeWarning, TaskEventBase } from '../events.js';
+import type { Actor, AnyActorLogic, AnyActorRef } from 'xstate';
+import type { TaskEventBase } from '../events.js';
 import type { SubagentEvent } from '../machines/subagent-events.js';
 import type { SubagentContext, SubagentOutput } from '../machines/subagent-machine.js';
+import type { QueuedTask, SupervisorMachine } from '../machines/supervisor-machine.js';
+import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import { journalEntry, snapshotDocument, statusRecord } from '../persistence/task-documents.js';
-import type { TaskResult, TaskSnapshotDocument, TaskSpec, TaskStatus } from '../persistence/types.js';
+import { queuedRecord } from '../persistence/task-documents.js';
+import type { TaskResult, TaskSpec, TaskStatus } from '../persistence/types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { announcement } from './announcement.js';
 import type { EffectIO } from './effects/effect-io.js';
 import type { EffectRun } from './effects/effect-run.js';
-import { guardedController } from './effects/guarded-signal.js';
-import { ToolCalls } from './effects/tool-calls.js';
+import { RunEffects } from './effects/run-effects.js';
+import type { ToolCalls } from './effects/tool-calls.js';
 import type { RunHost } from './run-host.js';
+import { RunRecords } from './run-records.js';
 import { phaseOf, type SubagentRef, type SubagentSnapshot } from './subagent-snapshot.js';
-import { type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
-import { type Ending, persist, TaskOutcome } from './task-outcome.js';
+import type { TaskHandle } from './task-handle.js';
+import { progressOf, type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf } from './task-info.js';
 import { cancelledBeforeStart, toResult } from './task-results.js';
 
 /**
@@ -26,16 +30,75 @@ export interface RunStartsFrom {
   forked?: boolean;
 }
 
-/** Each live subagent actor's run (tasks' and main agents'), set as the run attaches to it. */
-const runs = new WeakMap<AnyActorRef, TaskRun>();
+/**
+ * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
+ * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
+ */
+export interface RestoredStart extends RunStartsFrom {
+  logic: AnyActorLogic | undefined;
+}
+
+/** What queuing a task needs: what every run is given, the runtime's index of runs, and the supervisor. */
+export interface RunQueue {
+  readonly runHost: RunHost;
+  readonly table: Map<string, TaskRun>;
+  readonly supervisor: Pick<Actor<SupervisorMachine>, 'send' | 'getSnapshot'>;
+}
 
 /**
- * The controller every ended or detached run holds instead of its own (already aborted, so a late
- * effect's signal is aborted too): a run's own controller guards its listeners with a map of its
- * own, ~3 KB a task, not kept for as long as the table holds the run.
+ * Submits a task: makes its {@link TaskRun} (its one entry from queued to its end), indexes it,
+ * records it as queued unless it is `recorded` already (restored, forked, stored by another
+ * process), emits `task.queued` and queues it with the supervisor, which launches the run when it
+ * spawns the task's actor ({@link supervisorHooks}).
  */
-const ENDED = new AbortController();
-ENDED.abort();
+export function submitRun(
+  queue: RunQueue,
+  spec: TaskSpec,
+  restore?: RestoredStart,
+  recorded = restore !== undefined,
+): TaskHandle {
+  const { runHost: host, table, supervisor } = queue;
+  const run = new TaskRun(host, spec, restore ? { restore } : {});
+  table.set(spec.taskId, run);
+  if (!recorded) host.store.appendStatus(queuedRecord(spec));
+  const task: QueuedTask = {
+    taskId: spec.taskId,
+    sessionKey: spec.sessionKey,
+    input: machineInputFromSpec(spec),
+  };
+  if (spec.parentTaskId) task.parentTaskId = spec.parentTaskId;
+  if (restore?.logic) task.logic = restore.logic;
+  if (host.emitter.listening('task.queued')) {
+    const { running, queue: waiting, maxConcurrent } = supervisor.getSnapshot().context;
+    const position = running.length < maxConcurrent ? 0 : waiting.size + 1;
+    host.emitter.emit('task.queued', Object.assign(run.base(), { position }));
+  }
+  supervisor.send({ type: 'task.submitted', task, system: spec.system });
+  return { id: spec.taskId, result: run.promise };
+}
+
+type Reason = string | undefined;
+
+/**
+ * The supervisor machine's actions on its tasks' runs, each found in `table` by its task's id: a
+ * task got a slot (its actor was spawned: the run launches it), was dropped from the queue, or
+ * must be cancelled while it runs.
+ */
+export function supervisorHooks(table: ReadonlyMap<string, TaskRun>) {
+  return {
+    taskStarted: (
+      { system }: { system: { get(id: string): SubagentRef | undefined } },
+      { taskId }: { taskId: string },
+    ) => table.get(taskId)?.launch(system.get(taskId)),
+    taskDropped: (_: unknown, { taskId, reason }: { taskId: string; reason: Reason }) =>
+      table.get(taskId)?.drop(reason),
+    cancelRunning: (_: unknown, { taskId, reason }: { taskId: string; reason: Reason }) =>
+      table.get(taskId)?.cancel(reason),
+  };
+}
+
+/** Each live subagent actor's run (tasks' and main agents'), set as the run attaches to it. */
+const runs = new WeakMap<AnyActorRef, TaskRun>();
 
 /**
  * The run that drives a subagent actor, for its effects (`effects/effect-actors.ts`), or undefined
@@ -46,10 +109,11 @@ export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined 
 }
 
 /**
- * One task, from its submission (queued) to its end: the runtime's task table only
- * indexes these. It owns the task's status (queued until its actor is launched, then its actor's
- * state, then its result's), its info, and its end ({@link TaskOutcome}: the promise of its
- * result, settled by the run itself). While it runs: the journal of the events its actor receives,
+ * One task, from its submission (queued, {@link submitRun}) to its end: the runtime's task table
+ * only indexes these. It owns the task's status (queued until its actor is launched, then its
+ * actor's state, then its result's), its info, and its end: the promise of its result, which the
+ * run settles itself once its own workspace is closed (its result names what became of it),
+ * storing the result and the final record first. While it runs: the journal of the events its actor receives,
  * and what its snapshots tell the public API (the snapshot document, the status records). The
  * actor runs itself: its states invoke their effects (`effects/effect-actors.ts`), which reach the
  * task through this run ({@link EffectRun}); the runtime only sends it the events of API calls
@@ -59,34 +123,31 @@ export function runOfActor(actor: AnyActorRef | undefined): TaskRun | undefined 
 export class TaskRun implements EffectRun {
   readonly spec: TaskSpec;
   private readonly host: RunHost;
-  /** What the effects reach the task through, and its tool calls: made at their first use, not for a queued task. */
-  private effectIO: EffectIO | undefined;
-  private toolCalls: ToolCalls | undefined;
+  /** What its effects hold (tools, effect IO, tool calls, abort controller): made at their first use. */
+  private readonly effects: RunEffects;
   private actor: SubagentRef | undefined;
-  private seq: number;
-  /** The task's tools, cut at their first use (a task dropped from the queue cuts none). */
-  private registry: ToolRegistry | undefined;
-  /** A task's end: its result's promise, then its result. A main agent's run never settles it. */
-  private readonly outcome = new TaskOutcome();
+  /** What it writes to the store: journal, snapshot, status records, result. */
+  private readonly records: RunRecords;
+  /** The promise of the task's result, settled once as it ends (a main agent's run never settles it). */
+  readonly promise: Promise<TaskResult>;
+  private resolve!: (result: TaskResult) => void;
+  /** The task's result, once it ended (settled: its workspace closed, its result stored). */
+  result: TaskResult | undefined;
+  private endedAt: number | undefined;
+  /** The task's info as it ended (undefined when it ended before it ran: nothing ran to count). */
+  private frozen: TaskInfo | undefined;
   /** A main agent's run (its session records its end), not a task. */
   private readonly main: boolean;
   /** Restored from a stored state (its start is recorded `task.resumed`). */
   private resumed: boolean;
   /** Steering messages given before the actor was launched: given to it as it launches. */
   private steering: string[] | undefined;
-  /** The controller of the effects in flight: made at the first effect's signal, not for a queued task. */
-  private controller: AbortController | undefined;
   /** The last status recorded from the state was `awaitingApproval`. */
   private awaiting = false;
   /** True once the task reached a final state, or the runtime let it go. */
   ended = false;
   /** The last snapshot the actor reported (what its document holds; a stopped actor reports no more). */
   private observed: SubagentSnapshot | undefined;
-  /**
-   * The latest snapshot document. A store may call it late (at its next flush): the run is then
-   * between events, so the snapshot and the journal length agree.
-   */
-  private readonly produceSnapshot = () => snapshotDocument(this.spec.taskId, this.observed!, this.seq);
 
   /**
    * A task's run is made as the task is submitted: it takes its tools from its host at their first
@@ -101,38 +162,23 @@ export class TaskRun implements EffectRun {
     const { restore } = from;
     this.host = host;
     this.spec = spec;
-    this.seq = restore?.journalLength ?? 0;
+    this.records = new RunRecords(host, spec.taskId, restore?.journalLength ?? 0);
     this.resumed = restore !== undefined && !restore.forked;
     this.main = from.registry !== undefined;
-    this.registry = from.registry;
+    this.effects = new RunEffects(host, spec, () => this.base(), from.registry);
+    this.promise = new Promise<TaskResult>((done) => {
+      this.resolve = done;
+    });
   }
 
   /** What the task's effects reach it through (its host, spec, tools, tool inputs, events). */
   get io(): EffectIO {
-    if (this.effectIO) return this.effectIO;
-    const { host, spec } = this;
-    const registryOf = () => {
-      this.registry ??= host.tooling.registryFor(spec);
-      return this.registry;
-    };
-    this.effectIO = {
-      host,
-      spec,
-      get registry() {
-        return registryOf();
-      },
-      inputs: new Map(),
-      event: (extra) => Object.assign(this.base(), extra),
-      warn: (code: RuntimeWarning['code'], message: string) =>
-        host.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
-    };
-    return this.effectIO;
+    return this.effects.io;
   }
 
   /** The task's tool calls (read calls started early, each call once). */
   get tools(): ToolCalls {
-    this.toolCalls ??= new ToolCalls(this.io);
-    return this.toolCalls;
+    return this.effects.tools;
   }
 
   /** The actor's snapshot as it is now (an effect may run inside a transition, before observers hear of it). */
@@ -145,8 +191,7 @@ export class TaskRun implements EffectRun {
   }
 
   get signal(): AbortSignal {
-    this.controller ??= this.newController();
-    return this.controller.signal;
+    return this.effects.signal;
   }
 
   /**
@@ -168,7 +213,7 @@ export class TaskRun implements EffectRun {
    */
   launch(actor: SubagentRef | undefined): void {
     if (!actor || this.actor || this.ended) return;
-    this.record(this.resumed ? 'task.resumed' : 'task.started');
+    this.records.status(this.resumed ? 'task.resumed' : 'task.started');
     const steering = this.steering ?? [];
     this.steering = undefined;
     this.resumed = false;
@@ -227,22 +272,10 @@ export class TaskRun implements EffectRun {
     if (this.journal(event)) this.actor!.send(event);
   }
 
-  /**
-   * Journals an event the actor is about to receive. A store that throws does not stop the task (it
-   * would never end): the event goes on, with a `PERSISTENCE_FAILED` warning. False once the run
-   * takes no more events.
-   */
+  /** Journals an event the actor is about to receive (a store that throws does not stop it); false once the run takes no more. */
   journal(event: SubagentEvent): boolean {
     if (this.ended || !this.actor) return false;
-    const entry = journalEntry(this.seq++, event);
-    try {
-      this.host.store.appendJournal(this.spec.taskId, entry);
-    } catch (error) {
-      this.io.warn(
-        'PERSISTENCE_FAILED',
-        `The store could not journal ${event.type} (entry ${entry.seq}) of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on, but its journal misses this entry.`,
-      );
-    }
+    this.records.journal(event);
     return true;
   }
 
@@ -266,26 +299,50 @@ export class TaskRun implements EffectRun {
   endBeforeStart(result: TaskResult): void {
     if (this.actor || this.ended) return;
     this.ended = true;
-    this.outcome.end(this.host, this.ending(false), result);
+    this.end(result, false);
   }
 
   /**
-   * The run as it ends, read once: its final event and info tell the moment its final record does.
-   * `ran`: its actor ran, so its counters count.
+   * Ends the task with `result`, its run read once as it ended (its final event and info tell the
+   * moment its final record does; `ran`: its actor ran, so its counters count). Its own workspace
+   * is closed first, then it settles.
    */
-  private ending(ran: boolean): Ending {
+  private end(result: TaskResult, ran: boolean): void {
     const at = this.host.clock.now();
-    return { spec: this.spec, at, base: this.base(), progress: ran ? this.progress(at) : undefined };
+    const base = this.base();
+    const progress = ran ? this.progressAt(at) : undefined;
+    if (!this.spec.workspace) this.settle(result, at, base, progress);
+    else
+      this.host.tooling
+        .closeWorkspace(this.spec, result)
+        .then((closed) => this.settle(closed, at, base, progress));
   }
 
-  /** The promise of the task's result. */
-  get promise(): Promise<TaskResult> {
-    return this.outcome.promise;
-  }
-
-  /** The task's result, once it ended (settled: its workspace closed, its result stored). */
-  get result(): TaskResult | undefined {
-    return this.outcome.result;
+  /**
+   * Stores the result and the final status record, freezes the info, resolves the promise and
+   * emits `task.<status>` (and `task.announced` for a task that announces). A store write that
+   * throws is a `PERSISTENCE_FAILED` warning, never the end of the task.
+   */
+  private settle(
+    result: TaskResult,
+    at: number,
+    base: TaskEventBase,
+    progress: TaskProgress | undefined,
+  ): void {
+    const { spec } = this;
+    const { emitter } = this.host;
+    this.records.end(result, at);
+    this.result = result;
+    this.endedAt = at;
+    if (progress) this.frozen = taskInfoOf(spec, { status: result.status, result, endedAt: at }, progress);
+    this.resolve(result);
+    const name = `task.${result.status}` as const;
+    if (emitter.listening(name)) emitter.emit(name, Object.assign(base, { result }));
+    if (spec.announce)
+      emitter.emit(
+        'task.announced',
+        Object.assign({}, base, { result, message: announcement(spec, result) }),
+      );
   }
 
   /** True while the task's actor runs under this run (launched, not yet settled or let go). */
@@ -300,9 +357,7 @@ export class TaskRun implements EffectRun {
 
   /** Aborts the effects in flight; the next ones get a fresh signal (made when they ask for it). */
   abortEffects(): void {
-    this.controller?.abort();
-    this.controller = undefined;
-    this.toolCalls?.reset();
+    this.effects.abort();
   }
 
   turnEnded(): void {
@@ -313,30 +368,20 @@ export class TaskRun implements EffectRun {
   private observe(snapshot: SubagentSnapshot): void {
     if (this.ended || snapshot === this.observed) return;
     this.observed = snapshot;
-    const taskId = this.spec.taskId;
-    if (snapshot.status === 'done') {
-      this.saveSnapshot(finalDocument(taskId, snapshot, this.seq));
+    const done = snapshot.status === 'done';
+    this.records.snapshot(snapshot, done);
+    if (done) {
       this.ended = true;
       if (this.main) return;
-      this.outcome.promise.then(() => this.release());
-      this.outcome.end(this.host, this.ending(true), toResult(this.spec, snapshot.output as SubagentOutput));
+      this.promise.then(() => this.release());
+      this.end(toResult(this.spec, snapshot.output as SubagentOutput), true);
       return;
     }
-    this.saveSnapshot(this.produceSnapshot);
     const awaiting = snapshot.status === 'active' && phaseOf(snapshot) === 'awaitingApproval';
     if (awaiting !== this.awaiting) {
       this.awaiting = awaiting;
-      this.record(awaiting ? 'task.awaitingApproval' : 'task.resumed');
+      this.records.status(awaiting ? 'task.awaitingApproval' : 'task.resumed');
     }
-  }
-
-  /** Records a status the task's state entered (a main agent's host stores none). */
-  private record(event: 'task.started' | 'task.resumed' | 'task.awaitingApproval'): void {
-    const { store, clock } = this.host;
-    const taskId = this.spec.taskId;
-    persist(this.host, taskId, `record ${event}`, () =>
-      store.appendStatus(statusRecord(taskId, event, clock.now())),
-    );
   }
 
   /**
@@ -346,22 +391,7 @@ export class TaskRun implements EffectRun {
   private release(): void {
     this.actor = undefined;
     this.observed = undefined;
-    this.registry = undefined;
-    this.effectIO = undefined;
-    this.toolCalls = undefined;
-    this.controller = ENDED;
-  }
-
-  /** Hands the store the snapshot; a store that throws is a warning, not the end of the task. */
-  private saveSnapshot(produce: () => TaskSnapshotDocument): void {
-    try {
-      this.host.store.saveSnapshot(this.spec.taskId, produce);
-    } catch (error) {
-      this.io.warn(
-        'PERSISTENCE_FAILED',
-        `The store could not save the snapshot of task ${this.spec.taskId}: ${describeThrown(error)}. The task goes on; a restore reads its journal.`,
-      );
-    }
+    this.effects.release();
   }
 
   /**
@@ -369,22 +399,10 @@ export class TaskRun implements EffectRun {
    * effects in flight are aborted and nothing more is journaled.
    */
   detach(): void {
-    if (this.outcome.result) return;
+    if (this.result) return;
     this.ended = true;
-    this.controller?.abort();
-    this.controller = ENDED;
+    this.effects.release({ abort: true });
     this.actor = undefined;
-  }
-
-  /** The controller of the effects to come: an abort listener that throws is a warning. */
-  private newController(): AbortController {
-    return guardedController((error) =>
-      this.host.emitter.emit('runtime.warning', {
-        code: 'LISTENER_FAILED',
-        message: `An abort listener in task ${this.spec.taskId} threw: ${describeThrown(error)}. The task went on; fix the tool or the model adapter.`,
-        taskId: this.spec.taskId,
-      }),
-    );
   }
 
   /**
@@ -392,7 +410,7 @@ export class TaskRun implements EffectRun {
    * state, else queued (waiting for a slot).
    */
   get status(): TaskStatus {
-    const result = this.outcome.result;
+    const result = this.result;
     if (result) return result.status;
     const snapshot = this.snapshot;
     if (!snapshot) return 'queued';
@@ -401,49 +419,19 @@ export class TaskRun implements EffectRun {
 
   /** The task's info as of `now` (frozen as it ended). */
   info(now: number): TaskInfo {
-    const { result, endedAt, info } = this.outcome;
-    if (info) return info;
-    return taskInfoOf(this.spec, { status: this.status, result, endedAt }, this.progress(now));
+    if (this.frozen) return this.frozen;
+    const { result, endedAt } = this;
+    return taskInfoOf(this.spec, { status: this.status, result, endedAt }, this.progressAt(now));
   }
 
-  /**
-   * The task's counters as of `now`, read from its actor's context (the one place they are read
-   * from it: its events' fields and the runtime's `get` and `list` both come here).
-   */
-  progress(now: number): TaskProgress | undefined {
-    const context = this.context;
-    if (!context) return undefined;
-    const started = context.startedAt;
-    const progress: TaskProgress = {
-      turns: context.turns,
-      toolCalls: context.toolCalls,
-      tokens: context.usage.input + context.usage.output,
-      elapsedMs: started ? (context.end?.endedAt ?? now) - started : 0,
-    };
-    if (started) progress.startedAt = started;
-    if (context.modelUsed) progress.model = context.modelUsed;
-    return progress;
+  /** The task's counters as of `now`, from its actor's context (undefined before it runs). */
+  private progressAt(now: number): TaskProgress | undefined {
+    return progressOf(this.context, now);
   }
 
   /** Fields every event about this task carries. */
   base(): TaskEventBase {
     const now = this.host.clock.now();
-    const base = taskEventBase(this.spec, now);
-    const progress = this.progress(now);
-    if (progress) {
-      base.toolCalls = progress.toolCalls;
-      base.turns = progress.turns;
-      base.elapsedMs = progress.elapsedMs;
-      base.tokens = progress.tokens;
-    }
-    return base;
+    return taskEventBase(this.spec, now, this.progressAt(now));
   }
-}
-
-/**
- * The final snapshot document, produced when a store asks. Made outside the run so that the
- * closure a store keeps captures the snapshot alone, never the run and its actor.
- */
-function finalDocument(taskId: string, snapshot: SubagentSnapshot, journalLength: number) {
-  return () => snapshotDocument(taskId, snapshot, journalLength);
 }

@@ -16,38 +16,23 @@ export interface TaskListFilter {
 
 /**
  * @internal The runtime's index of its tasks: each task's {@link TaskRun} (which owns its status,
- * info and end) by id, in submission order, with the lists and counts the runtime answers from it.
+ * info and end) by id, in submission order (a `Map`: looking a run up runs no code of the table's),
+ * with the lists and counts the runtime answers from it.
  */
-export class TaskTable {
-  private readonly runs = new Map<string, TaskRun>();
-
-  add(run: TaskRun): TaskRun {
-    this.runs.set(run.spec.taskId, run);
-    return run;
-  }
-
-  get(id: string): TaskRun | undefined {
-    return this.runs.get(id);
-  }
-
-  /** Removes a task; false if unknown. */
-  remove(id: string): boolean {
-    return this.runs.delete(id);
-  }
-
+export class TaskTable extends Map<string, TaskRun> {
   activeInSession(sessionKey: string): number {
     let count = 0;
-    for (const run of this.runs.values()) if (!run.result && run.spec.sessionKey === sessionKey) count++;
+    for (const run of this.values()) if (!run.result && run.spec.sessionKey === sessionKey) count++;
     return count;
   }
 
   /** Lets every unfinished task go without ending it (the runtime shut down keeping them). */
   detachAll(): void {
-    for (const run of this.runs.values()) run.detach();
+    for (const run of this.values()) run.detach();
   }
 
   info(id: string, now: number): TaskInfo | undefined {
-    return this.runs.get(id)?.info(now);
+    return this.get(id)?.info(now);
   }
 
   list(filter: TaskListFilter, now: number): TaskInfo[] {
@@ -57,7 +42,7 @@ export class TaskTable {
         : new Set(typeof filter.status === 'string' ? [filter.status] : filter.status);
     const agent = filter.agent?.toLowerCase();
     const out: TaskInfo[] = [];
-    const all = [...this.runs.values()];
+    const all = [...this.values()];
     for (let index = all.length - 1; index >= 0; index--) {
       const run = all[index]!;
       const status = run.status;

@@ -1,6 +1,8 @@
 import type { AgentDefinition } from '../definitions/types.js';
+import { TroupeError } from '../errors.js';
 import { memoryScopeOf } from '../memory/agent-memory.js';
-import type { TaskSpec } from '../persistence/types.js';
+import { describeThrown } from '../persistence/plain-json.js';
+import type { TaskResult, TaskSpec, TaskWorkspaceRecord } from '../persistence/types.js';
 import { preloadSkills, type Skill } from '../skills/skill.js';
 import { createSkillTool } from '../skills/skill-tool.js';
 import type { Tool } from '../tools/define-tool.js';
@@ -12,7 +14,7 @@ import type { LazyTeams } from './lazy-teams.js';
 import type { RuntimeLimits } from './runtime-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { withToolSources } from './source-registry.js';
-import type { WorkspaceKeeper } from './task-workspaces.js';
+import { withTaskWorkspace } from './task-workspaces.js';
 
 /** What {@link TaskTooling} is cut from: the runtime's tools, tool sources, skills, memory and workspaces. */
 export interface TaskToolingOptions {
@@ -23,8 +25,7 @@ export interface TaskToolingOptions {
   readonly baseTools: readonly Tool[];
   /** The main tools (task, task_status, …) an agent that may delegate gets. */
   readonly mainTools: readonly Tool[];
-  readonly options: Pick<RuntimeOptions, 'toolSources' | 'memory' | 'skills'>;
-  readonly workspaceKeeper: WorkspaceKeeper;
+  readonly options: Pick<RuntimeOptions, 'toolSources' | 'memory' | 'skills' | 'workspaces'>;
   /** Agent teams: a member's spell gets its team's tools. */
   readonly teams: LazyTeams;
 }
@@ -33,7 +34,10 @@ export interface TaskToolingOptions {
  * @internal The one owner of what a task's agent is given beyond its prompt: its tool registry
  * ({@link TaskTooling.registryFor}: cut from the base and main tools its spec names, widened by the
  * tool sources, its agent memory's tools, its own workspace and, for a team member's spell, its
- * team's tools), and the skills its system prompt preloads.
+ * team's tools), the skills its system prompt preloads, and its own workspace when its agent asks
+ * for one (`isolation`: planned at spawn, opened with its tools, closed as it ends, before its
+ * result is recorded). `idle()` waits for the closes in flight (shutdown waits for them before the
+ * store closes).
  */
 export class TaskTooling {
   private readonly skills: ReadonlyMap<string, Skill>;
@@ -41,6 +45,8 @@ export class TaskTooling {
   readonly skillTool: Tool | undefined;
   /** Agents whose missing skills were reported (once each). */
   private readonly skillsReported = new Set<string>();
+  /** Workspaces being closed, by task id. */
+  private readonly closing = new Map<string, Promise<TaskResult>>();
 
   constructor(private readonly options: TaskToolingOptions) {
     this.skills = new Map((options.options.skills ?? []).map((skill) => [skill.name, skill]));
@@ -55,15 +61,70 @@ export class TaskTooling {
    * `ready()` (before the task's first effect), so a task cancelled before that opens nothing.
    */
   registryFor(spec: TaskSpec): ToolRegistry {
-    const { options, agents, baseTools, mainTools, limits, workspaceKeeper, teams } = this.options;
+    const { options, agents, baseTools, mainTools, limits, teams } = this.options;
     const cut = agents.registryForSpec(spec, baseTools, mainTools, limits.maxDepth);
     // With no tool sources and no agent memory, the registry cut from the spec is the one it runs with.
     const definition = options.toolSources?.length || options.memory ? agents.get(spec.agent) : undefined;
-    const own = workspaceKeeper.registryFor(
-      definition ? this.withToolSources(cut, spec, definition) : cut,
-      spec,
-    );
-    return teams.loaded?.registryFor(own, spec) ?? own;
+    const sourced = definition ? this.withToolSources(cut, spec, definition) : cut;
+    const { workspace } = spec;
+    const workspaces = options.workspaces;
+    const own =
+      workspace && workspaces
+        ? withTaskWorkspace(
+            sourced,
+            workspace,
+            () => workspaces.open(workspace, { taskId: spec.taskId, agent: spec.agent }),
+            spec.taskId,
+          )
+        : sourced;
+    return spec.team ? (teams.loaded?.registryFor(own, spec) ?? own) : own;
+  }
+
+  /** The task's workspace record, if its agent asks for one; throws when this host gives none. */
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined {
+    const isolation = definition.isolation;
+    if (!isolation) return undefined;
+    const workspaces = this.options.options.workspaces;
+    if (!workspaces)
+      throw new TroupeError(
+        'WORKSPACE_UNAVAILABLE',
+        `Agent "${definition.name}" asks for isolation: ${isolation}, which this host does not give (createRuntime({ workspaces }); in Node, @troupe/node's createWorktreeWorkspaces). Remove isolation from the agent to run it in the shared workspace.`,
+      );
+    return workspaces.plan({ taskId, agent: definition.name, isolation });
+  }
+
+  /**
+   * Closes the workspace of a task that ended: resolves with its result naming what became of it
+   * (or with the result as it is, and a `WORKSPACE_FAILED` warning, when closing failed).
+   */
+  closeWorkspace(spec: TaskSpec, result: TaskResult): Promise<TaskResult> {
+    const { workspace, taskId } = spec;
+    const workspaces = this.options.options.workspaces;
+    if (!workspace || !workspaces) return Promise.resolve(result);
+    const closing = this.closing.get(taskId);
+    if (closing) return closing;
+    const closed = (async () => {
+      try {
+        const outcome = await workspaces.close(workspace, { taskId });
+        return outcome ? { ...result, workspace: outcome } : result;
+      } catch (error) {
+        this.options.emitter.emit('runtime.warning', {
+          code: 'WORKSPACE_FAILED',
+          message: `Task ${taskId}: its workspace at ${workspace.path} could not be closed (${describeThrown(error)}); it is left as it is.`,
+          taskId,
+        });
+        return result;
+      } finally {
+        this.closing.delete(taskId);
+      }
+    })();
+    this.closing.set(taskId, closed);
+    return closed;
+  }
+
+  /** Resolves once every workspace being closed is closed (and its task, waiting on it, settled). */
+  async idle(): Promise<void> {
+    while (this.closing.size) await Promise.allSettled(this.closing.values());
   }
 
   /**

@@ -1,12 +1,6 @@
-import type { AgentDefinition } from '../definitions/types.js';
 import { serializeError, TroupeError } from '../errors.js';
 import { describeThrown } from '../persistence/plain-json.js';
-import type {
-  TaskResult,
-  TaskSpec,
-  TaskWorkspaceOutcome,
-  TaskWorkspaceRecord,
-} from '../persistence/types.js';
+import type { TaskWorkspaceOutcome, TaskWorkspaceRecord } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import { lazyRegistry } from './lazy-registry.js';
@@ -68,80 +62,4 @@ export function withTaskWorkspace(
       };
     }
   });
-}
-
-/**
- * The runtime's side of {@link TaskWorkspaces}: plans a task's workspace at spawn, puts the
- * workspace's tools in its registry when it starts, and closes the workspace when it ends, before
- * its result is recorded (the result names what became of it). `idle()` waits for the closes in
- * flight (shutdown waits for them before the store closes).
- */
-export class WorkspaceKeeper {
-  private readonly workspaces: TaskWorkspaces | undefined;
-  private readonly warn: (taskId: string, message: string) => void;
-  private readonly closing = new Map<string, Promise<unknown>>();
-
-  constructor(workspaces: TaskWorkspaces | undefined, warn: (taskId: string, message: string) => void) {
-    this.workspaces = workspaces;
-    this.warn = warn;
-  }
-
-  /** The task's workspace record, if its agent asks for one; throws when this host gives none. */
-  plan(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined {
-    const isolation = definition.isolation;
-    if (!isolation) return undefined;
-    if (!this.workspaces)
-      throw new TroupeError(
-        'WORKSPACE_UNAVAILABLE',
-        `Agent "${definition.name}" asks for isolation: ${isolation}, which this host does not give (createRuntime({ workspaces }); in Node, @troupe/node's createWorktreeWorkspaces). Remove isolation from the agent to run it in the shared workspace.`,
-      );
-    return this.workspaces.plan({ taskId, agent: definition.name, isolation });
-  }
-
-  /** The registry a starting (or restored) task runs with: its workspace's tools once ready. */
-  registryFor(registry: ToolRegistry, spec: TaskSpec): ToolRegistry {
-    const { workspace } = spec;
-    const workspaces = this.workspaces;
-    if (!workspace || !workspaces) return registry;
-    return withTaskWorkspace(
-      registry,
-      workspace,
-      () => workspaces.open(workspace, { taskId: spec.taskId, agent: spec.agent }),
-      spec.taskId,
-    );
-  }
-
-  /**
-   * When the task has a workspace: closes it and calls `settle` with the result naming what became
-   * of it (or with the result as it is, and a warning, when closing failed). Else `settle` at once.
-   */
-  close(spec: TaskSpec, result: TaskResult, settle: (result: TaskResult) => void): void {
-    const { workspace } = spec;
-    const workspaces = this.workspaces;
-    if (!workspace || !workspaces) {
-      settle(result);
-      return;
-    }
-    if (this.closing.has(spec.taskId)) return;
-    const closed = (async () => {
-      try {
-        const outcome = await workspaces.close(workspace, { taskId: spec.taskId });
-        settle(outcome ? { ...result, workspace: outcome } : result);
-      } catch (error) {
-        this.warn(
-          spec.taskId,
-          `Task ${spec.taskId}: its workspace at ${workspace.path} could not be closed (${describeThrown(error)}); it is left as it is.`,
-        );
-        settle(result);
-      } finally {
-        this.closing.delete(spec.taskId);
-      }
-    })();
-    this.closing.set(spec.taskId, closed);
-  }
-
-  /** Resolves once every close in flight has settled its task. */
-  async idle(): Promise<void> {
-    while (this.closing.size) await Promise.all(this.closing.values());
-  }
 }

@@ -15,3 +15,25 @@ export interface EffectIO {
   /** Emits `runtime.warning` about the task. */
   warn(code: RuntimeWarning['code'], message: string): void;
 }
+
+/**
+ * The IO of one task's effects: its tools are asked for (`registry`) at their first use, and its
+ * events carry `base()`'s fields as of when they are made.
+ */
+export function effectIO(
+  host: RunHost,
+  spec: TaskSpec,
+  registry: () => ToolRegistry,
+  base: () => TaskEventBase,
+): EffectIO {
+  return {
+    host,
+    spec,
+    get registry() {
+      return registry();
+    },
+    inputs: new Map(),
+    event: (extra) => Object.assign(base(), extra),
+    warn: (code, message) => host.emitter.emit('runtime.warning', { code, message, taskId: spec.taskId }),
+  };
+}
