@@ -7,7 +7,7 @@ import {
   snapshotDocument,
   statusRecord,
 } from '../persistence/task-documents.js';
-import type { TaskResult } from '../persistence/types.js';
+import type { TaskResult, TaskSnapshotDocument } from '../persistence/types.js';
 import type { RunHost } from './run-host.js';
 import type { SubagentSnapshot } from './subagent-snapshot.js';
 
@@ -23,10 +23,11 @@ export class RunRecords {
   /** The snapshot the latest document is made of (made when the store asks, at its next flush). */
   private latest: SubagentSnapshot | undefined;
   /**
-   * The latest snapshot document. A store may call it late (at its next flush): the run is then
-   * between events, so the snapshot and the journal length agree.
+   * Makes the latest snapshot document. A store may call it late (at its next flush): the run is
+   * then between events, so the snapshot and the journal length agree. Made at the first snapshot,
+   * let go at the final one.
    */
-  private readonly produce = () => snapshotDocument(this.taskId, this.latest!, this.seq);
+  private produce: (() => TaskSnapshotDocument) | undefined;
 
   constructor(
     private readonly host: Pick<RunHost, 'store' | 'clock' | 'emitter'>,
@@ -46,8 +47,11 @@ export class RunRecords {
 
   /** Saves the snapshot the actor reported (`final`: its last, made now and kept alone). */
   snapshot(snapshot: SubagentSnapshot, final: boolean): void {
-    const produce = final ? finalDocument(this.taskId, snapshot, this.seq) : this.produce;
     this.latest = final ? undefined : snapshot;
+    const produce = final
+      ? finalDocument(this.taskId, snapshot, this.seq)
+      : (this.produce ??= () => snapshotDocument(this.taskId, this.latest!, this.seq));
+    if (final) this.produce = undefined;
     this.write('save the snapshot', '; a restore reads its journal', () =>
       this.host.store.saveSnapshot(this.taskId, produce),
     );

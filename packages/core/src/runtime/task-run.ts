@@ -165,7 +165,7 @@ export class TaskRun implements EffectRun {
     this.records = new RunRecords(host, spec.taskId, restore?.journalLength ?? 0);
     this.resumed = restore !== undefined && !restore.forked;
     this.main = from.registry !== undefined;
-    this.effects = new RunEffects(host, spec, () => this.base(), from.registry);
+    this.effects = new RunEffects(host, spec, this, from.registry);
     this.promise = new Promise<TaskResult>((done) => {
       this.resolve = done;
     });

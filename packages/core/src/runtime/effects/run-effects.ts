@@ -29,7 +29,8 @@ export class RunEffects {
   constructor(
     private readonly host: RunHost,
     private readonly spec: TaskSpec,
-    private readonly base: () => TaskEventBase,
+    /** The task's run: its events' fields as of now. */
+    private readonly run: { base(): TaskEventBase },
     private registry: ToolRegistry | undefined,
   ) {}
 
@@ -42,7 +43,7 @@ export class RunEffects {
         this.registry ??= this.host.tooling.registryFor(this.spec);
         return this.registry;
       },
-      this.base,
+      () => this.run.base(),
     );
     return this.effectIO;
   }
