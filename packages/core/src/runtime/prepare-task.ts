@@ -14,16 +14,6 @@ import type { RuntimeLimits } from './runtime-limits.js';
 import { parseSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import type { TaskRun } from './task-run.js';
 
-/**
- * What planning a task asks of what agents are given (the runtime's `TaskTooling`): the system
- * prompt section preloading the skills an agent lists, and the task's own workspace when its agent
- * asks for one (`isolation`; it throws when none can be had).
- */
-export interface PlanTooling {
-  skillsFor(definition: AgentDefinition): string;
-  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
-}
-
 /** What turning spawn options into a task spec needs from the runtime. */
 export interface TaskPlanner {
   readonly agents: AgentCatalog;
@@ -41,6 +31,16 @@ export interface TaskPlanner {
   readonly permissionModes: PermissionModeOptions;
   /** Reports a `runtime.warning`. */
   warn(code: 'PERMISSION_MODE_CHANGED', message: string, taskId: string): void;
+}
+
+/**
+ * What planning a task asks of what agents are given (the runtime's `TaskTooling`): the system
+ * prompt section preloading the skills an agent lists, and the task's own workspace when its agent
+ * asks for one (`isolation`; it throws when none can be had).
+ */
+export interface PlanTooling {
+  skillsFor(definition: AgentDefinition): string;
+  planWorkspace(definition: AgentDefinition, taskId: string): TaskWorkspaceRecord | undefined;
 }
 
 const DESCRIPTION_LENGTH = 60;
@@ -67,19 +67,35 @@ export interface MainAgentRun {
 
 const MAIN_TIMEOUT_MS = 24 * 3_600_000;
 
+/** Spawn options, plus what a follow-up, a team's spell or a fork's first run brings. */
+type PlannedOptions = SpawnOptions & {
+  history?: Message[];
+  fork?: ForkSource;
+  followUpOf?: string;
+  team?: TeamLink;
+};
+
 /**
  * Turns spawn options into a task spec: validates them, finds the agent, checks the input against
- * its schema, resolves model and limits (capped by a parent's remaining budget and deadline), cuts
- * the agent's tool registry, and builds the first messages (forking the parent's context if the
- * agent asks for it). Throws on any bad input; nothing is queued until this succeeds. A session's
- * main-agent runs are planned here too (`main`).
+ * its schema, resolves model and limits (capped by a parent's remaining budget and deadline), names
+ * its tools, and builds the first messages (forking the parent's context if the agent asks for
+ * it). Throws on any bad input; nothing is queued until this succeeds. A task's registry is cut
+ * later, by its run (`TaskTooling.registryFor`). A session's main-agent runs are planned here too
+ * (`main`), with the registry the run brings (cut from the session's main tools).
  */
+export function prepareTask(runtime: TaskPlanner, raw: PlannedOptions, taskId: string): { spec: TaskSpec };
 export function prepareTask(
   runtime: TaskPlanner,
-  raw: SpawnOptions & { history?: Message[]; fork?: ForkSource; followUpOf?: string; team?: TeamLink },
+  raw: PlannedOptions,
+  taskId: string,
+  main: MainAgentRun,
+): { spec: TaskSpec; registry: ToolRegistry };
+export function prepareTask(
+  runtime: TaskPlanner,
+  raw: PlannedOptions,
   taskId: string,
   main?: MainAgentRun,
-): { spec: TaskSpec; registry: ToolRegistry } {
+): { spec: TaskSpec; registry?: ToolRegistry } {
   if (typeof raw !== 'object' || raw === null) parseSpawnOptions(raw);
   const { history, fork, followUpOf, team } = raw;
   let rest: SpawnOptions = raw;
@@ -188,12 +204,7 @@ export function prepareTask(
           allow: tools.length ? tools : ['\u0000none'],
         },
       )
-    : runtime.agents.registryForSpec(
-        spec,
-        runtime.baseToolList(),
-        runtime.mainTools(),
-        runtime.limits.maxDepth,
-      );
+    : undefined;
 
   const asked =
     options.input === undefined
@@ -214,10 +225,19 @@ export function prepareTask(
     spec.system = cached.system;
     spec.requestTools = cached.tools;
     spec.messages = cached.messages;
-  } else if (definition.forkContext && options.context?.length)
-    spec.messages = forkContext(options.context, (name) => registry.has(name), prompt);
-  else spec.messages = [{ role: 'user', content: prompt }];
-  return { spec, registry };
+  } else if (definition.forkContext && options.context?.length) {
+    // Of the parent's context, the child keeps the tool calls it could make itself.
+    const own =
+      registry ??
+      runtime.agents.registryForSpec(
+        spec,
+        runtime.baseToolList(),
+        runtime.mainTools(),
+        runtime.limits.maxDepth,
+      );
+    spec.messages = forkContext(options.context, (name) => own.has(name), prompt);
+  } else spec.messages = [{ role: 'user', content: prompt }];
+  return registry ? { spec, registry } : { spec };
 }
 
 /** The system prompt a task is given: the agent's, plus the output schema's instructions when it has one. */

@@ -21,31 +21,6 @@ import { progressOf, type TaskInfo, type TaskProgress, taskEventBase, taskInfoOf
 import { cancelledBeforeStart, toResult } from './task-results.js';
 
 /**
- * Where a task's run starts from other than its spec: a restored task's journal length (its start
- * recorded `task.resumed`), or a fork's first start (`forked`: its journal was copied, so it is
- * recorded `task.started`).
- */
-export interface RunStartsFrom {
-  journalLength: number;
-  forked?: boolean;
-}
-
-/**
- * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
- * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
- */
-export interface RestoredStart extends RunStartsFrom {
-  logic: AnyActorLogic | undefined;
-}
-
-/** What queuing a task needs: what every run is given, the runtime's index of runs, and the supervisor. */
-export interface RunQueue {
-  readonly runHost: RunHost;
-  readonly table: Map<string, TaskRun>;
-  readonly supervisor: Pick<Actor<SupervisorMachine>, 'send' | 'getSnapshot'>;
-}
-
-/**
  * Submits a task: makes its {@link TaskRun} (its one entry from queued to its end), indexes it,
  * records it as queued unless it is `recorded` already (restored, forked, stored by another
  * process), emits `task.queued` and queues it with the supervisor, which launches the run when it
@@ -75,6 +50,31 @@ export function submitRun(
   }
   supervisor.send({ type: 'task.submitted', task, system: spec.system });
   return { id: spec.taskId, result: run.promise };
+}
+
+/**
+ * Where a task's run starts from other than its spec: a restored task's journal length (its start
+ * recorded `task.resumed`), or a fork's first start (`forked`: its journal was copied, so it is
+ * recorded `task.started`).
+ */
+export interface RunStartsFrom {
+  journalLength: number;
+  forked?: boolean;
+}
+
+/**
+ * A task that comes back from a stored state: its actor's logic (from a snapshot), its journal's
+ * length, and whether it is a fork (a new task that starts from a copied state: `task.started`).
+ */
+export interface RestoredStart extends RunStartsFrom {
+  logic: AnyActorLogic | undefined;
+}
+
+/** What queuing a task needs: what every run is given, the runtime's index of runs, and the supervisor. */
+export interface RunQueue {
+  readonly runHost: RunHost;
+  readonly table: Map<string, TaskRun>;
+  readonly supervisor: Pick<Actor<SupervisorMachine>, 'send' | 'getSnapshot'>;
 }
 
 type Reason = string | undefined;
