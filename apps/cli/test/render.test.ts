@@ -1,8 +1,10 @@
+import { initialTeamState } from '@troupe/core/internal';
 import { describe, expect, it } from 'vitest';
 import { approvalLines, inputLines } from '../src/render/approval-text.js';
 import { colorsFor, createColors } from '../src/render/colors.js';
 import { renderTable } from '../src/render/table.js';
 import { finalLine, liveLine, type TaskView, toolSummary } from '../src/render/task-line.js';
+import { teamLines } from '../src/render/team-view.js';
 import { stripAnsi, truncate, visibleWidth, wrapVisible } from '../src/render/text.js';
 
 const plain = createColors(false);
@@ -140,5 +142,34 @@ describe('wrapVisible', () => {
     expect(rows.map(stripAnsi)).toEqual(['  abc', 'defg']);
     expect(rows[0]).toBe('  \x1b[31mabc\x1b[0m');
     expect(rows[1]).toBe('\x1b[31mdefg\x1b[39m');
+  });
+});
+
+describe('a team in full (/team)', () => {
+  const state = initialTeamState('t_0123456789abcdef', {
+    name: 'auth-review',
+    lead: 'team-lead',
+    members: [
+      { name: 'team-lead', agent: 'general-purpose' },
+      { name: 'alice', agent: 'explore' },
+    ],
+    sessionKey: 's',
+    maxMessages: 100,
+    tokenBudget: 1_000_000,
+  });
+
+  it('puts its summary on one line when it fits, and on two, each within the width, when it does not', () => {
+    const wide = teamLines(state, plain, 120);
+    expect(wide[0]).toBe(
+      'Team auth-review (t_0123456789abcdef) · working · 0 messages · tasks 0/0 done · 0 tokens',
+    );
+    expect(wide[1]).toBe('');
+    const narrow = teamLines(state, plain, 60);
+    expect(narrow.slice(0, 2)).toEqual([
+      'Team auth-review (t_0123456789abcdef) · working',
+      '  0 messages · tasks 0/0 done · 0 tokens',
+    ]);
+    for (const line of teamLines(state, createColors(true), 60))
+      expect(visibleWidth(line)).toBeLessThanOrEqual(60);
   });
 });

@@ -100,7 +100,9 @@ describe('a stored team in the CLI', () => {
     const show = await runCliInProcess(['tasks', 'show', teamId.slice(0, 12)], { cwd, env });
     expect(show.code).toBe(0);
     inOrder(show.stdout, [
-      `Team auth-review (${teamId}) · completed (GOAL) · 2 messages · tasks 1/1 done`,
+      // Wider than the 100 columns of a pipe: on two lines.
+      `Team auth-review (${teamId}) · completed (GOAL)`,
+      '  2 messages · tasks 1/1 done',
       'Members',
       'team-lead  general-purpose  idle',
       'alice      explore          idle',

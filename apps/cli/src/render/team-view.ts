@@ -1,7 +1,7 @@
 import { formatTokens, type TeamMessage, type TeamState, type TeamTask } from '@troupe/core';
 import type { Colors } from './colors.js';
 import { renderTable } from './table.js';
-import { firstLine, truncate } from './text.js';
+import { firstLine, truncate, visibleWidth } from './text.js';
 
 /** What a view adds to a member from its running spell: tokens so far, the tool it runs. */
 export interface SpellProgress {
@@ -28,6 +28,11 @@ function taskCount(state: TeamState): string {
 
 /** `auth-review (t_1a2b) · working · 4 messages · tasks 1/3 done · 12k tokens`. */
 export function teamSummary(state: TeamState, colors: Colors): string {
+  return teamSummaryParts(state, colors).join(' · ');
+}
+
+/** {@link teamSummary} in two: who and how it stands (`auth-review (t_1a2b) · working`), then its counts. */
+function teamSummaryParts(state: TeamState, colors: Colors): [string, string] {
   const ended = state.ended;
   const status = ended
     ? ended.status === 'completed'
@@ -37,7 +42,10 @@ export function teamSummary(state: TeamState, colors: Colors): string {
         : colors.red(`failed (${ended.terminateReason})`)
     : 'working';
   const tokens = state.usage.input + state.usage.output;
-  return `${colors.bold(state.config.name)} ${colors.dim(`(${state.teamId})`)} · ${status} · ${state.messages.length} messages · tasks ${taskCount(state)} done · ${formatTokens(tokens)} tokens`;
+  return [
+    `${colors.bold(state.config.name)} ${colors.dim(`(${state.teamId})`)} · ${status}`,
+    `${state.messages.length} messages · tasks ${taskCount(state)} done · ${formatTokens(tokens)} tokens`,
+  ];
 }
 
 /**
@@ -113,7 +121,13 @@ export function teamLines(
   width: number,
   options: { messages?: number; progress?: (taskId: string) => SpellProgress | undefined } = {},
 ): string[] {
-  const lines = [`Team ${teamSummary(state, colors)}`];
+  // A summary wider than the terminal goes on two lines, rather than wrapping where it happens to.
+  const summary = `Team ${teamSummary(state, colors)}`;
+  const [who, counts] = teamSummaryParts(state, colors);
+  const lines =
+    visibleWidth(summary) <= width
+      ? [summary]
+      : [truncate(`Team ${who}`, width), truncate(`  ${counts}`, width)];
   if (state.ended?.message)
     lines.push(colors.dim(`  ${truncate(firstLine(state.ended.message), width - 2)}`));
   lines.push('', colors.bold('Members'), ...memberLines(state, colors, width, options.progress));
