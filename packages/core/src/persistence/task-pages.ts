@@ -6,8 +6,13 @@ export const DEFAULT_PAGE_SIZE = 50;
 /** Largest page `listTasks` returns. */
 export const MAX_PAGE_SIZE = 1_000;
 
-/** The page size of a query, checked. Throws a `ValidationError` for a bad `limit` or `minDepth`. */
-export function pageSize(query: TaskQuery): number {
+/**
+ * Checks a `listTasks` query and returns its page size: throws a `ValidationError` naming the
+ * field for a `minDepth` that is no whole number ≥ 0, a `limit` that is no whole number ≥ 1, or a
+ * `cursor` that is no cursor `listTasks` returned; else returns `limit` (default
+ * {@link DEFAULT_PAGE_SIZE}) capped at {@link MAX_PAGE_SIZE}.
+ */
+export function checkQuery(query: TaskQuery): number {
   if (query.minDepth !== undefined && !(Number.isInteger(query.minDepth) && query.minDepth >= 0)) {
     throw new ValidationError(
       `listTasks: minDepth must be a whole number ≥ 0; got ${String(query.minDepth)}.`,
@@ -20,6 +25,7 @@ export function pageSize(query: TaskQuery): number {
       'limit',
     ]);
   }
+  if (query.cursor !== undefined) decodeCursor(query.cursor);
   return Math.min(limit, MAX_PAGE_SIZE);
 }
 
@@ -68,7 +74,7 @@ export function matchesQuery(summary: TaskSummary, query: TaskQuery): boolean {
  * in memory. Work is linear in the number of tasks; the page is sorted, not the whole list.
  */
 export function pageOfTasks(summaries: Iterable<TaskSummary>, query: TaskQuery = {}): TaskPage {
-  const size = pageSize(query);
+  const size = checkQuery(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   // Keep the best `size + 1` candidates in a sorted array: cheap for small pages.
   const best: TaskSummary[] = [];

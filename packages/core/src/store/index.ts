@@ -35,6 +35,7 @@ export {
 } from '../persistence/task-documents.js';
 export { TASK_FACT_KEYS } from '../persistence/task-facts.js';
 export {
+  checkQuery,
   DEFAULT_PAGE_SIZE,
   decodeCursor,
   encodeCursor,
@@ -42,7 +43,6 @@ export {
   matchesQuery,
   newestFirst,
   pageOfTasks,
-  pageSize,
   type TaskPosition,
 } from '../persistence/task-pages.js';
 export { messagesOfSnapshot, transcriptOf } from '../persistence/transcript.js';

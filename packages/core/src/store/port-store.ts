@@ -1,7 +1,7 @@
 import { PersistenceError } from '../errors.js';
 import { isFinalStatus } from '../persistence/statuses.js';
 import { foldStatusRecords } from '../persistence/task-documents.js';
-import { decodeCursor, pageOfTasks, pageSize } from '../persistence/task-pages.js';
+import { checkQuery, pageOfTasks } from '../persistence/task-pages.js';
 import type {
   JournalEntry,
   StoredTask,
@@ -171,8 +171,7 @@ class PortTaskStore implements PortStore {
   }
 
   async listTasks(query: TaskQuery = {}): Promise<TaskPage> {
-    pageSize(query);
-    if (query.cursor !== undefined) decodeCursor(query.cursor);
+    checkQuery(query);
     await this.flushNow();
     if (this.port.history) return this.port.history.list(query);
     await this.index.refresh();

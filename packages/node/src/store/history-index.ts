@@ -2,12 +2,12 @@ import { open, rename, stat, unlink } from 'node:fs/promises';
 import type { StoredTask, TaskPage, TaskQuery, TaskStatusRecord, TaskSummary } from '@troupe/core';
 import {
   applyStatusRecord,
+  checkQuery,
   decodeCursor,
   encodeCursor,
   isFinalStatus,
   matchesQuery,
   newestFirst,
-  pageSize,
   summaryOf,
   type TaskHistoryIndex,
   type TaskPosition,
@@ -252,7 +252,7 @@ export class FileHistoryIndex implements TaskHistoryIndex {
   }
 
   private async page(query: TaskQuery): Promise<TaskPage> {
-    const size = pageSize(query);
+    const size = checkQuery(query);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const chosen: TaskSummary[] = [];
     const created = this.tail.newest().filter((summary) => !after || newestFirst(summary, after) > 0);

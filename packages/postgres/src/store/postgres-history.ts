@@ -9,9 +9,9 @@ import {
   type TaskSummary,
 } from '@troupe/core';
 import {
+  checkQuery,
   decodeCursor,
   encodeCursor,
-  pageSize,
   parseStatusRecord,
   parseTaskSummary,
   TASK_FACT_KEYS,
@@ -70,7 +70,7 @@ export class PostgresHistory implements TaskHistoryIndex {
 
   /** A page of summaries, read without the specs' prompts, system prompts and conversations. */
   async list(query: TaskQuery): Promise<TaskPage> {
-    const { rows, cursor } = await this.page(query, pageSize(query), SUMMARY_COLUMNS);
+    const { rows, cursor } = await this.page(query, checkQuery(query), SUMMARY_COLUMNS);
     const tasks: TaskSummary[] = [];
     for (const row of rows) {
       const parsed = parseTaskSummary({
