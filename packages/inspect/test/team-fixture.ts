@@ -1,10 +1,10 @@
-// A recorded agent team run for the team track's tests: core's scripted team job (a lead and three
-// teammates: task dependencies, a broadcast, plan approval) on a memory store, with a clock that
-// ticks 10 ms at every reading, so every event has its own time.
+// A recorded agent team run for the team track's tests: core's scripted team job (`reportTeamJob`
+// of `@troupe/core/testing`: a lead and three teammates, task dependencies, a broadcast, plan
+// approval) on a memory store, with a clock that ticks 10 ms at every reading, so every event has
+// its own time.
 import { type Clock, createMemoryStore, createRuntime, defineTool, type TaskStore } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { reportTeamJob, scriptedModel } from '@troupe/core/testing';
 import * as v from 'valibot';
-import { teamJobOptions, teamJobReply } from '../../core/src/teams/test-team-job.js';
 import { recordTeams } from '../src/timeline/record-teams.js';
 import type { TimelineRecorder } from '../src/timeline/recorder.js';
 
@@ -34,7 +34,7 @@ export async function recordTeamJob(store: TaskStore = createMemoryStore(), reco
     execute: ({ note }) => `saved ${note}`,
   });
   const runtime = createRuntime({
-    model: scriptedModel((request) => teamJobReply(request)),
+    model: scriptedModel((request) => reportTeamJob.reply(request)),
     tools: [save],
     agents: [
       { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You lead.' },
@@ -47,7 +47,7 @@ export async function recordTeamJob(store: TaskStore = createMemoryStore(), reco
     ...(recorder ? { inspect: recorder.inspect } : {}),
   });
   if (recorder) recordTeams(runtime, recorder);
-  const team = await runtime.createTeam(teamJobOptions);
+  const team = await runtime.createTeam(reportTeamJob.options);
   const result = await team.result;
   await runtime.shutdown({ keepTasks: true });
   await store.flush();

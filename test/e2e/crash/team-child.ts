@@ -4,17 +4,29 @@
 // (`MARK <name>`) tell the test where the process is. Usage:
 //   node --conditions=source --import tsx team-child.ts team <phase> <storeDir> <ledgerFile>
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRuntime, defineTool, replayTeam } from '@troupe/core';
-import { scriptedModel } from '@troupe/core/testing';
+import { createRuntime, defineTool, type Message, replayTeam } from '@troupe/core';
+import { reportTeamJob, scriptedModel } from '@troupe/core/testing';
 import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
-import { deliveredIds } from '../../../packages/core/src/teams/mailbox.js';
-import { teamJobOptions, teamJobReply } from '../../../packages/core/src/teams/test-team-job.js';
 
 const [, phase, dir, ledger] = process.argv.slice(2) as [string, 'run' | 'restore', string, string];
 const store = createFileStore({ dir, snapshotDelayMs: 0 });
 const mark = (name: string) => process.stdout.write(`MARK ${name}\n`);
 const never = () => new Promise<never>(() => {});
+
+/**
+ * The ids of the team messages (`<teammate-message id="m3" …>`) the text of a spell's user messages
+ * holds, in order (a tool's result is no delivery).
+ */
+const messageIds = (messages: readonly Message[]) =>
+  messages
+    .filter((message) => message.role === 'user')
+    .flatMap((message) =>
+      typeof message.content === 'string'
+        ? [message.content]
+        : message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])),
+    )
+    .flatMap((text) => [...text.matchAll(/<teammate-message id="(m\d+)"/g)].map((match) => match[1]!));
 
 /** The write tool: appends its call id to the ledger (the side effect that must never repeat). */
 const save = defineTool({
@@ -34,7 +46,7 @@ const save = defineTool({
 });
 
 const runtime = createRuntime({
-  model: scriptedModel((request) => teamJobReply(request)),
+  model: scriptedModel((request) => reportTeamJob.reply(request)),
   store,
   tools: [save],
   agents: [
@@ -46,7 +58,7 @@ const runtime = createRuntime({
 });
 
 if (phase === 'run') {
-  const team = await runtime.createTeam(teamJobOptions);
+  const team = await runtime.createTeam(reportTeamJob.options);
   writeFileSync(`${ledger}.team`, team.id);
   await never();
 } else {
@@ -61,7 +73,7 @@ if (phase === 'run') {
   for (const spell of replay.spells) {
     const stored = (await store.getTask(spell.taskId))!;
     const own = spell.outcome.snapshot.context.messages.slice(stored.spec.messages.length - 1);
-    received[spell.member] = [...(received[spell.member] ?? []), ...deliveredIds(own)];
+    received[spell.member] = [...(received[spell.member] ?? []), ...messageIds(own)];
   }
   process.stdout.write(
     `RESULT ${JSON.stringify({ restored, result, replay: { matches: replay.matches, differences: replay.differences }, received })}\n`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RuntimeEvents } from '../events.js';
 import type { ModelRequest, ToolResultBlock } from '../model/types.js';
 import { readTeam } from '../replay/replay-team.js';
-import { callsOf, memberOf, receivedText } from '../teams/test-team-job.js';
+import { callsOf, memberOf, receivedText } from '../testing/conversation.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { fixtureRuntime, hang } from './test-fixtures.js';

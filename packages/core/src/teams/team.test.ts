@@ -6,6 +6,8 @@ import type { JournalEntry, TaskStore } from '../persistence/types.js';
 import { replayTeam } from '../replay/replay-team.js';
 import { fixtureRuntime, hang, settle } from '../runtime/test-fixtures.js';
 import { createMemoryStore } from '../store/memory-store.js';
+import { memberOf, receivedText } from '../testing/conversation.js';
+import { reportTeamJob } from '../testing/report-team-job.js';
 import { textReply, toolReply } from '../testing/scripted-model.js';
 import { deliveredIds } from './mailbox.js';
 import { teamEventsOf } from './team-documents.js';
@@ -24,7 +26,6 @@ function asksForAMove(last: Message): boolean {
 
 import type { TeamEvent } from './team-events.js';
 import type { TeamState } from './team-state.js';
-import { memberOf, receivedText, teamJobOptions, teamJobReply } from './test-team-job.js';
 
 /** Every message id each member's spells received, in spell order, read from the store. */
 async function receivedByMember(store: TaskStore, state: TeamState): Promise<Record<string, string[]>> {
@@ -48,8 +49,8 @@ async function receivedByMember(store: TaskStore, state: TeamState): Promise<Rec
 
 describe('agent teams', () => {
   it('a lead and three teammates finish a job: messages once and in order, dependencies and plan approval kept', async () => {
-    const { runtime, store, calls, model } = fixtureRuntime((request) => teamJobReply(request));
-    const team = await runtime.createTeam(teamJobOptions);
+    const { runtime, store, calls, model } = fixtureRuntime((request) => reportTeamJob.reply(request));
+    const team = await runtime.createTeam(reportTeamJob.options);
     const result = await team.result;
     expect(result).toMatchObject({
       status: 'completed',
@@ -276,10 +277,10 @@ describe('agent teams: restore and replay', () => {
       (request, { signal }) =>
         memberOf(request) === 'bob' && receivedText(request).includes('#1 done')
           ? hang(signal)
-          : teamJobReply(request),
+          : reportTeamJob.reply(request),
       { store },
     );
-    const team = await first.runtime.createTeam(teamJobOptions);
+    const team = await first.runtime.createTeam(reportTeamJob.options);
     await until(() =>
       first.model.requests.some(
         (request) => memberOf(request) === 'bob' && receivedText(request).includes('#1 done'),
@@ -289,7 +290,7 @@ describe('agent teams: restore and replay', () => {
     expect(before.ended).toBeUndefined();
     await first.runtime.shutdown({ keepTasks: true });
 
-    const second = fixtureRuntime((request) => teamJobReply(request), { store });
+    const second = fixtureRuntime((request) => reportTeamJob.reply(request), { store });
     await second.runtime.restore();
     const restored = second.runtime.team(team.id);
     expect(restored).toBeDefined();
@@ -319,8 +320,8 @@ describe('agent teams: restore and replay', () => {
   });
 
   it('replay notices a team journal that does not match its spells', async () => {
-    const { runtime, store } = fixtureRuntime((request) => teamJobReply(request));
-    const team = await runtime.createTeam(teamJobOptions);
+    const { runtime, store } = fixtureRuntime((request) => reportTeamJob.reply(request));
+    const team = await runtime.createTeam(reportTeamJob.options);
     await team.result;
     await runtime.shutdown();
     expect((await replayTeam(store, team.id)).matches).toBe(true);
