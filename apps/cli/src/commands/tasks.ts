@@ -18,8 +18,6 @@ import { attachDeskIfAsking } from '../interactive/approval-desk.js';
 import { Terminal } from '../interactive/terminal.js';
 import { type CliContext, isInteractive } from '../io.js';
 import { colorsFor } from '../render/colors.js';
-import { storedTaskRow } from '../render/stored-task.js';
-import { taskTable } from '../render/task-table.js';
 import { transcriptLines } from '../render/transcript.js';
 import { formatDollars } from '../render/usage-ledger.js';
 import { workspaceLines } from '../render/workspace-lines.js';
@@ -29,7 +27,8 @@ import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { matchTaskId } from '../task-ids.js';
 import { statusOption } from './status-option.js';
-import { isTeam, showTeam, teamRow } from './team-show.js';
+import { listStoredTasks } from './tasks-list.js';
+import { isTeam, showTeam } from './team-show.js';
 
 /** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
 export async function tasksCommand(context: CliContext): Promise<number> {
@@ -81,40 +80,7 @@ async function find(context: CliContext, store: TaskStore, given: string): Promi
 async function list(context: CliContext, store: FileStore): Promise<number> {
   const { limit, json } = context.line.options;
   const status = statusOption(context.line.options.status);
-  // A session's main-agent runs are stored as ended tasks of depth 0 for the ledger: not listed.
-  // A team's own task (depth 0 too) is, as a team.
-  const all = await loadAll(context, store);
-  let tasks = all.filter((task) => task.spec.depth > 0 || isTeam(task.spec));
-  if (status) tasks = tasks.filter((task) => task.status === status);
-  tasks = tasks.slice(0, limit ?? 50);
-  if (json) {
-    context.stdout.write(
-      `${JSON.stringify(
-        tasks.map((task) => row(task, all)),
-        null,
-        2,
-      )}\n`,
-    );
-    return EXIT.ok;
-  }
-  if (tasks.length === 0) {
-    context.stdout.write(`No tasks${status ? ` with status ${status}` : ''} in ${store.dir}.\n`);
-    return EXIT.ok;
-  }
-  const colors = colorsFor(context.stdout, context.env);
-  context.stdout.write(
-    `${taskTable(
-      tasks.map((task) => row(task, all)),
-      colors,
-    ).join('\n')}\n`,
-  );
-  return EXIT.ok;
-}
-
-/** A history row: a team's reads as a team (its members' work summed). */
-function row(task: StoredTask, all: readonly StoredTask[]) {
-  const plain = storedTaskRow(task);
-  return isTeam(task.spec) ? teamRow(plain, task, all) : plain;
+  return listStoredTasks(context, store, store.dir, { limit, status, json });
 }
 
 async function show(context: CliContext, store: TaskStore, given: string): Promise<number> {

@@ -21,16 +21,15 @@ export function isTeam(spec: TaskSpec): boolean {
  * A history row for a team: agent `team`, its name and members as the description, and the tool
  * calls and tokens of its members' spells (the team's own task has none of its own).
  */
-export function teamRow(row: TaskRow, team: StoredTask, all: readonly StoredTask[]): TaskRow {
-  const spells = all.filter((task) => task.spec.team?.teamId === team.spec.taskId && task.spec.team.member);
-  const input = team.spec.input as { name?: unknown; members?: { name?: unknown }[] } | undefined;
+export function teamRow(row: TaskRow, team: TaskSpec, spells: readonly (StoredTask | undefined)[]): TaskRow {
+  const input = team.input as { name?: unknown; members?: { name?: unknown }[] } | undefined;
   const names = Array.isArray(input?.members) ? input.members.map((member) => String(member.name)) : [];
   return {
     ...row,
     agent: 'team',
     description: `${typeof input?.name === 'string' ? input.name : 'team'}: ${names.join(', ')}`,
-    toolCalls: spells.reduce((sum, spell) => sum + (spell.result?.toolCalls ?? 0), 0),
-    tokens: spells.reduce((sum, spell) => sum + (spell.result?.usage.total ?? 0), 0),
+    toolCalls: spells.reduce((sum, spell) => sum + (spell?.result?.toolCalls ?? 0), 0),
+    tokens: spells.reduce((sum, spell) => sum + (spell?.result?.usage.total ?? 0), 0),
   };
 }
 
