@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import type { AgentDefinition } from '../definitions/types.js';
 import { TroupeError, ValidationError } from '../errors.js';
 import type { RuntimeEventName, RuntimeEvents } from '../events.js';
 import type { AgentMemory } from '../memory/agent-memory.js';
@@ -12,13 +11,11 @@ import type {
   TaskResult,
   TaskSpec,
   TaskStore,
-  TaskWorkspaceRecord,
   TeamLink,
 } from '../persistence/types.js';
 import type { CreateTeamOptions, TeamHandle } from '../teams/index.js';
 import type { Teams } from '../teams/team-registry.js';
 import type { Tool } from '../tools/define-tool.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
 import { DEFAULT_PRICES, type PriceTable } from '../usage/prices.js';
 import type { UsageQuery, UsageReport } from '../usage/usage-report.js';
 import type { AgentCatalog } from './agent-catalog.js';

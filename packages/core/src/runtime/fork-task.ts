@@ -7,13 +7,7 @@ import type { ContentBlock } from '../model/types.js';
 import { machineInputFromSpec } from '../persistence/machine-input.js';
 import { describeThrown } from '../persistence/plain-json.js';
 import { feedJournal, journalEntry, queuedRecord } from '../persistence/task-documents.js';
-import type {
-  ForkLink,
-  JournalEntry,
-  TaskSpec,
-  TaskStore,
-  TaskWorkspaceRecord,
-} from '../persistence/types.js';
+import type { ForkLink, JournalEntry, TaskSpec, TaskStore } from '../persistence/types.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import { type PlanTooling, systemPromptFor } from './prepare-task.js';

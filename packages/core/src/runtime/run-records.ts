@@ -48,10 +48,9 @@ export class RunRecords {
   /** Saves the snapshot the actor reported (`final`: its last, made now and kept alone). */
   snapshot(snapshot: SubagentSnapshot, final: boolean): void {
     this.latest = final ? undefined : snapshot;
-    const produce = final
-      ? finalDocument(this.taskId, snapshot, this.seq)
-      : (this.produce ??= () => snapshotDocument(this.taskId, this.latest!, this.seq));
     if (final) this.produce = undefined;
+    else this.produce ??= () => snapshotDocument(this.taskId, this.latest!, this.seq);
+    const produce = this.produce ?? finalDocument(this.taskId, snapshot, this.seq);
     this.write('save the snapshot', '; a restore reads its journal', () =>
       this.host.store.saveSnapshot(this.taskId, produce),
     );
