@@ -2,9 +2,8 @@
 // of `@troupe/core/testing`: a lead and three teammates, task dependencies, a broadcast, plan
 // approval) on a memory store, with a clock that ticks 10 ms at every reading, so every event has
 // its own time.
-import { type Clock, createMemoryStore, createRuntime, defineTool, type TaskStore } from '@troupe/core';
-import { reportTeamJob, scriptedModel } from '@troupe/core/testing';
-import * as v from 'valibot';
+import { type Clock, createMemoryStore, createRuntime, type TaskStore } from '@troupe/core';
+import { reportTeamCast, reportTeamJob } from '@troupe/core/testing';
 import { recordTeams } from '../src/timeline/record-teams.js';
 import type { TimelineRecorder } from '../src/timeline/recorder.js';
 
@@ -26,21 +25,8 @@ export function tickingClock(start = 1_700_000_000_000): Clock {
  * recorded live: its actors (`inspect`) and its team's events (`recordTeams`).
  */
 export async function recordTeamJob(store: TaskStore = createMemoryStore(), recorder?: TimelineRecorder) {
-  const save = defineTool({
-    name: 'save',
-    description: 'Write a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }) => `saved ${note}`,
-  });
   const runtime = createRuntime({
-    model: scriptedModel((request) => reportTeamJob.reply(request)),
-    tools: [save],
-    agents: [
-      { name: 'general-purpose', description: 'Does anything.', systemPrompt: 'You lead.' },
-      { name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: [] },
-      { name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save'] },
-    ],
+    ...reportTeamCast(),
     clock: tickingClock(),
     store,
     approval: 'auto',

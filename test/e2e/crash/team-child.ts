@@ -5,7 +5,7 @@
 //   node --conditions=source --import tsx team-child.ts team <phase> <storeDir> <ledgerFile>
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRuntime, defineTool, type Message, replayTeam } from '@troupe/core';
-import { reportTeamJob, scriptedModel } from '@troupe/core/testing';
+import { reportTeamCast, reportTeamJob } from '@troupe/core/testing';
 import { createFileStore } from '@troupe/node';
 import * as v from 'valibot';
 
@@ -45,17 +45,8 @@ const save = defineTool({
   },
 });
 
-const runtime = createRuntime({
-  model: scriptedModel((request) => reportTeamJob.reply(request)),
-  store,
-  tools: [save],
-  agents: [
-    { name: 'general-purpose', description: 'Leads.', systemPrompt: 'You lead.', tools: [] },
-    { name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: [] },
-    { name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save'] },
-  ],
-  approval: 'auto',
-});
+// The job's model and agents; its `save` is this process's own (it records each call, and hangs in `run`).
+const runtime = createRuntime({ ...reportTeamCast(), store, tools: [save], approval: 'auto' });
 
 if (phase === 'run') {
   const team = await runtime.createTeam(reportTeamJob.options);

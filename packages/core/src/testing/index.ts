@@ -2,6 +2,7 @@
 // test tools, scripted team jobs), and the types of core their signatures name, so a test needs no
 // other import to type them.
 export type { Clock } from '../clock.js';
+export type { AgentDefinition } from '../definitions/types.js';
 export type {
   ContentBlock,
   GenerateOptions,
@@ -26,7 +27,7 @@ export type { CreateTeamOptions, TeammateOptions } from '../teams/team-options.j
 export type { Tool, ToolAccess, ToolContext, ToolOutput } from '../tools/define-tool.js';
 export { isGraceRequest } from './grace-request.js';
 export { type ManualClock, manualClock } from './manual-clock.js';
-export { reportTeamJob } from './report-team-job.js';
+export { reportTeamCast, reportTeamJob } from './report-team-job.js';
 export {
   hang,
   type Script,
