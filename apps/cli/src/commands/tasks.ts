@@ -25,8 +25,8 @@ import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-ru
 import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
-import { matchTaskId } from '../task-ids.js';
 import { statusOption } from './status-option.js';
+import { findStoredTask, unfinishedTasks } from './task-lookup.js';
 import { listStoredTasks } from './tasks-list.js';
 import { isTeam, showTeam } from './team-show.js';
 
@@ -62,21 +62,6 @@ function one(args: string[], sub: string): string {
   return args[0]!;
 }
 
-async function loadAll(context: CliContext, store: TaskStore): Promise<StoredTask[]> {
-  const { tasks, warnings } = await store.loadTasks();
-  for (const warning of warnings) context.stderr.write(`troupe: warning: ${warning.message}\n`);
-  return tasks.sort((a, b) => b.spec.createdAt - a.spec.createdAt);
-}
-
-async function find(context: CliContext, store: TaskStore, given: string): Promise<StoredTask> {
-  const tasks = await loadAll(context, store);
-  const id = matchTaskId(
-    tasks.map((task) => task.spec.taskId),
-    given,
-  );
-  return tasks.find((task) => task.spec.taskId === id)!;
-}
-
 async function list(context: CliContext, store: FileStore): Promise<number> {
   const { limit, json } = context.line.options;
   const status = statusOption(context.line.options.status);
@@ -84,7 +69,7 @@ async function list(context: CliContext, store: FileStore): Promise<number> {
 }
 
 async function show(context: CliContext, store: TaskStore, given: string): Promise<number> {
-  const task = await find(context, store, given);
+  const task = await findStoredTask(store, given);
   if (isTeam(task.spec)) return showTeam(context, store, task);
   const id = task.spec.taskId;
   const snapshot = await store.loadSnapshot(id).catch((error: Error) => {
@@ -150,7 +135,7 @@ function costText(cost: ResultCost, listPrices: boolean): string {
 }
 
 async function cancel(context: CliContext, store: FileStore, given: string): Promise<number> {
-  const task = await find(context, store, given);
+  const task = await findStoredTask(store, given);
   const id = task.spec.taskId;
   if (isFinalStatus(task.status)) throw new CliError(`Task ${id} already ended (${task.status}).`);
   const runner = runnerOf(store.dir, id);
@@ -172,15 +157,13 @@ async function cancel(context: CliContext, store: FileStore, given: string): Pro
 }
 
 async function resume(context: CliContext, store: FileStore, given: string | undefined): Promise<number> {
-  const all = await loadAll(context, store);
-  const unfinished = all.filter((task) => !isFinalStatus(task.status));
-  let chosen = unfinished;
+  let chosen: StoredTask[];
   if (given) {
-    const task = await find(context, store, given);
+    const task = await findStoredTask(store, given);
     if (isFinalStatus(task.status))
       throw new CliError(`Task ${task.spec.taskId} already ended (${task.status}).`);
     chosen = [task];
-  }
+  } else chosen = await unfinishedTasks(store);
   const busy = chosen.filter(
     (task) => runnerOf(store.dir, task.spec.taskId) ?? runnerOf(store.dir, task.spec.sessionKey),
   );
