@@ -18,7 +18,9 @@ export async function demoSummary(
   // The store also keeps the main agent's runs (depth 0) for the cost ledger: the demo's tasks are its sub-agents'.
   const tasks = stored.filter((task) => task.spec.depth > 0);
   tasks.sort((a, b) => a.spec.createdAt - b.spec.createdAt);
-  const rows = tasks.map(storedTaskRow);
+  // An unfinished task's time is how long ago it was created: measured from now, for every row.
+  const now = Date.now();
+  const rows = tasks.map((task) => storedTaskRow(task, now));
   const tokens = rows.reduce((sum, row) => sum + row.tokens, 0);
   const tools = rows.reduce((sum, row) => sum + row.toolCalls, 0);
   const first = tasks[0]?.spec.taskId ?? 'ID';
