@@ -6,7 +6,7 @@ Usage:
   troupe [options]                         start a session with the main agent
   troupe run [options] PROMPT              run one prompt headless (for scripts)
   troupe agents list|show NAME|validate [PATHS...]
-  troupe tasks list|show ID|cancel ID|resume [ID]
+  troupe tasks list|show ID|cancel ID|resume [ID]|follow-up ID MESSAGE
   troupe mcp list                          MCP servers (.mcp.json, ~/.troupe/mcp.json) and their tools
   troupe demo                              offline demo: no API key needed
   troupe worker --postgres URL             run tasks of a cluster (run/tasks take --postgres too)
@@ -95,11 +95,13 @@ Options:
   troupe tasks show ID                         one task, with its transcript
   troupe tasks cancel ID                       cancel an unfinished task
   troupe tasks resume [ID]                     carry on unfinished tasks (all without ID)
+  troupe tasks follow-up ID MESSAGE            continue a finished task's conversation: a new
+                                               task of its agent, run here (Ctrl-C cancels)
 
 Options:
   --store DIR           task store folder (default ~/.troupe/tasks)
   --json                machine-readable output (list, show)
-  --approval MODE, --model ID, --small-model ID, --plan-model ID   for resume
+  --approval MODE, --model ID, --small-model ID, --plan-model ID   for resume, follow-up
 An ID may be abbreviated to any unique prefix.
 `,
   replay: `Usage: troupe replay ID [--store DIR] [--inspect] [--stately] [--save FILE]

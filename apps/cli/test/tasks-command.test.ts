@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createFileStore } from '@troupe/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropicServer } from '../../../test/fake-anthropic/index.js';
 import { cleanEnv, cliArgs, fixtureProject, runCli, tempDir } from './helpers/cli.js';
@@ -24,8 +25,8 @@ function exited(process: ChildProcess): Promise<number | null> {
 
 // Each test starts about six CLI processes (about 3 s each on a loaded 2-core machine).
 describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
-  it('lists, shows, resumes an interrupted task after a crash, and refuses to cancel a finished one', async () => {
-    const { project, store, env } = await crashedRun();
+  it('lists, shows, resumes an interrupted task after a crash, refuses to cancel it once finished, and follows it up', async () => {
+    const { project, store, env, server } = await crashedRun();
 
     const listed = await runCli(['tasks', 'list', '--store', store], { cwd: project, env });
     expect(listed.code).toBe(0);
@@ -53,13 +54,54 @@ describe('troupe tasks over the persisted store', { timeout: 120_000 }, () => {
     const again = await runCli(['tasks', 'cancel', id, '--store', store], { cwd: project, env });
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`troupe: Task ${id} already ended (completed).\n`);
+
+    // A follow-up continues the finished task's conversation as a new linked task, run here.
+    const followed = await runCli(
+      ['tasks', 'follow-up', id.slice(0, -2), 'and', 'logout?', '--store', store],
+      {
+        cwd: project,
+        env,
+      },
+    );
+    expect(followed.code).toBe(0);
+    const newId = new RegExp(`Following up task ${id} \\(explore\\) as task (t_\\S+)\\.`).exec(
+      followed.stderr,
+    )?.[1];
+    expect(newId).toBeDefined();
+    expect(followed.stdout).toMatch(/^login is in src\/auth\.js/);
+    const reader = createFileStore({ dir: store });
+    const follow = await reader.getTask(newId!);
+    await reader.close();
+    expect(follow).toMatchObject({
+      status: 'completed',
+      spec: { agent: 'explore', followUpOf: id, prompt: 'and logout?' },
+    });
+    // Its first request carries the conversation it continues, then the new message.
+    const first = server.requests.find((request) => JSON.stringify(request.body).includes('and logout?'));
+    expect(first?.body.messages.map((message: { role: string }) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(first?.body.messages[0].content[0].text).toBe('find login');
+    expect(first?.body.messages[3].content[0].text).toMatch(/^login is in src\/auth\.js/);
   });
 
-  it('cancels an unfinished task no process runs; it is then listed as cancelled', async () => {
+  it('refuses a follow-up of an unfinished task, cancels it when no process runs it; it is then listed as cancelled', async () => {
     const { project, store, env } = await crashedRun();
     const json = await runCli(['tasks', 'list', '--json', '--store', store], { cwd: project, env });
     const [task] = JSON.parse(json.stdout) as { id: string; status: string }[];
     expect(task?.status).toBe('running');
+    const early = await runCli(['tasks', 'follow-up', task!.id, 'more?', '--store', store], {
+      cwd: project,
+      env,
+    });
+    expect(early.code).toBe(1);
+    expect(early.stderr).toBe(
+      `troupe: Task ${task!.id} has not finished (running): a follow-up continues a finished task (troupe tasks resume ${task!.id} carries it on).\n`,
+    );
 
     const cancelled = await runCli(['tasks', 'cancel', task!.id, '--store', store], { cwd: project, env });
     expect(cancelled.code).toBe(0);

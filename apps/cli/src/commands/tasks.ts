@@ -27,10 +27,11 @@ import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { statusOption } from './status-option.js';
 import { findStoredTask, unfinishedTasks } from './task-lookup.js';
+import { followUpTask } from './tasks-follow-up.js';
 import { listStoredTasks } from './tasks-list.js';
 import { isTeam, showTeam } from './team-show.js';
 
-/** `troupe tasks list|show ID|cancel ID|resume [ID]` over the persisted store. */
+/** `troupe tasks list|show ID|cancel ID|resume [ID]|follow-up ID MESSAGE` over the persisted store. */
 export async function tasksCommand(context: CliContext): Promise<number> {
   const [sub = 'list', ...rest] = context.line.args;
   const places = { cwd: context.cwd, home: context.home };
@@ -49,8 +50,12 @@ export async function tasksCommand(context: CliContext): Promise<number> {
       case 'resume':
         if (rest.length > 1) throw new UsageError('Usage: troupe tasks resume [ID]');
         return await resume(context, store, rest[0]);
+      case 'follow-up':
+        return await followUpTask(context, store, rest);
       default:
-        throw new UsageError(`Unknown tasks command "${sub}": use list, show ID, cancel ID or resume [ID].`);
+        throw new UsageError(
+          `Unknown tasks command "${sub}": use list, show ID, cancel ID, resume [ID] or follow-up ID MESSAGE.`,
+        );
     }
   } finally {
     await store.close();
