@@ -1,32 +1,22 @@
 import type { TaskSpec } from '@troupe/core';
-import { finalRecord, queuedRecord } from '@troupe/core/store';
+import { queuedRecord } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoSummary } from '../src/demo/summary.js';
 import { colorsFor } from '../src/render/colors.js';
 import { tempDir } from './helpers/cli.js';
+import { completedRecord, storedSpec } from './helpers/stored-tasks.js';
 
 // The demo's closing table, read back from the store: an unfinished task's time is how long ago it
 // was created (the rows once got the array index as `now`, so it showed 0ms).
 const NOW = Date.UTC(2026, 10, 27, 5, 0, 0);
 
 function spec(taskId: string, description: string, createdAt: number): TaskSpec {
-  return {
-    taskId,
-    agent: 'explore',
+  return storedSpec(taskId, {
     description,
-    prompt: 'look',
-    sessionKey: 's',
-    depth: 1,
-    background: false,
-    announce: false,
-    model: 'm',
-    system: '',
-    tools: [],
-    limits: { maxTurns: 10, tokenBudget: 1_000, timeoutMs: 600_000 },
-    messages: [],
     createdAt,
-  };
+    limits: { maxTurns: 10, tokenBudget: 1_000, timeoutMs: 600_000 },
+  });
 }
 
 afterEach(() => {
@@ -40,21 +30,7 @@ describe('demoSummary', () => {
     const done = spec('t_done', 'finished work', NOW - 120_000);
     store.appendStatus(queuedRecord(done));
     store.appendStatus(
-      finalRecord(
-        {
-          taskId: done.taskId,
-          agent: done.agent,
-          status: 'completed',
-          terminateReason: 'GOAL',
-          output: 'ok',
-          turns: 1,
-          toolCalls: 3,
-          durationMs: 4_200,
-          model: 'm',
-          usage: { input: 60, output: 40, total: 100 },
-        },
-        NOW - 115_000,
-      ),
+      completedRecord(done, NOW - 115_000, { output: 'ok', toolCalls: 3, durationMs: 4_200 }),
     );
     store.appendStatus(queuedRecord(spec('t_open', 'unfinished work', NOW - 90_000)));
     await store.close();

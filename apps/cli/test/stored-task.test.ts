@@ -1,28 +1,10 @@
 import type { StoredTask } from '@troupe/core';
 import { describe, expect, it } from 'vitest';
 import { storedTaskRow } from '../src/render/stored-task.js';
+import { storedSpec } from './helpers/stored-tasks.js';
 
 function task(status: StoredTask['status'], createdAt: number): StoredTask {
-  return {
-    spec: {
-      taskId: 't_1',
-      agent: 'explore',
-      description: 'find login',
-      prompt: 'find login',
-      sessionKey: 's',
-      depth: 1,
-      background: false,
-      announce: false,
-      model: 'm',
-      system: '',
-      tools: [],
-      limits: { maxTurns: 10, tokenBudget: 1000, timeoutMs: 60_000 },
-      messages: [],
-      createdAt,
-    },
-    status,
-    updatedAt: createdAt,
-  };
+  return { spec: storedSpec('t_1', { description: 'find login', createdAt }), status, updatedAt: createdAt };
 }
 
 describe('a stored task as a table row', () => {

@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import type { TaskSpec } from '@troupe/core';
-import { finalRecord, queuedRecord } from '@troupe/core/store';
+import { queuedRecord } from '@troupe/core/store';
 import { createFileStore } from '@troupe/node';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine } from '../src/arguments.js';
@@ -8,6 +7,7 @@ import { unfinishedTasks } from '../src/commands/task-lookup.js';
 import { tasksCommand } from '../src/commands/tasks.js';
 import type { CliContext } from '../src/io.js';
 import { tempDir } from './helpers/cli.js';
+import { capturedIo, completedRecord, storedSpec } from './helpers/stored-tasks.js';
 
 // `troupe tasks show|cancel|resume` read only what they need from a store of 1,200 tasks (more
 // than one page of its index): a full id is one getTask, a prefix is matched against the index's
@@ -17,22 +17,8 @@ const counts = vi.hoisted(() => ({ calls: {} as Record<string, number> }));
 
 vi.mock('../src/setup/task-store.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/setup/task-store.js')>();
-  return {
-    ...real,
-    openStore(dir: string) {
-      const store = real.openStore(dir);
-      return new Proxy(store, {
-        get(target, name, receiver) {
-          const value: unknown = Reflect.get(target, name, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            counts.calls[String(name)] = (counts.calls[String(name)] ?? 0) + 1;
-            return (value as (...args: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
-    },
-  };
+  const { countingCalls } = await import('./helpers/stored-tasks.js');
+  return { ...real, openStore: (dir: string) => countingCalls(real.openStore(dir), () => counts.calls) };
 });
 
 const TASKS = 1_200;
@@ -46,22 +32,7 @@ function idOf(index: number): string {
 }
 
 function spec(index: number): TaskSpec {
-  return {
-    taskId: idOf(index),
-    agent: 'explore',
-    description: `task ${index}`,
-    prompt: 'look',
-    sessionKey: 's',
-    depth: 1,
-    background: false,
-    announce: false,
-    model: 'm',
-    system: '',
-    tools: [],
-    limits: { maxTurns: 10, tokenBudget: 1_000, timeoutMs: 60_000 },
-    messages: [],
-    createdAt: 1_000 + index,
-  };
+  return storedSpec(idOf(index), { description: `task ${index}`, createdAt: 1_000 + index });
 }
 
 beforeAll(async () => {
@@ -72,23 +43,7 @@ beforeAll(async () => {
     const task = spec(index);
     store.appendStatus(queuedRecord(task));
     if (!UNFINISHED.includes(index))
-      store.appendStatus(
-        finalRecord(
-          {
-            taskId: task.taskId,
-            agent: task.agent,
-            status: 'completed',
-            terminateReason: 'GOAL',
-            output: `answer ${index}`,
-            turns: 1,
-            toolCalls: 0,
-            durationMs: 50,
-            model: 'm',
-            usage: { input: 60, output: 40, total: 100 },
-          },
-          task.createdAt + 50,
-        ),
-      );
+      store.appendStatus(completedRecord(task, task.createdAt + 50, { output: `answer ${index}` }));
   }
   await store.close();
 }, 60_000);
@@ -99,27 +54,12 @@ beforeEach(() => {
 
 /** Runs `troupe tasks ARGS --store DIR` in this process; what it returned or threw, and wrote. */
 async function tasks(...args: string[]): Promise<{ code?: number; error?: Error; stdout: string }> {
-  let stdout = '';
-  const context: CliContext = {
-    stdin: Readable.from([]),
-    stdout: {
-      write(text: string) {
-        stdout += text;
-        return true;
-      },
-    },
-    stderr: { write: () => true },
-    env: {},
-    cwd: home,
-    home,
-    onSignal: () => () => {},
-    script: 'troupe',
-    line: parseCommandLine(['tasks', ...args, '--store', dir]),
-  };
+  const { io, output } = capturedIo({ env: {}, cwd: home, home, script: 'troupe' });
+  const context: CliContext = { ...io, line: parseCommandLine(['tasks', ...args, '--store', dir]) };
   try {
-    return { code: await tasksCommand(context), stdout };
+    return { code: await tasksCommand(context), stdout: output().stdout };
   } catch (error) {
-    return { error: error as Error, stdout };
+    return { error: error as Error, stdout: output().stdout };
   }
 }
 

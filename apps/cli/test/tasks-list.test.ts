@@ -1,15 +1,12 @@
-import { Readable } from 'node:stream';
 import {
   createMemoryStore,
   createRuntime,
-  defineTool,
   type StoredTask,
   type TaskSpec,
   type TaskStore,
 } from '@troupe/core';
-import { finalRecord, newestFirst, queuedRecord, summaryOf } from '@troupe/core/store';
-import { reportTeamJob, scriptedModel } from '@troupe/core/testing';
-import * as v from 'valibot';
+import { newestFirst, queuedRecord, summaryOf } from '@troupe/core/store';
+import { reportTeamCast, reportTeamJob } from '@troupe/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/arguments.js';
 import { type ListOptions, listStoredTasks } from '../src/commands/tasks-list.js';
@@ -18,6 +15,7 @@ import type { CliContext } from '../src/io.js';
 import { colorsFor } from '../src/render/colors.js';
 import { storedTaskRow } from '../src/render/stored-task.js';
 import { type TaskRow, taskTable } from '../src/render/task-table.js';
+import { capturedIo, completedRecord, countingCalls, storedSpec } from './helpers/stored-tasks.js';
 
 // `troupe tasks list` reads the newest page from the store's paged index: a store of 3,000 tasks
 // (a third of them a session's main-agent runs, not listed) and one agent team, whose reads are counted.
@@ -27,22 +25,11 @@ let teamId: string;
 let all: StoredTask[];
 
 function fillerSpec(index: number): TaskSpec {
-  return {
-    taskId: `t_${String(index).padStart(5, '0')}`,
-    agent: 'explore',
+  return storedSpec(`t_${String(index).padStart(5, '0')}`, {
     description: `task ${index}`,
-    prompt: 'look',
-    sessionKey: 's',
     depth: index % 3 === 0 ? 0 : 1,
-    background: false,
-    announce: false,
-    model: 'm',
-    system: '',
-    tools: [],
-    limits: { maxTurns: 10, tokenBudget: 1_000, timeoutMs: 60_000 },
-    messages: [],
     createdAt: 1_000 + index,
-  };
+  });
 }
 
 beforeAll(async () => {
@@ -50,41 +37,11 @@ beforeAll(async () => {
   for (let index = 0; index < FILLERS; index++) {
     const spec = fillerSpec(index);
     store.appendStatus(queuedRecord(spec));
-    if (index % 4 === 0)
-      store.appendStatus(
-        finalRecord(
-          {
-            taskId: spec.taskId,
-            agent: spec.agent,
-            status: 'completed',
-            terminateReason: 'GOAL',
-            output: 'done',
-            turns: 1,
-            toolCalls: 2,
-            durationMs: 50,
-            model: 'm',
-            usage: { input: 60, output: 40, total: 100 },
-          },
-          spec.createdAt + 50,
-        ),
-      );
+    if (index % 4 === 0) store.appendStatus(completedRecord(spec, spec.createdAt + 50, { toolCalls: 2 }));
   }
   // The team runs after the fillers were created (a later clock): its task and spells are the newest.
-  const save = defineTool({
-    name: 'save',
-    description: 'Write a note',
-    access: 'write',
-    input: v.object({ note: v.string() }),
-    execute: ({ note }) => `saved ${note}`,
-  });
   const runtime = createRuntime({
-    model: scriptedModel((request) => reportTeamJob.reply(request)),
-    tools: [save],
-    agents: [
-      { name: 'general-purpose', description: 'Leads.', systemPrompt: 'You lead.' },
-      { name: 'explore', description: 'Reads.', systemPrompt: 'You explore.', tools: [] },
-      { name: 'writer', description: 'Writes.', systemPrompt: 'You write.', tools: ['save'] },
-    ],
+    ...reportTeamCast(),
     store,
     approval: 'auto',
   });
@@ -99,17 +56,7 @@ beforeAll(async () => {
 /** The store, with every read it is asked for counted by name. */
 function counted(): { store: TaskStore; calls: Record<string, number> } {
   const calls: Record<string, number> = {};
-  const proxy = new Proxy(store, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls[String(name)] = (calls[String(name)] ?? 0) + 1;
-        return (value as (...args: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: proxy, calls };
+  return { store: countingCalls(store, () => calls), calls };
 }
 
 /** Runs the list over `over` and returns what it wrote. */
@@ -117,31 +64,10 @@ async function list(
   over: TaskStore,
   options: ListOptions,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const context: CliContext = {
-    stdin: Readable.from([]),
-    stdout: {
-      write(text: string) {
-        stdout += text;
-        return true;
-      },
-    },
-    stderr: {
-      write(text: string) {
-        stderr += text;
-        return true;
-      },
-    },
-    env: {},
-    cwd: '/',
-    home: '/',
-    onSignal: () => () => {},
-    script: 'troupe',
-    line: parseCommandLine(['tasks', 'list']),
-  };
+  const { io, output } = capturedIo({ env: {}, cwd: '/', home: '/', script: 'troupe' });
+  const context: CliContext = { ...io, line: parseCommandLine(['tasks', 'list']) };
   const code = await listStoredTasks(context, over, 'the store', options);
-  return { code, stdout, stderr };
+  return { code, ...output() };
 }
 
 /** The ids the old listing showed: every stored task loaded, main-agent runs left out, newest first. */

@@ -6,12 +6,9 @@ import { isFinalStatus } from '@troupe/core/store';
 import type { FileStore } from '@troupe/node';
 import { CliError, UsageError } from '../errors.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { attachDeskIfAsking } from '../interactive/approval-desk.js';
-import { Terminal } from '../interactive/terminal.js';
-import { type CliContext, isInteractive } from '../io.js';
-import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
-import { showMcpWarnings } from '../setup/mcp.js';
+import type { CliContext } from '../io.js';
 import { registerRun } from '../setup/run-registry.js';
+import { openStoreSession } from './store-session.js';
 import { findStoredTask } from './task-lookup.js';
 
 /** The errors of `runtime.followUp` the CLI reports as one line naming the task. */
@@ -31,16 +28,7 @@ export async function followUpTask(context: CliContext, store: FileStore, args: 
     throw new CliError(
       `Task ${id} has not finished (${target.status}): a follow-up continues a finished task (troupe tasks resume ${id} carries it on).`,
     );
-  const settings = await loadCliSettings(context, { interactive: isInteractive(context) });
-  const approval = settings.approvalChoice;
-  const setup = await loadCliSetup(context, settings);
-  const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
-  if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
-  for (const notice of setup.mcp.notices) terminal.log(terminal.colors.yellow(notice));
-  const runtime = createCliRuntime(setup, { store });
-  terminal.track(runtime);
-  showMcpWarnings(runtime, (text) => terminal.log(terminal.colors.yellow(text)));
-  const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
+  const { runtime, terminal, close } = await openStoreSession(context, store);
   let handle: TaskHandle | undefined;
   const cancel = () => {
     if (handle) runtime.cancel(handle.id, 'Interrupted by the user.');
@@ -69,9 +57,6 @@ export async function followUpTask(context: CliContext, store: FileStore, args: 
   } finally {
     for (const off of offs) off();
     unregister();
-    detachDesk();
-    terminal.close();
-    await runtime.shutdown();
-    await setup.mcp.close();
+    await close();
   }
 }

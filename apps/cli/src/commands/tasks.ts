@@ -14,18 +14,15 @@ import type { FileStore } from '@troupe/node';
 import { configPrices, loadConfig } from '../config.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { attachDeskIfAsking } from '../interactive/approval-desk.js';
-import { Terminal } from '../interactive/terminal.js';
-import { type CliContext, isInteractive } from '../io.js';
+import type { CliContext } from '../io.js';
 import { colorsFor } from '../render/colors.js';
 import { transcriptLines } from '../render/transcript.js';
 import { formatDollars } from '../render/usage-ledger.js';
 import { workspaceLines } from '../render/workspace-lines.js';
-import { createCliRuntime, loadCliSettings, loadCliSetup } from '../setup/cli-runtime.js';
-import { showMcpWarnings } from '../setup/mcp.js';
 import { runnerOf } from '../setup/run-registry.js';
 import { openStore, storeDir } from '../setup/task-store.js';
 import { statusOption } from './status-option.js';
+import { openStoreSession } from './store-session.js';
 import { findStoredTask, unfinishedTasks } from './task-lookup.js';
 import { followUpTask } from './tasks-follow-up.js';
 import { listStoredTasks } from './tasks-list.js';
@@ -179,17 +176,8 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     context.stdout.write(`No unfinished tasks to resume in ${store.dir}.\n`);
     return EXIT.ok;
   }
-  const settings = await loadCliSettings(context, { interactive: isInteractive(context) });
-  const approval = settings.approvalChoice;
-  const setup = await loadCliSetup(context, settings);
   const ids = new Set(chosen.map((task) => task.spec.taskId));
-  const terminal = new Terminal({ io: context, out: context.stderr, input: approval.mode === 'ask' });
-  if (approval.notice) terminal.log(terminal.colors.yellow(approval.notice));
-  for (const notice of setup.mcp.notices) terminal.log(terminal.colors.yellow(notice));
-  const runtime = createCliRuntime(setup, { store });
-  terminal.track(runtime);
-  showMcpWarnings(runtime, (text) => terminal.log(terminal.colors.yellow(text)));
-  const detachDesk = attachDeskIfAsking(runtime, terminal, approval.mode);
+  const { runtime, terminal, close } = await openStoreSession(context, store);
   const results = new Map<string, TaskResult>();
   let done!: () => void;
   const allDone = new Promise<void>((resolve) => {
@@ -227,9 +215,6 @@ async function resume(context: CliContext, store: FileStore, given: string | und
     return failed ? exitCodeFor(failed.terminateReason) : EXIT.ok;
   } finally {
     for (const off of offs) off();
-    detachDesk();
-    terminal.close();
-    await runtime.shutdown();
-    await setup.mcp.close();
+    await close();
   }
 }

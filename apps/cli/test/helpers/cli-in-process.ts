@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
 import { beforeAll } from 'vitest';
 import { main } from '../../src/main.js';
 import { BIN, type CliRun } from './cli.js';
+import { capturedIo } from './stored-tasks.js';
 
 // `main` imports the command it runs on first use: the CLI, the runtime, the SDK and the tools,
 // transformed from source. Loaded here before the file's tests, so that cost (seconds on a
@@ -32,30 +32,9 @@ export async function runCliInProcess(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
 ): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
   const home = options.env.HOME;
   if (!home) throw new Error('runCliInProcess: the environment has no HOME (use cleanEnv)');
-  const code = await main(args, {
-    stdin: Readable.from([options.input ?? '']),
-    stdout: {
-      write(text: string) {
-        stdout += text;
-        return true;
-      },
-    },
-    stderr: {
-      write(text: string) {
-        stderr += text;
-        return true;
-      },
-    },
-    env: options.env,
-    cwd: options.cwd,
-    home,
-    script: BIN,
-    // No signal reaches a test's in-process CLI.
-    onSignal: () => () => {},
-  });
-  return { code, stdout, stderr };
+  const { io, output } = capturedIo({ env: options.env, cwd: options.cwd, home, script: BIN }, options.input);
+  const code = await main(args, io);
+  return { code, ...output() };
 }
