@@ -131,8 +131,8 @@ export class TaskRun implements EffectRun {
   /** The promise of the task's result, settled once as it ends (a main agent's run never settles it). */
   readonly promise: Promise<TaskResult>;
   private resolve!: (result: TaskResult) => void;
-  /** The task's result, once it ended (settled: its workspace closed, its result stored). */
-  result: TaskResult | undefined;
+  /** The task's result, once it ended. */
+  private settled: TaskResult | undefined;
   private endedAt: number | undefined;
   /** The task's info as it ended (undefined when it ended before it ran: nothing ran to count). */
   private frozen: TaskInfo | undefined;
@@ -332,7 +332,7 @@ export class TaskRun implements EffectRun {
     const { spec } = this;
     const { emitter } = this.host;
     this.records.end(result, at);
-    this.result = result;
+    this.settled = result;
     this.endedAt = at;
     if (progress) this.frozen = taskInfoOf(spec, { status: result.status, result, endedAt: at }, progress);
     this.resolve(result);
@@ -343,6 +343,11 @@ export class TaskRun implements EffectRun {
         'task.announced',
         Object.assign({}, base, { result, message: announcement(spec, result) }),
       );
+  }
+
+  /** The task's result, once it ended (settled: its workspace closed, its result stored). */
+  get result(): TaskResult | undefined {
+    return this.settled;
   }
 
   /** True while the task's actor runs under this run (launched, not yet settled or let go). */
