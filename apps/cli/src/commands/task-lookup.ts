@@ -39,13 +39,20 @@ export async function unfinishedTasks(store: TaskStore): Promise<StoredTask[]> {
   return tasks;
 }
 
-/** The summaries `query` matches, newest first, a page (of the largest size) at a time. */
-async function* summaries(store: TaskStore, query: TaskQuery): AsyncGenerator<TaskSummary> {
+/**
+ * The summaries `query` matches, newest first, read from the store's index a page at a time; each
+ * page asks for `pageSize()` summaries (the largest page unless told), read as the walk gets there.
+ */
+export async function* summaries(
+  store: TaskStore,
+  query: TaskQuery,
+  pageSize: () => number = () => MAX_PAGE_SIZE,
+): AsyncGenerator<TaskSummary> {
   let cursor: string | undefined;
   do {
     const page = await store.listTasks({
       ...query,
-      limit: MAX_PAGE_SIZE,
+      limit: pageSize(),
       ...(cursor !== undefined ? { cursor } : {}),
     });
     yield* page.tasks;

@@ -17,6 +17,7 @@ import type { CliContext } from '../io.js';
 import { colorsFor } from '../render/colors.js';
 import { summaryRow } from '../render/stored-task.js';
 import { type TaskRow, taskTable } from '../render/task-table.js';
+import { summaries } from './task-lookup.js';
 import { teamRow } from './team-show.js';
 
 /** The agent a team's own task is stored under (core's `TEAM_AGENT`). */
@@ -82,19 +83,12 @@ async function newest(
   keep: (summary: TaskSummary) => boolean | Promise<boolean>,
 ): Promise<TaskSummary[]> {
   const kept: TaskSummary[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await store.listTasks({
-      ...query,
-      limit: Math.min(Math.max(count - kept.length, 100), MAX_PAGE_SIZE),
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
-    for (const summary of page.tasks) {
-      if (kept.length === count) return kept;
-      if (await keep(summary)) kept.push(summary);
-    }
-    cursor = page.cursor;
-  } while (cursor !== undefined && kept.length < count);
+  const pageSize = () => Math.min(Math.max(count - kept.length, 100), MAX_PAGE_SIZE);
+  if (count <= 0) return kept;
+  for await (const summary of summaries(store, query, pageSize)) {
+    // Stop as the last one is kept: the walk reads no page beyond it.
+    if ((await keep(summary)) && kept.push(summary) === count) break;
+  }
   return kept;
 }
 
